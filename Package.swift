@@ -1,0 +1,109 @@
+// swift-tools-version:6.0
+//
+// Damask: a Swift toolkit and demo application for Wayland.
+//
+// Layers, each depending only on the ones below it:
+//   app (damask-demo, damask-bench) → DamaskPlayback / DamaskWayland → DamaskViews
+//   → DamaskGraphics → C shims and system libraries.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Damask",
+    products: [
+        .library(name: "DamaskGraphics", targets: ["DamaskGraphics"]),
+        .library(name: "DamaskViews", targets: ["DamaskViews"]),
+        .library(name: "DamaskWayland", targets: ["DamaskWayland"]),
+        .library(name: "DamaskPlayback", targets: ["DamaskPlayback"]),
+        .executable(name: "damask-demo", targets: ["DamaskDemo"]),
+        .executable(name: "damask-bench", targets: ["DamaskBench"]),
+    ],
+    targets: [
+        // MARK: System libraries (found through pkg-config).
+        .systemLibrary(
+            name: "CWaylandClient", pkgConfig: "wayland-client",
+            providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(
+            name: "CWaylandCursor", pkgConfig: "wayland-cursor",
+            providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(
+            name: "CXKBCommon", pkgConfig: "xkbcommon",
+            providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(
+            name: "CPixman", pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+
+        // MARK: C shims.
+        // Generated protocol glue (scripts/generate-protocols).
+        .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
+        // What Swift cannot do safely by itself: memfd, interface addresses, errno.
+        .target(
+            name: "CDamaskShims",
+            dependencies: ["CWaylandClient", "CWaylandCursor", "CWaylandProtocols"],
+            cSettings: [.define("_GNU_SOURCE")]),
+
+        // MARK: Swift layers.
+        .target(
+            name: "DamaskGraphics",
+            dependencies: ["CPixman", "CFreeType", "CFontconfig", "CPNG"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DamaskViews",
+            dependencies: ["DamaskGraphics"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DamaskWayland",
+            dependencies: [
+                "DamaskViews", "DamaskGraphics", "CDamaskShims", "CWaylandClient",
+                "CWaylandCursor", "CWaylandProtocols", "CXKBCommon",
+            ],
+            swiftSettings: strictSettings),
+        .target(
+            name: "DamaskPlayback",
+            dependencies: ["DamaskViews", "DamaskGraphics", "CXKBCommon"],
+            swiftSettings: strictSettings),
+
+        // MARK: Applications.
+        .executableTarget(
+            name: "DamaskDemo",
+            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics"],
+            resources: [.copy("Resources")],
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "DamaskBench",
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CPixman"],
+            swiftSettings: strictSettings),
+
+        // MARK: Tests.
+        .testTarget(
+            name: "DamaskGraphicsTests",
+            dependencies: ["DamaskGraphics", "CPixman"],
+            resources: [.copy("References")],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DamaskViewsTests",
+            dependencies: ["DamaskViews", "DamaskGraphics"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DamaskPlaybackTests",
+            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DamaskWaylandTests",
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CDamaskShims"],
+            swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

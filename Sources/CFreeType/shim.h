@@ -1,0 +1,3 @@
+#pragma once
+#include <ft2build.h>
+#include FT_FREETYPE_H

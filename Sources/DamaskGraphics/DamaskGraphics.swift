@@ -1,0 +1,1 @@
+// DamaskGraphics module.

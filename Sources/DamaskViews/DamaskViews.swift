@@ -1,0 +1,1 @@
+// DamaskViews module.

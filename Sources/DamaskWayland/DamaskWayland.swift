@@ -1,0 +1,1 @@
+// DamaskWayland module.
