@@ -1,1 +1,0 @@
-// DamaskGraphics module.

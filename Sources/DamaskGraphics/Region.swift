@@ -1,0 +1,211 @@
+import CPixman
+import Foundation
+
+/// A set of whole pixels, stored as non-overlapping integer rectangles (pixman_region32).
+///
+/// `Region` is a value type: copies share one pixman region until one of them is
+/// mutated (copy-on-write). It is used for clips and for damage.
+public struct Region: Equatable, Sendable, CustomStringConvertible {
+    private var storage: RegionStorage
+
+    /// The largest coordinate magnitude a region keeps; rectangles are clamped to it.
+    public static let coordinateLimit = 1 << 29
+
+    /// The empty region.
+    public static let empty = Region()
+
+    /// Creates an empty region.
+    public init() {
+        storage = RegionStorage()
+    }
+
+    /// Creates a region covering every pixel `rect` touches (rounded outward to
+    /// integers). An empty, null, infinite or NaN rect gives the empty region.
+    public init(_ rect: CGRect) {
+        storage = RegionStorage()
+        if let box = Region.box(rect) {
+            pixman_region32_init_rect(storage.region, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
+        }
+    }
+
+    /// Creates the union of the pixels each rect touches.
+    public init(rects: [CGRect]) {
+        self.init()
+        var boxes = rects.compactMap(Region.box)
+        guard !boxes.isEmpty else { return }
+        pixman_region32_fini(storage.region)
+        pixman_region32_init_rects(storage.region, &boxes, Int32(boxes.count))
+    }
+
+    /// Creates a region from integer boxes.
+    init(boxes: [pixman_box32_t]) {
+        self.init()
+        var boxes = boxes.filter { $0.x1 < $0.x2 && $0.y1 < $0.y2 }
+        guard !boxes.isEmpty else { return }
+        pixman_region32_fini(storage.region)
+        pixman_region32_init_rects(storage.region, &boxes, Int32(boxes.count))
+    }
+
+    /// Whether the region covers no pixel.
+    public var isEmpty: Bool {
+        pixman_region32_not_empty(storage.region) == 0
+    }
+
+    /// The rectangles making up the region: disjoint, integer, in y-then-x order.
+    public var rects: [CGRect] {
+        boxes.map { CGRect(x: Int($0.x1), y: Int($0.y1), width: Int($0.x2 - $0.x1), height: Int($0.y2 - $0.y1)) }
+    }
+
+    /// The rectangles as pixman boxes.
+    var boxes: [pixman_box32_t] {
+        var count: Int32 = 0
+        guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: first, count: Int(count)))
+    }
+
+    /// The smallest rectangle containing the region; `.zero` when empty.
+    public var boundingBox: CGRect {
+        guard !isEmpty else { return .zero }
+        let e = pixman_region32_extents(storage.region)!.pointee
+        return CGRect(x: Int(e.x1), y: Int(e.y1), width: Int(e.x2 - e.x1), height: Int(e.y2 - e.y1))
+    }
+
+    /// The number of pixels covered.
+    public var area: Int {
+        boxes.reduce(0) { $0 + Int($1.x2 - $1.x1) * Int($1.y2 - $1.y1) }
+    }
+
+    /// Returns the pixels in either region.
+    public func union(_ other: Region) -> Region {
+        combined(with: other, pixman_region32_union)
+    }
+
+    /// Adds the pixels of `other`.
+    public mutating func formUnion(_ other: Region) {
+        self = union(other)
+    }
+
+    /// Returns this region plus the pixels `rect` touches.
+    public func union(_ rect: CGRect) -> Region {
+        union(Region(rect))
+    }
+
+    /// Adds the pixels `rect` touches.
+    public mutating func formUnion(_ rect: CGRect) {
+        self = union(Region(rect))
+    }
+
+    /// Returns the pixels in both regions.
+    public func intersection(_ other: Region) -> Region {
+        combined(with: other, pixman_region32_intersect)
+    }
+
+    /// Keeps only the pixels also in `other`.
+    public mutating func formIntersection(_ other: Region) {
+        self = intersection(other)
+    }
+
+    /// Returns the pixels of this region that are not in `other`.
+    public func subtracting(_ other: Region) -> Region {
+        combined(with: other, pixman_region32_subtract)
+    }
+
+    /// Removes the pixels of `other`.
+    public mutating func subtract(_ other: Region) {
+        self = subtracting(other)
+    }
+
+    /// Returns the region moved by whole pixels.
+    public func translatedBy(dx: Int, dy: Int) -> Region {
+        let limit = Region.coordinateLimit
+        let dx = Int32(clamping: min(max(dx, -limit), limit))
+        let dy = Int32(clamping: min(max(dy, -limit), limit))
+        let result = Region(boxes: boxes)
+        pixman_region32_translate(result.storage.region, dx, dy)
+        return result
+    }
+
+    /// Returns the region scaled about the origin, each rectangle rounded outward.
+    /// A non-positive or non-finite factor gives the empty region.
+    public func scaled(by factor: CGFloat) -> Region {
+        guard factor > 0, factor.isFinite else { return Region() }
+        return Region(rects: rects.map {
+            CGRect(x: $0.minX * factor, y: $0.minY * factor, width: $0.width * factor, height: $0.height * factor)
+        })
+    }
+
+    /// Whether the pixel containing `point` is in the region.
+    public func contains(_ point: CGPoint) -> Bool {
+        guard point.x.isFinite, point.y.isFinite else { return false }
+        let limit = CGFloat(Region.coordinateLimit)
+        let x = Int32(min(max(point.x.rounded(.down), -limit), limit))
+        let y = Int32(min(max(point.y.rounded(.down), -limit), limit))
+        return pixman_region32_contains_point(storage.region, x, y, nil) != 0
+    }
+
+    /// Whether the region shares a pixel with the pixels `rect` touches.
+    public func intersects(_ rect: CGRect) -> Bool {
+        !intersection(Region(rect)).isEmpty
+    }
+
+    /// Whether both regions cover exactly the same pixels.
+    public static func == (lhs: Region, rhs: Region) -> Bool {
+        lhs.storage === rhs.storage || pixman_region32_equal(lhs.storage.region, rhs.storage.region) != 0
+    }
+
+    /// Lists the rectangles, e.g. `Region[(0, 0, 10, 10), (20, 0, 5, 5)]`.
+    public var description: String {
+        let parts = boxes.map { "(\($0.x1), \($0.y1), \($0.x2 - $0.x1), \($0.y2 - $0.y1))" }
+        return "Region[\(parts.joined(separator: ", "))]"
+    }
+
+    /// Runs `body` with a read-only pointer to the pixman region (valid only inside).
+    public func withPixmanRegion<R>(_ body: (UnsafeMutablePointer<pixman_region32_t>) throws -> R) rethrows -> R {
+        try body(storage.region)
+    }
+
+    private func combined(
+        with other: Region,
+        _ operation: (UnsafeMutablePointer<pixman_region32_t>?, UnsafePointer<pixman_region32_t>?,
+            UnsafePointer<pixman_region32_t>?) -> pixman_bool_t
+    ) -> Region {
+        let result = Region()
+        _ = operation(result.storage.region, storage.region, other.storage.region)
+        return result
+    }
+
+    /// The integer box `rect` touches, clamped to ``coordinateLimit``; nil when empty.
+    static func box(_ rect: CGRect) -> pixman_box32_t? {
+        guard !rect.isNull, rect.origin.x.isFinite, rect.origin.y.isFinite,
+            rect.width.isFinite, rect.height.isFinite
+        else { return nil }
+        let r = rect.standardized
+        guard r.width > 0, r.height > 0 else { return nil }
+        let limit = CGFloat(coordinateLimit)
+        func clamp(_ v: CGFloat) -> Int32 { Int32(min(max(v, -limit), limit)) }
+        let box = pixman_box32_t(
+            x1: clamp(r.minX.rounded(.down)), y1: clamp(r.minY.rounded(.down)),
+            x2: clamp(r.maxX.rounded(.up)), y2: clamp(r.maxY.rounded(.up)))
+        return box.x1 < box.x2 && box.y1 < box.y2 ? box : nil
+    }
+}
+
+/// The heap box behind ``Region``: owns one initialised `pixman_region32_t`
+/// (allocated and `init`ed here, `fini`ed and freed in `deinit`).
+///
+/// `@unchecked Sendable` because a storage object is only written while it is
+/// uniquely referenced (every mutating Region operation builds a new storage), so
+/// shared instances are read-only.
+private final class RegionStorage: @unchecked Sendable {
+    let region: UnsafeMutablePointer<pixman_region32_t>
+
+    init() {
+        region = .allocate(capacity: 1)
+        pixman_region32_init(region)
+    }
+
+    deinit {
+        pixman_region32_fini(region)
+        region.deallocate()
+    }
+}
