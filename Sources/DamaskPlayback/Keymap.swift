@@ -1,0 +1,220 @@
+import CXKBCommon
+
+/// An XKB keymap compiled from rule names (evdev rules, pc105, a layout and variant), with the
+/// reverse lookups the player needs: which key and modifiers produce a character or keysym.
+///
+/// Ownership: the keymap owns its `xkb_context` and `xkb_keymap` and unrefs them in `deinit`.
+/// Threading: use an instance from one thread at a time (it is not `Sendable`; libxkbcommon's
+/// reference counts are not atomic). Separate instances are independent.
+public final class Keymap {
+    /// The layout this keymap was compiled from.
+    public let layout: KeyboardLayout
+    /// The `xkb_keymap*`, owned by this object.
+    let keymap: OpaquePointer
+    private let context: OpaquePointer
+    private var strokeByCharacter: [Unicode.Scalar: KeyStroke] = [:]
+    private var strokeByKeysym: [UInt32: KeyStroke] = [:]
+    private var modifierKeycode: [KeyModifier: UInt32] = [:]
+
+    /// Compiles the keymap for `layout`; nil if XKB cannot (an unknown layout or variant).
+    public init?(layout: KeyboardLayout) {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
+        // Unknown names are reported to the caller through nil, not through stderr.
+        xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
+        let compiled: OpaquePointer? = "evdev".withCString { rules in
+            "pc105".withCString { model in
+                layout.layout.withCString { layoutName in
+                    layout.variant.withCString { variant in
+                        "".withCString { options in
+                            var names = xkb_rule_names(
+                                rules: rules, model: model, layout: layoutName,
+                                variant: variant, options: options)
+                            return xkb_keymap_new_from_names(
+                                context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                        }
+                    }
+                }
+            }
+        }
+        guard let compiled else {
+            xkb_context_unref(context)
+            return nil
+        }
+        self.layout = layout
+        self.context = context
+        self.keymap = compiled
+        buildTables()
+    }
+
+    deinit {
+        xkb_keymap_unref(keymap)
+        xkb_context_unref(context)
+    }
+
+    /// The keysym for an XKB keysym name (`a`, `Return`, `Shift_L`, `udiaeresis`), exact case
+    /// first, then case-insensitively; nil for an unknown name.
+    public static func keysym(named name: String) -> UInt32? {
+        guard !name.isEmpty, name.utf8.count < 64, !name.utf8.contains(0) else { return nil }
+        var sym = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
+        if sym == 0 { sym = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE) }
+        return sym == 0 ? nil : sym
+    }
+
+    /// How to type `character` with this keymap (a key plus the modifiers of its level), or nil
+    /// if no key and modifier combination produces it. `"\n"` types Return.
+    public func stroke(for character: Unicode.Scalar) -> KeyStroke? {
+        if character == "\n" { return strokeByKeysym[returnKeysym] }
+        return strokeByCharacter[character]
+    }
+
+    /// How to produce `keysym` (the key that has it at the lowest level), or nil.
+    public func stroke(forKeysym keysym: UInt32) -> KeyStroke? {
+        strokeByKeysym[keysym]
+    }
+
+    /// The keycode of the key the player presses for `modifier`, or nil if the keymap has none.
+    public func keycode(for modifier: KeyModifier) -> UInt32? {
+        modifierKeycode[modifier]
+    }
+
+    /// The first character of `text` (a Unicode scalar) that this keymap cannot type, or nil.
+    public func firstUntypableCharacter(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { stroke(for: $0) == nil }
+    }
+
+    /// The keysym of Return.
+    private let returnKeysym: UInt32 = 0xFF0D
+
+    // MARK: Building the reverse tables
+
+    /// Fills the lookup tables by walking every key and level of the first layout group and
+    /// checking, through a scratch `xkb_state`, what each combination really produces.
+    private func buildTables() {
+        let minKey = xkb_keymap_min_keycode(keymap)
+        let maxKey = xkb_keymap_max_keycode(keymap)
+        guard minKey <= maxKey else { return }
+
+        // Modifier keys: for each level-1 keysym of interest, what pressing the key sets.
+        var modifierKeys: [(keycode: UInt32, mask: UInt32)] = []
+        let modifierSyms: Set<UInt32> = [
+            0xFFE1, 0xFFE2,  // Shift_L, Shift_R
+            0xFFE3, 0xFFE4,  // Control_L, Control_R
+            0xFFE9, 0xFFEA,  // Alt_L, Alt_R
+            0xFFEB, 0xFFEC,  // Super_L, Super_R
+            0xFE03,  // ISO_Level3_Shift
+            0xFE11,  // ISO_Level5_Shift
+            0xFF7E,  // Mode_switch
+        ]
+        for key in minKey...maxKey {
+            let syms = keysyms(key: key, level: 0)
+            guard let sym = syms.first, syms.count == 1 else { continue }
+            if let modifier = KeyModifier.allCases.first(where: {
+                Keymap.keysym(named: $0.keysymName) == sym
+            }), modifierKeycode[modifier] == nil {
+                modifierKeycode[modifier] = key
+            }
+            if modifierSyms.contains(sym) {
+                let mask = depressedMask(pressing: [key])
+                if mask != 0 { modifierKeys.append((key, mask)) }
+            }
+        }
+
+        // Every key and level: the modifier masks that select the level, verified.
+        for key in minKey...maxKey {
+            let levels = xkb_keymap_num_levels_for_key(keymap, key, 0)
+            guard levels > 0 else { continue }
+            for level in 0..<levels {
+                let syms = keysyms(key: key, level: level)
+                guard syms.count == 1, let sym = syms.first else { continue }
+                let masks = levelMasks(key: key, level: level)
+                for mask in masks.sorted(by: { $0.nonzeroBitCount < $1.nonzeroBitCount }) {
+                    guard let modifiers = modifierKeycodes(for: mask, from: modifierKeys) else {
+                        continue
+                    }
+                    let stroke = KeyStroke(modifierKeycodes: modifiers, keycode: key)
+                    guard let (producedSym, text) = produce(stroke) else { continue }
+                    if producedSym == sym, isBetter(stroke, than: strokeByKeysym[sym]) {
+                        strokeByKeysym[sym] = stroke
+                    }
+                    let scalars = Array(text.unicodeScalars)
+                    if scalars.count == 1, scalars[0].value >= 0x20, scalars[0].value != 0x7F,
+                        isBetter(stroke, than: strokeByCharacter[scalars[0]])
+                    {
+                        strokeByCharacter[scalars[0]] = stroke
+                    }
+                    break
+                }
+            }
+        }
+        // Tab produces "\t", a control character the loop above skips on purpose.
+        if let tab = strokeByKeysym[0xFF09] { strokeByCharacter["\t"] = tab }
+    }
+
+    /// Prefers fewer modifier keys, then lower keycodes, so lookups are deterministic.
+    private func isBetter(_ candidate: KeyStroke, than current: KeyStroke?) -> Bool {
+        guard let current else { return true }
+        if candidate.modifierKeycodes.count != current.modifierKeycodes.count {
+            return candidate.modifierKeycodes.count < current.modifierKeycodes.count
+        }
+        return candidate.keycode < current.keycode
+    }
+
+    /// The keysyms of `key` at `level` of the first group.
+    private func keysyms(key: UInt32, level: UInt32) -> [UInt32] {
+        var syms: UnsafePointer<xkb_keysym_t>?
+        let count = xkb_keymap_key_get_syms_by_level(keymap, key, 0, level, &syms)
+        guard count > 0, let syms else { return [] }
+        return Array(UnsafeBufferPointer(start: syms, count: Int(count)))
+    }
+
+    /// The modifier masks that select `level` of `key` in the first group.
+    private func levelMasks(key: UInt32, level: UInt32) -> [UInt32] {
+        var masks = [xkb_mod_mask_t](repeating: 0, count: 16)
+        let count = xkb_keymap_key_get_mods_for_level(keymap, key, 0, level, &masks, masks.count)
+        return Array(masks.prefix(Int(count)))
+    }
+
+    /// Modifier keys whose combined depressed mask is exactly `mask`, or nil. Lock (Caps Lock)
+    /// is never used: it toggles rather than holds.
+    private func modifierKeycodes(
+        for mask: UInt32, from keys: [(keycode: UInt32, mask: UInt32)]
+    ) -> [UInt32]? {
+        if mask == 0 { return [] }
+        var remaining = mask
+        var chosen: [UInt32] = []
+        while remaining != 0 {
+            let bit = remaining & (~remaining &+ 1)
+            guard let key = keys.first(where: { $0.mask & bit != 0 && $0.mask & ~mask == 0 })
+            else { return nil }
+            chosen.append(key.keycode)
+            remaining &= ~key.mask
+        }
+        return chosen
+    }
+
+    /// The mods a fresh state reports as depressed after pressing `keys`.
+    private func depressedMask(pressing keys: [UInt32]) -> UInt32 {
+        guard let state = xkb_state_new(keymap) else { return 0 }
+        defer { xkb_state_unref(state) }
+        for key in keys { xkb_state_update_key(state, key, XKB_KEY_DOWN) }
+        return xkb_state_serialize_mods(state, XKB_STATE_MODS_DEPRESSED)
+    }
+
+    /// What `stroke` gives on a fresh state: the key's keysym and UTF-8 text.
+    private func produce(_ stroke: KeyStroke) -> (UInt32, String)? {
+        guard let state = xkb_state_new(keymap) else { return nil }
+        defer { xkb_state_unref(state) }
+        for key in stroke.modifierKeycodes { xkb_state_update_key(state, key, XKB_KEY_DOWN) }
+        let sym = xkb_state_key_get_one_sym(state, stroke.keycode)
+        return (sym, Keymap.utf8(state: state, keycode: stroke.keycode))
+    }
+
+    /// The UTF-8 text `keycode` produces in `state` (an `xkb_state*`).
+    static func utf8(state: OpaquePointer, keycode: UInt32) -> String {
+        let length = xkb_state_key_get_utf8(state, keycode, nil, 0)
+        guard length > 0 else { return "" }
+        var buffer = [CChar](repeating: 0, count: Int(length) + 1)
+        xkb_state_key_get_utf8(state, keycode, &buffer, buffer.count)
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// One command of an input script, parsed.
+///
+/// Coordinates, sizes and rectangles are logical window points from the top-left of the
+/// content area; the player converts them to buffer pixels (× scale) where it compares pixels
+/// or damage.
+public enum ScriptCommand: Equatable, Sendable {
+    /// `size WxH`: resize the window.
+    case size(width: Int, height: Int)
+    /// `scale S`: the output scale (offscreen surfaces only).
+    case scale(Double)
+    /// `layout NAME[:VARIANT]`: the keyboard layout for the following keyboard commands.
+    case layout(KeyboardLayout)
+    /// `move X Y`: the pointer moves to a point.
+    case move(CGPoint)
+    /// `press [BUTTON]`: a button goes down where the pointer is.
+    case press(ScriptButton)
+    /// `release [BUTTON]`: a button goes up where the pointer is.
+    case release(ScriptButton)
+    /// `click X Y [BUTTON] [double]`: move, then press and release (twice for a double click).
+    case click(CGPoint, button: ScriptButton, isDouble: Bool)
+    /// `drag X1 Y1 X2 Y2 [steps N]`: move, press, N moves along the line, release.
+    case drag(from: CGPoint, to: CGPoint, steps: Int)
+    /// `scroll DX DY`: wheel steps where the pointer is; positive DY scrolls down.
+    case scroll(dx: Int, dy: Int)
+    /// `key CHORD`: press and release a key with modifiers, e.g. `ctrl+shift+a`.
+    case key(KeyChord)
+    /// `keydown KEYSYM`: press one key and keep it down.
+    case keyDown(String)
+    /// `keyup KEYSYM`: release one key.
+    case keyUp(String)
+    /// `type "TEXT"`: type text the way a person would on the current layout.
+    case type(String)
+    /// `touch down ID X Y`: a touch point begins.
+    case touchDown(id: Int32, at: CGPoint)
+    /// `touch move ID X Y`: a touch point moves.
+    case touchMove(id: Int32, to: CGPoint)
+    /// `touch up ID`: a touch point ends.
+    case touchUp(id: Int32)
+    /// `wait …`: time, frames or idleness.
+    case wait(WaitCondition)
+    /// `screenshot PATH`: write the presented buffer as PNG.
+    case screenshot(path: String)
+    /// `expect pixel X Y #rrggbb [±N]`: one pixel's colour, within a tolerance per channel.
+    case expectPixel(CGPoint, color: PixelColor, tolerance: Int)
+    /// `expect image PATH [±N]`: the whole presented buffer against a reference PNG.
+    case expectImage(path: String, tolerance: Int)
+    /// `expect damage within R…`: all damage since the last check lies inside the rectangles.
+    case expectDamageWithin([CGRect])
+    /// `expect damage exactly R…`: the damage since the last check is exactly the rectangles.
+    case expectDamageExactly([CGRect])
+    /// `expect no-damage`: nothing was damaged since the last check.
+    case expectNoDamage
+    /// `expect draws N`: the number of `draw` calls since the last check.
+    case expectDraws(Int)
+    /// A command registered by the application (see `ScriptCommandRegistry`).
+    case custom(CustomInvocation)
+}
