@@ -380,7 +380,7 @@ public final class GraphicsContext {
     }
 
     /// Installs the clip region on the target image if it changed.
-    private func applyClipRegion() {
+    func applyClipRegion() {
         if let appliedClip, appliedClip == state.clipRegion { return }
         state.clipRegion.withPixmanRegion { region in
             _ = pixman_image_set_clip_region32(target, region)

@@ -10,6 +10,8 @@ public enum GraphicsError: Error, CustomStringConvertible, Equatable {
     case pngDecodingFailed(String)
     /// A PNG could not be encoded or written; the message comes from libpng or the system.
     case pngEncodingFailed(String)
+    /// A font size is zero, negative, not finite or larger than ``Font/maximumSize``.
+    case invalidFontSize(Double)
     /// No font matches the request, or FreeType could not open it.
     case fontNotFound(family: String)
     /// FreeType failed with an error code.
@@ -28,6 +30,8 @@ public enum GraphicsError: Error, CustomStringConvertible, Equatable {
             "PNG decoding failed: \(message)"
         case .pngEncodingFailed(let message):
             "PNG encoding failed: \(message)"
+        case .invalidFontSize(let size):
+            "invalid font size \(size) (must be greater than 0 and at most \(Font.maximumSize))"
         case .fontNotFound(let family):
             "no font found for family \"\(family)\""
         case .freeTypeFailed(let operation, let code):

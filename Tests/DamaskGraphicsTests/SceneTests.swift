@@ -182,3 +182,24 @@ struct SceneTests {
         try ReferenceImage.check(image, named: "blend-modes")
     }
 }
+
+extension SceneTests {
+    @Test("text: sizes, colours, scaled and rotated, with a missing glyph match the reference")
+    func text() throws {
+        let image = try scene(width: 128, height: 64) { ctx in
+            let font = Font.system(size: 12)
+            ctx.draw("Damask Ag", at: CGPoint(x: 4, y: 14), font: font, color: .black)
+            ctx.draw("bold", at: CGPoint(x: 80, y: 14), font: Font.system(size: 12, weight: .bold), color: .systemBlue)
+            ctx.saveGState()
+            ctx.scaleBy(x: 2, y: 2)
+            ctx.draw("2×", at: CGPoint(x: 2, y: 28), font: font, color: .systemRed)
+            ctx.restoreGState()
+            ctx.saveGState()
+            ctx.translateBy(x: 60, y: 58)
+            ctx.rotate(by: -.pi / 8)
+            ctx.draw("tilt \u{E000}", at: .zero, font: font, color: .darkGray)
+            ctx.restoreGState()
+        }
+        try ReferenceImage.check(image, named: "text", tolerance: 8, allowedPixels: 4)
+    }
+}
