@@ -1,0 +1,52 @@
+import Foundation
+
+/// What one commit of a window contained: for `--damage-log`, benchmarks and tests.
+public struct CommitReport: Sendable, Equatable {
+    /// The window's commit number, 1 for the first.
+    public var frameNumber: Int
+    /// The buffer's width in pixels.
+    public var bufferWidth: Int
+    /// The buffer's height in pixels.
+    public var bufferHeight: Int
+    /// Buffer pixels per point.
+    public var scale: CGFloat
+    /// The damage sent to the surface, buffer pixels.
+    public var damageRects: [CGRect]
+    /// The pixels repainted in the buffer (damage plus what the buffer had missed).
+    public var repaintedRects: [CGRect]
+    /// How many layers were drawn (or displayed) for this commit.
+    public var drawCount: Int
+    /// The CPU time of the pass (layout, drawing, compositing), in milliseconds.
+    public var cpuMilliseconds: Double
+
+    /// Creates a report.
+    public init(
+        frameNumber: Int, bufferWidth: Int, bufferHeight: Int, scale: CGFloat,
+        damageRects: [CGRect], repaintedRects: [CGRect], drawCount: Int, cpuMilliseconds: Double
+    ) {
+        self.frameNumber = frameNumber
+        self.bufferWidth = bufferWidth
+        self.bufferHeight = bufferHeight
+        self.scale = scale
+        self.damageRects = damageRects
+        self.repaintedRects = repaintedRects
+        self.drawCount = drawCount
+        self.cpuMilliseconds = cpuMilliseconds
+    }
+
+    /// The number of damaged pixels (the rects do not overlap).
+    public var damagedPixelCount: Int {
+        damageRects.reduce(0) { $0 + Int($1.width) * Int($1.height) }
+    }
+
+    /// One line for logs: `frame 3 200x150@1.0 damage [x,y,w,h …] repainted N px draws D cpu T ms`.
+    public var logLine: String {
+        let rects = damageRects.map {
+            "\(Int($0.minX)),\(Int($0.minY)),\(Int($0.width)),\(Int($0.height))"
+        }
+        let repainted = repaintedRects.reduce(0) { $0 + Int($1.width) * Int($1.height) }
+        return "frame \(frameNumber) \(bufferWidth)x\(bufferHeight)@\(scale) damage ["
+            + rects.joined(separator: " ") + "] repainted \(repainted) px draws \(drawCount) cpu "
+            + String(format: "%.3f", cpuMilliseconds) + " ms"
+    }
+}

@@ -1,0 +1,103 @@
+import DamaskGraphics
+import Foundation
+
+/// Paints layer trees into bitmaps: the compositing step of every frame and of offscreen
+/// rendering.
+///
+/// A layer paints its background over its bounds, then its contents, then its sublayers,
+/// with opacities multiplied down the tree. With a repaint region, pixels outside it are
+/// left untouched and layers whose footprint misses it are skipped without drawing.
+@MainActor enum Compositor {
+    /// Paints `layer` and its sublayers into `context`, whose current transform maps the
+    /// space holding `layer` (its superlayer's coordinates) to device pixels.
+    ///
+    /// - Parameters:
+    ///   - region: the device pixels to repaint (`nil`: everything the context allows).
+    ///     The caller has already clipped `context` to it; it is used to skip layers.
+    static func composite(
+        _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement, region: Region?
+    ) {
+        let placement = placement.descending(into: layer)
+        guard placement.isVisible else { return }
+        context.saveGState()
+        defer { context.restoreGState() }
+        context.concatenate(layer.transformToSuperlayer)
+
+        let painted = layer.paintedRect
+        let footprint = placement.footprint(of: painted)
+        if !footprint.isNull, region.map({ $0.intersects(footprint) }) ?? true {
+            paintOwnContent(of: layer, in: context, alpha: placement.alpha)
+        }
+        guard !layer.sublayers.isEmpty else { return }
+        var inner = placement
+        if layer.masksToBounds {
+            inner.clip = placement.sublayerClip(of: layer)
+            if inner.clip.isNull || inner.clip.isEmpty { return }
+            if let region, !region.intersects(inner.clip) { return }
+            context.clip(to: layer.bounds)
+        }
+        for sublayer in layer.sublayers {
+            composite(sublayer, in: context, placement: inner, region: region)
+        }
+    }
+
+    /// Paints the layer's background and contents (not its sublayers).
+    private static func paintOwnContent(of layer: Layer, in context: GraphicsContext, alpha: CGFloat) {
+        let masks = layer.masksToBounds
+        if masks {
+            context.saveGState()
+            context.clip(to: layer.bounds)
+        }
+        if let color = layer.backgroundColor, color.alpha > 0 {
+            context.setFillColor(color.withAlphaComponent(color.alpha * alpha))
+            context.fill(layer.bounds)
+        }
+        if let contents = layer.contents {
+            let frame = layer.contentsFrame
+            let interpolation: InterpolationQuality =
+                mapsPixelForPixel(contents, into: frame, by: context.ctm) ? .none : .default
+            context.draw(contents, in: frame, alpha: alpha, interpolation: interpolation)
+        }
+        if masks { context.restoreGState() }
+    }
+
+    /// Whether drawing `bitmap` into `rect` under `ctm` lands each source pixel exactly on
+    /// one device pixel (then nearest sampling is exact and cheapest).
+    private static func mapsPixelForPixel(
+        _ bitmap: Bitmap, into rect: CGRect, by ctm: CGAffineTransform
+    ) -> Bool {
+        guard ctm.isPositiveAxisAligned else { return false }
+        let device = rect.applying(ctm)
+        let tolerance: CGFloat = 0.001
+        return abs(device.width - CGFloat(bitmap.width)) < tolerance
+            && abs(device.height - CGFloat(bitmap.height)) < tolerance
+            && abs(device.minX - device.minX.rounded()) < tolerance
+            && abs(device.minY - device.minY.rounded()) < tolerance
+    }
+
+    /// Paints `layer`'s tree into a new bitmap of its bounds at `scale`, as seen from the
+    /// layer itself (its own position and transform are ignored).
+    static func image(of layer: Layer, scale: CGFloat) throws -> Bitmap {
+        let width = max(1, Int((layer.bounds.width * scale).rounded(.up)))
+        let height = max(1, Int((layer.bounds.height * scale).rounded(.up)))
+        let bitmap = try Bitmap(width: width, height: height)
+        let context = GraphicsContext(bitmap: bitmap)
+        render(layer, in: context, scale: scale)
+        return bitmap
+    }
+
+    /// Paints `layer`'s tree into `context` in the layer's own coordinates (bounds origin at
+    /// the context's current origin), at `scale` device pixels per point.
+    static func render(_ layer: Layer, in context: GraphicsContext, scale: CGFloat) {
+        context.saveGState()
+        defer { context.restoreGState() }
+        context.scaleBy(x: scale, y: scale)
+        // Undo the layer's own placement so that its bounds land at the origin.
+        let undo = layer.transformToSuperlayer.inverted()
+            .concatenating(CGAffineTransform(translationX: -layer.bounds.minX, y: -layer.bounds.minY))
+        context.concatenate(undo)
+        var placement = LayerPlacement.root(scale: scale)
+        placement.transform = context.ctm
+        composite(layer, in: context, placement: placement, region: nil)
+    }
+}

@@ -1,0 +1,491 @@
+import DamaskGraphics
+import Foundation
+
+/// A rectangle of content in a tree of layers: the object that really holds pixels and is
+/// composited into the window (Core Animation's `CALayer`, reduced).
+///
+/// A layer shows, back to front: its ``backgroundColor`` over its bounds, its ``contents``
+/// bitmap placed by ``contentsGravity``, then its ``sublayers``. Contents are either set
+/// directly or produced by ``display()``: the ``delegate``'s `display(_:)` sets them, or
+/// `draw(_:in:)` (or an override of ``draw(in:)``) draws into a backing store of
+/// `bounds.size × contentsScale` pixels that the layer owns. A layer whose delegate does not
+/// draw gets no backing store. The store is freed when the layer leaves its superlayer.
+///
+/// Geometry follows Core Animation: ``position`` is where ``anchorPoint`` (unit
+/// coordinates in the bounds, default centre) sits in the superlayer, and ``transform``
+/// applies around it. Coordinates are points, y-down.
+///
+/// Changing ``backgroundColor``, ``opacity``, ``isHidden``, ``position``, ``bounds`` or
+/// ``transform`` never redraws; it only repaints the window area affected. Main-actor
+/// isolated; the layer owns its sublayers and holds its superlayer and delegate weakly.
+@MainActor open class Layer {
+    /// Creates an empty layer with zero bounds.
+    public required init() {}
+
+    // MARK: Tree
+
+    /// The layer this one is a sublayer of (weak).
+    public private(set) weak var superlayer: Layer?
+    /// The sublayers, back to front.
+    public private(set) var sublayers: [Layer] = []
+    /// Set on a window's root layer only.
+    weak var hostWindow: Window?
+
+    /// The window showing this layer's tree, if any.
+    public var window: Window? {
+        var layer = self
+        while let parent = layer.superlayer { layer = parent }
+        return layer.hostWindow
+    }
+
+    /// Appends `layer` in front of the other sublayers (removing it from its old parent).
+    public func addSublayer(_ layer: Layer) {
+        insert(layer) { self.sublayers.count }
+    }
+
+    /// Inserts `layer` at `index` in ``sublayers`` (clamped to the valid range).
+    public func insertSublayer(_ layer: Layer, at index: Int) {
+        insert(layer) { index }
+    }
+
+    /// Inserts `layer` just behind `sibling` (appends when `sibling` is not a sublayer).
+    public func insertSublayer(_ layer: Layer, below sibling: Layer) {
+        insert(layer) { self.sublayers.firstIndex { $0 === sibling } ?? self.sublayers.count }
+    }
+
+    /// Inserts `layer` just in front of `sibling` (appends when `sibling` is not a sublayer).
+    public func insertSublayer(_ layer: Layer, above sibling: Layer) {
+        insert(layer) {
+            self.sublayers.firstIndex { $0 === sibling }.map { $0 + 1 } ?? self.sublayers.count
+        }
+    }
+
+    /// Inserts or reorders `layer`; `index` is evaluated once `layer` is out of the array.
+    private func insert(_ layer: Layer, at index: () -> Int) {
+        precondition(!isDescendant(of: layer), "a layer cannot contain itself")
+        let isReorder = layer.superlayer === self
+        if isReorder {
+            sublayers.removeAll { $0 === layer }
+        } else {
+            layer.removeFromSuperlayer()
+        }
+        sublayers.insert(layer, at: min(max(index(), 0), sublayers.count))
+        if !isReorder {
+            layer.superlayer = self
+            window?.layerDidEnter(layer)
+        }
+        layer.subtreeNeedsRepaint = true
+        layer.compositingDidChange()
+    }
+
+    /// Detaches the layer from its superlayer, repaints the area it covered, and frees
+    /// the backing stores of its subtree.
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        if let window = parent.window {
+            window.layerWillLeave(self)
+        }
+        parent.sublayers.removeAll { $0 === self }
+        superlayer = nil
+        releaseBackingStores()
+    }
+
+    /// Whether `ancestor` is this layer or one of its superlayers.
+    public func isDescendant(of ancestor: Layer) -> Bool {
+        var layer: Layer? = self
+        while let current = layer {
+            if current === ancestor { return true }
+            layer = current.superlayer
+        }
+        return false
+    }
+
+    // MARK: Geometry
+
+    /// The layer's own coordinate space: its origin and size in points.
+    ///
+    /// A size change redraws only when ``needsDisplayOnBoundsChange`` is set; otherwise
+    /// the cached contents are placed by ``contentsGravity``.
+    open var bounds: CGRect = .zero {
+        didSet {
+            guard bounds != oldValue else { return }
+            if bounds.size != oldValue.size, needsDisplayOnBoundsChange {
+                setNeedsDisplay()
+            }
+            compositingDidChange()
+        }
+    }
+
+    /// Where the ``anchorPoint`` sits in the superlayer's coordinates.
+    open var position: CGPoint = .zero {
+        didSet { if position != oldValue { compositingDidChange() } }
+    }
+
+    /// The point of the bounds (unit coordinates) that ``position`` refers to and that
+    /// ``transform`` turns around. Default: the centre, (0.5, 0.5).
+    open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
+        didSet { if anchorPoint != oldValue { compositingDidChange() } }
+    }
+
+    /// A transform applied around the anchor point, in the superlayer's space.
+    open var transform: CGAffineTransform = .identity {
+        didSet { if transform != oldValue { compositingDidChange() } }
+    }
+
+    /// The bounding box of the layer in its superlayer's coordinates.
+    ///
+    /// Setting it moves ``position`` and resizes ``bounds`` (keeping the bounds origin) as
+    /// if ``transform`` were the identity.
+    open var frame: CGRect {
+        get {
+            CGRect(origin: .zero, size: bounds.size).applying(transformToSuperlayerFromUnitOrigin)
+        }
+        set {
+            let rect = newValue.standardized
+            position = CGPoint(
+                x: rect.minX + anchorPoint.x * rect.width, y: rect.minY + anchorPoint.y * rect.height)
+            bounds.size = rect.size
+        }
+    }
+
+    /// Maps the layer's coordinates (its bounds) to its superlayer's coordinates.
+    public var transformToSuperlayer: CGAffineTransform {
+        CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
+            .concatenating(transformToSuperlayerFromUnitOrigin)
+    }
+
+    private var transformToSuperlayerFromUnitOrigin: CGAffineTransform {
+        CGAffineTransform(
+            translationX: -anchorPoint.x * bounds.width, y: -anchorPoint.y * bounds.height
+        )
+        .concatenating(transform)
+        .concatenating(CGAffineTransform(translationX: position.x, y: position.y))
+    }
+
+    /// Maps the layer's coordinates to those of the root of its tree (window points when
+    /// the tree is in a window).
+    public var transformToRoot: CGAffineTransform {
+        var result = transformToSuperlayer
+        var layer = self
+        while let parent = layer.superlayer {
+            result = result.concatenating(parent.transformToSuperlayer)
+            layer = parent
+        }
+        return result
+    }
+
+    /// Converts `point` from `layer`'s coordinates (the root's when `nil`) to this layer's.
+    public func convert(_ point: CGPoint, from layer: Layer?) -> CGPoint {
+        let fromRoot = layer?.transformToRoot ?? .identity
+        return point.applying(fromRoot).applying(transformToRoot.inverted())
+    }
+
+    /// Converts `point` from this layer's coordinates to `layer`'s (the root's when `nil`).
+    public func convert(_ point: CGPoint, to layer: Layer?) -> CGPoint {
+        let toRoot = layer?.transformToRoot ?? .identity
+        return point.applying(transformToRoot).applying(toRoot.inverted())
+    }
+
+    /// Converts `rect` from this layer's coordinates to `layer`'s (bounding box).
+    public func convert(_ rect: CGRect, to layer: Layer?) -> CGRect {
+        let toRoot = layer?.transformToRoot ?? .identity
+        return rect.applying(transformToRoot.concatenating(toRoot.inverted()))
+    }
+
+    /// Converts `rect` from `layer`'s coordinates to this layer's (bounding box).
+    public func convert(_ rect: CGRect, from layer: Layer?) -> CGRect {
+        let fromRoot = layer?.transformToRoot ?? .identity
+        return rect.applying(fromRoot.concatenating(transformToRoot.inverted()))
+    }
+
+    // MARK: Compositing properties
+
+    /// Filled over the bounds beneath the contents, by the compositor (never by drawing).
+    open var backgroundColor: Color? {
+        didSet { if backgroundColor != oldValue { appearanceDidChange() } }
+    }
+
+    /// The layer's opacity, 0…1, multiplied into its sublayers'.
+    open var opacity: CGFloat = 1 {
+        didSet { if opacity != oldValue { compositingDidChange() } }
+    }
+
+    /// Whether the layer and its sublayers are left out of compositing (and of drawing).
+    open var isHidden = false {
+        didSet { if isHidden != oldValue { compositingDidChange() } }
+    }
+
+    /// Whether contents and sublayers are clipped to the bounds.
+    open var masksToBounds = false {
+        didSet { if masksToBounds != oldValue { compositingDidChange() } }
+    }
+
+    // MARK: Contents
+
+    private var storedContents: Bitmap?
+
+    /// The bitmap shown over the background: set directly, by the delegate's
+    /// `display(_:)`, or by drawing into the backing store.
+    ///
+    /// Setting it drops the backing store; the bitmap is shown as is (no `draw`).
+    open var contents: Bitmap? {
+        get { storedContents }
+        set {
+            guard newValue !== storedContents else { return }
+            if newValue !== backingStore { freeBackingStore() }
+            storedContents = newValue
+            appearanceDidChange()
+        }
+    }
+
+    /// Pixels per point of the contents (set to the window's scale while in a window).
+    open var contentsScale: CGFloat = 1 {
+        didSet {
+            guard contentsScale != oldValue else { return }
+            if backingStore != nil || needsDisplay { setNeedsDisplay() }
+            appearanceDidChange()
+        }
+    }
+
+    /// How contents are placed when their size differs from the bounds.
+    open var contentsGravity: ContentsGravity = .resize {
+        didSet { if contentsGravity != oldValue { appearanceDidChange() } }
+    }
+
+    /// Whether a change of bounds size marks the layer for redrawing.
+    open var needsDisplayOnBoundsChange = false
+
+    /// The layer's delegate: supplies contents (weak).
+    open weak var delegate: (any LayerDelegate)?
+
+    /// The backing store this layer draws into, if it has one.
+    private(set) var backingStore: Bitmap?
+    /// The bounds size (points) the backing store was drawn for.
+    private var backingStorePointSize: CGSize = .zero
+
+    /// The bytes held by this layer's backing store (0 without one).
+    public var backingStoreByteCount: Int { backingStore?.byteCount ?? 0 }
+
+    /// The bytes held by all layers' backing stores in the process.
+    public private(set) static var liveBackingStoreBytes = 0
+
+    /// How many backing stores were ever allocated in the process.
+    public private(set) static var backingStoreAllocationCount = 0
+
+    /// The size in points the contents occupy before gravity scales them.
+    var contentsPointSize: CGSize {
+        guard let contents = storedContents else { return .zero }
+        if contents === backingStore { return backingStorePointSize }
+        let scale = contentsScale > 0 ? contentsScale : 1
+        return CGSize(width: CGFloat(contents.width) / scale, height: CGFloat(contents.height) / scale)
+    }
+
+    /// Where the contents are drawn, in the layer's coordinates (`.null` without contents).
+    var contentsFrame: CGRect {
+        guard storedContents != nil else { return .null }
+        return contentsGravity.rect(forContentsOfSize: contentsPointSize, in: bounds)
+    }
+
+    // MARK: Display
+
+    /// The dirty area in the layer's coordinates (`.null` when clean; `.infinite` for all).
+    private(set) var dirtyRect: CGRect = .null
+
+    /// Whether the layer is marked for redrawing.
+    public var needsDisplay: Bool { !dirtyRect.isNull }
+
+    /// How many times this layer's contents were drawn or displayed.
+    public private(set) var displayCount = 0
+
+    /// Set by the default `LayerDelegate.display(_:)`.
+    var delegateDeclinedDisplay = false
+    /// Set when a default `draw` implementation ran (the delegate does not draw).
+    var drawReachedDefault = false
+    /// Whether the drawing path clears the dirty area before drawing.
+    var clearsContextBeforeDrawing = true
+    /// The rect being drawn, while ``draw(in:)`` runs.
+    private(set) var drawingRect: CGRect = .null
+
+    /// Kinds of (layer class, delegate class) known not to draw.
+    private static var nonDrawingKinds = Set<[ObjectIdentifier]>()
+
+    private var drawingKind: [ObjectIdentifier] {
+        var kind = [ObjectIdentifier(type(of: self))]
+        if let delegate { kind.append(ObjectIdentifier(type(of: delegate))) }
+        return kind
+    }
+
+    /// Marks the whole layer for redrawing at the next display pass. Only records.
+    public func setNeedsDisplay() {
+        dirtyRect = .infinite
+        window?.layerNeedsDisplay(self)
+    }
+
+    /// Adds `rect` (layer coordinates, clipped to the bounds) to the area to redraw at the
+    /// next display pass. Only records.
+    public func setNeedsDisplay(in rect: CGRect) {
+        let clipped = rect.standardized.intersection(bounds)
+        guard !clipped.isNull, !clipped.isEmpty else { return }
+        dirtyRect = dirtyRect.union(clipped)
+        window?.layerNeedsDisplay(self)
+    }
+
+    /// Redraws the whole layer now (the delegate's `display(_:)` or the drawing path).
+    public func display() {
+        dirtyRect = .infinite
+        displayIfNeeded()
+    }
+
+    /// Redraws the dirty area now if the layer is marked; does nothing otherwise.
+    public func displayIfNeeded() {
+        guard needsDisplay else { return }
+        if let delegate {
+            let marked = dirtyRect
+            dirtyRect = .null
+            delegateDeclinedDisplay = false
+            delegate.display(self)
+            if !delegateDeclinedDisplay {
+                displayCount += 1
+                window?.layerDidDraw(self, in: nil)
+                return
+            }
+            dirtyRect = dirtyRect.union(marked)
+        }
+        drawIntoBackingStore()
+    }
+
+    /// Draws the layer's contents into `context`. Default: asks the delegate's
+    /// `draw(_:in:)`; without a delegate the layer does not draw. Override to draw in a
+    /// layer subclass (Core Animation's `drawInContext:`); never call it directly.
+    open func draw(in context: GraphicsContext) {
+        if let delegate {
+            delegate.draw(self, in: context)
+        } else {
+            drawReachedDefault = true
+        }
+    }
+
+    private func drawIntoBackingStore() {
+        let kind = drawingKind
+        if Layer.nonDrawingKinds.contains(kind) {
+            dirtyRect = .null
+            if storedContents === backingStore { freeBackingStore() }
+            return
+        }
+        let scale = contentsScale > 0 ? contentsScale : 1
+        let pixelWidth = Int((bounds.width * scale).rounded(.up))
+        let pixelHeight = Int((bounds.height * scale).rounded(.up))
+        guard pixelWidth > 0, pixelHeight > 0 else {
+            return  // stays marked: drawn once it has a size
+        }
+        let requested = dirtyRect.intersection(bounds)
+        dirtyRect = .null
+        let rect: CGRect
+        let isNewStore: Bool
+        if let store = backingStore, store.width == pixelWidth, store.height == pixelHeight,
+            backingStorePointSize == bounds.size, storedContents === store
+        {
+            guard !requested.isNull, !requested.isEmpty else { return }
+            rect = alignedToPixels(requested, scale: scale)
+            isNewStore = false
+        } else {
+            guard let store = try? Bitmap(width: pixelWidth, height: pixelHeight) else { return }
+            freeBackingStore()
+            backingStore = store
+            backingStorePointSize = bounds.size
+            Layer.liveBackingStoreBytes += store.byteCount
+            Layer.backingStoreAllocationCount += 1
+            rect = bounds
+            isNewStore = true
+        }
+        guard let store = backingStore else { return }
+        let context = GraphicsContext(bitmap: store)
+        context.scaleBy(x: scale, y: scale)
+        context.translateBy(x: -bounds.minX, y: -bounds.minY)
+        context.clip(to: rect)
+        if clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
+        drawReachedDefault = false
+        drawingRect = rect
+        GraphicsContext.push(context)
+        draw(in: context)
+        GraphicsContext.pop()
+        drawingRect = .null
+        displayCount += 1
+        if drawReachedDefault {
+            Layer.nonDrawingKinds.insert(kind)
+            freeBackingStore()
+            window?.layerDidDraw(self, in: nil)
+            return
+        }
+        if isNewStore {
+            storedContents = store
+            appearanceDidChange()
+            window?.layerDidDraw(self, in: nil)
+        } else {
+            window?.layerDidDraw(self, in: rect)
+        }
+    }
+
+    /// Rounds `rect` outwards to whole backing-store pixels, within the bounds.
+    private func alignedToPixels(_ rect: CGRect, scale: CGFloat) -> CGRect {
+        let local = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
+        let minX = (local.minX * scale).rounded(.down) / scale
+        let minY = (local.minY * scale).rounded(.down) / scale
+        let maxX = (local.maxX * scale).rounded(.up) / scale
+        let maxY = (local.maxY * scale).rounded(.up) / scale
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+            .offsetBy(dx: bounds.minX, dy: bounds.minY)
+            .intersection(bounds)
+    }
+
+    private func freeBackingStore() {
+        guard let store = backingStore else { return }
+        Layer.liveBackingStoreBytes -= store.byteCount
+        if storedContents === store {
+            storedContents = nil
+            appearanceDidChange()
+        }
+        backingStore = nil
+    }
+
+    /// Frees the backing stores of this subtree; layers that had one are marked to redraw.
+    func releaseBackingStores() {
+        if backingStore != nil {
+            freeBackingStore()
+            dirtyRect = .infinite
+        }
+        for sublayer in sublayers { sublayer.releaseBackingStores() }
+    }
+
+    // MARK: Change tracking (for the window's damage)
+
+    /// What the window last composited for this layer (buffer pixels), or `nil`.
+    var presented: PresentedLayerState?
+    /// Set when the layer's own pixels changed as a whole (background, contents).
+    var appearanceChanged = false
+    /// Set when the whole subtree must be repainted (added, or moved in z-order).
+    var subtreeNeedsRepaint = false
+
+    /// Records a change of a property that moves or reveals pixels of the subtree.
+    func compositingDidChange() {
+        window?.layerCompositingDidChange(self)
+    }
+
+    /// Records a change of the layer's own pixels (not its sublayers').
+    func appearanceDidChange() {
+        appearanceChanged = true
+        window?.layerCompositingDidChange(self)
+    }
+
+    /// The area the layer itself paints (background and contents), in its coordinates.
+    var paintedRect: CGRect {
+        var rect = CGRect.null
+        if let color = backgroundColor, color.alpha > 0 { rect = bounds }
+        if storedContents != nil {
+            var frame = contentsFrame
+            if masksToBounds { frame = frame.intersection(bounds) }
+            rect = rect.union(frame)
+        }
+        return rect
+    }
+}

@@ -1,0 +1,80 @@
+import DamaskGraphics
+import Foundation
+
+/// Where a layer lands in buffer pixels: its transform, the clip of its masking
+/// ancestors, its effective opacity and visibility. Computed top-down while walking a tree.
+struct LayerPlacement {
+    /// Maps the layer's coordinates to buffer pixels.
+    var transform: CGAffineTransform
+    /// The clip its masking ancestors impose, in buffer pixels (`.infinite` for none).
+    var clip: CGRect
+    /// The product of the opacities down to and including the layer.
+    var alpha: CGFloat
+    /// Whether the layer and all its ancestors are shown.
+    var isVisible: Bool
+
+    /// The placement of the space that holds a root layer, at `scale` pixels per point.
+    static func root(scale: CGFloat) -> LayerPlacement {
+        LayerPlacement(
+            transform: CGAffineTransform(scaleX: scale, y: scale), clip: .infinite, alpha: 1,
+            isVisible: true)
+    }
+
+    /// The placement of `layer` inside a superlayer placed at `self`.
+    @MainActor func descending(into layer: Layer) -> LayerPlacement {
+        let transform = layer.transformToSuperlayer.concatenating(self.transform)
+        let alpha = self.alpha * layer.opacity
+        return LayerPlacement(
+            transform: transform, clip: clip, alpha: alpha,
+            isVisible: isVisible && !layer.isHidden && alpha > 0)
+    }
+
+    /// The clip for `layer`'s sublayers (narrowed to its bounds when it masks).
+    @MainActor func sublayerClip(of layer: Layer) -> CGRect {
+        guard layer.masksToBounds else { return clip }
+        return clip.intersection(pixelRect(layer.bounds))
+    }
+
+    /// The buffer pixels that painting `rect` (layer coordinates) can touch: its bounding
+    /// box rounded outwards (fills and bitmap draws never paint outside their shape's
+    /// device bounding box, antialiased edges included).
+    func pixelRect(_ rect: CGRect) -> CGRect {
+        guard !rect.isNull, !rect.isEmpty else { return .null }
+        return rect.applying(transform).roundedOutward
+    }
+
+    /// The buffer pixels the layer's own painting (`painted`) covers, clipped.
+    func footprint(of painted: CGRect) -> CGRect {
+        guard isVisible else { return .null }
+        let rect = pixelRect(painted).intersection(clip)
+        return rect.isEmpty ? .null : rect
+    }
+
+    /// The placement of `layer` in its tree, computed by walking up from it.
+    @MainActor static func of(_ layer: Layer, scale: CGFloat) -> LayerPlacement {
+        var chain: [Layer] = []
+        var current: Layer? = layer
+        while let each = current {
+            chain.append(each)
+            current = each.superlayer
+        }
+        var placement = LayerPlacement.root(scale: scale)
+        for each in chain.reversed() {
+            placement = placement.descending(into: each)
+            if each !== layer { placement.clip = placement.sublayerClip(of: each) }
+        }
+        return placement
+    }
+}
+
+extension CGRect {
+    /// The smallest rect with whole-number edges that contains this one.
+    var roundedOutward: CGRect {
+        guard !isNull, !isInfinite else { return self }
+        let minX = self.minX.rounded(.down)
+        let minY = self.minY.rounded(.down)
+        return CGRect(
+            x: minX, y: minY, width: self.maxX.rounded(.up) - minX,
+            height: self.maxY.rounded(.up) - minY)
+    }
+}

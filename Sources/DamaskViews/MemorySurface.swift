@@ -1,0 +1,229 @@
+import DamaskGraphics
+import Dispatch
+import Foundation
+
+/// A ``Surface`` over plain memory that records every commit: for tests and headless runs.
+///
+/// It behaves like a compositor that copies only the damaged pixels of each presented
+/// buffer onto its screen (``presentedBitmap``), so a damage region that is too small
+/// shows up as a wrong screen. Buffers come from a ``BufferPool`` and are released
+/// according to ``releasePolicy``; frame callbacks fire by hand (``fireFrame(timestamp:)``)
+/// or from a simulated or real-time clock (``frameClock``). Main-actor isolated; the
+/// surface owns its buffers and keeps its delegate weakly.
+@MainActor public final class MemorySurface: Surface {
+    /// When the surface gives a presented buffer back.
+    public enum ReleasePolicy: Sendable, Equatable {
+        /// Right after the commit (as mutter does).
+        case immediate
+        /// When the next buffer is presented (as Weston does).
+        case afterNextPresent
+        /// After this many further presents.
+        case afterPresents(Int)
+        /// Never (until ``MemorySurface/releaseAllBuffers()``): the window runs out of
+        /// buffers and must neither spin nor block.
+        case never
+    }
+
+    /// Where frame callbacks come from.
+    public enum FrameClock: Sendable, Equatable {
+        /// Only from ``MemorySurface/fireFrame(timestamp:)``.
+        case manual
+        /// On the next main-queue turn after the request, with timestamps advancing by
+        /// the interval (headless runs at full speed).
+        case simulated(intervalMilliseconds: UInt32)
+        /// After the interval of real time.
+        case realTime(intervalMilliseconds: UInt32)
+    }
+
+    /// One recorded commit.
+    public struct Commit {
+        /// 1 for the first commit, and so on.
+        public var frameNumber: Int
+        /// The damage sent with the commit, in buffer pixels.
+        public var damage: Region
+        /// A copy of the whole presented buffer (`nil` when snapshots are off).
+        public var snapshot: Bitmap?
+        /// The presented buffer's identifier.
+        public var bufferIdentifier: Int
+        /// The buffer's width in pixels.
+        public var width: Int
+        /// The buffer's height in pixels.
+        public var height: Int
+    }
+
+    /// Receives resizes, frames, releases and close requests (weak).
+    public weak var delegate: (any SurfaceDelegate)?
+    /// The logical size in points.
+    public private(set) var size: CGSize
+    /// Buffer pixels per point.
+    public private(set) var scale: CGFloat
+    /// The window title.
+    public var title: String = ""
+    /// When presented buffers are released.
+    public var releasePolicy: ReleasePolicy
+    /// Where frame callbacks come from.
+    public var frameClock: FrameClock
+    /// Whether each commit keeps a full copy of the presented buffer.
+    public var recordsSnapshots = true
+    /// Every commit so far, oldest first.
+    public private(set) var commits: [Commit] = []
+    /// How many times ``requestFrame()`` was called.
+    public private(set) var frameRequestCount = 0
+    /// How many frame callbacks fired.
+    public private(set) var framesFired = 0
+    /// Whether a requested frame callback has not fired yet.
+    public private(set) var hasPendingFrameRequest = false
+    /// What a compositor would show: updated by each commit inside its damage only.
+    public private(set) var presentedBitmap: Bitmap?
+    /// How many buffers were presented.
+    public private(set) var presentCount = 0
+    /// The simulated clock, in milliseconds, used when no timestamp is given.
+    public private(set) var clock: UInt32 = 0
+
+    private let pool: BufferPool
+    private var busy: [(buffer: SurfaceBuffer, remaining: Int)] = []
+
+    /// Creates a surface of `size` points at `scale`.
+    public init(
+        size: CGSize, scale: CGFloat = 1, bufferCapacity: Int = 3,
+        releasePolicy: ReleasePolicy = .immediate, frameClock: FrameClock = .manual
+    ) {
+        self.size = size
+        self.scale = scale
+        self.releasePolicy = releasePolicy
+        self.frameClock = frameClock
+        var identifiers = 0
+        self.pool = BufferPool(
+            capacity: bufferCapacity,
+            allocate: { width, height in
+                guard let bitmap = try? Bitmap(width: width, height: height) else { return nil }
+                identifiers += 1
+                return SurfaceBuffer(bitmap: bitmap, identifier: identifiers)
+            },
+            destroy: { _ in })
+    }
+
+    /// `size.width × scale`, rounded half away from zero.
+    public var pixelWidth: Int { Self.pixelLength(size.width, scale: scale) }
+    /// `size.height × scale`, rounded half away from zero.
+    public var pixelHeight: Int { Self.pixelLength(size.height, scale: scale) }
+    /// The number of live buffers.
+    public var liveBufferCount: Int { pool.liveBufferCount }
+    /// The bytes held by live buffers.
+    public var liveBytes: Int { pool.liveBytes }
+    /// The buffers alive now.
+    public var buffers: [SurfaceBuffer] { pool.buffers }
+
+    /// Returns a free buffer, or `nil` when all are busy and the pool is full.
+    public func dequeueBuffer() -> SurfaceBuffer? {
+        pool.dequeue(width: pixelWidth, height: pixelHeight)
+    }
+
+    /// Records the commit, updates the screen inside `damage`, and applies the release
+    /// policy.
+    public func present(_ buffer: SurfaceBuffer, damage: Region) {
+        precondition(!buffer.isBusy, "presented a buffer the compositor still holds")
+        let bitmap = buffer.bitmap
+        if let screen = presentedBitmap, screen.width == bitmap.width,
+            screen.height == bitmap.height
+        {
+            screen.copyPixels(from: bitmap, in: damage)
+        } else {
+            presentedBitmap = try? bitmap.copy()
+        }
+        presentCount += 1
+        commits.append(
+            Commit(
+                frameNumber: presentCount, damage: damage,
+                snapshot: recordsSnapshots ? try? bitmap.copy() : nil,
+                bufferIdentifier: buffer.identifier, width: bitmap.width, height: bitmap.height))
+        pool.didPresent(buffer, damage: damage)
+
+        var due: [SurfaceBuffer] = []
+        busy = busy.compactMap { entry in
+            if entry.remaining <= 1 {
+                due.append(entry.buffer)
+                return nil
+            }
+            return (entry.buffer, entry.remaining - 1)
+        }
+        switch releasePolicy {
+        case .immediate: due.append(buffer)
+        case .afterNextPresent: busy.append((buffer, 1))
+        case .afterPresents(let count):
+            if count <= 0 { due.append(buffer) } else { busy.append((buffer, count)) }
+        case .never: break
+        }
+        for released in due { release(released) }
+    }
+
+    /// Asks for one frame callback; repeated requests before it fires are merged.
+    public func requestFrame() {
+        frameRequestCount += 1
+        guard !hasPendingFrameRequest else { return }
+        hasPendingFrameRequest = true
+        switch frameClock {
+        case .manual:
+            break
+        case .simulated(let interval):
+            DispatchQueue.main.async { [weak self] in
+                guard let self else { return }
+                self.fireFrame(timestamp: self.clock &+ interval)
+            }
+        case .realTime(let interval):
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(Int(interval))) {
+                [weak self] in
+                guard let self else { return }
+                self.fireFrame(timestamp: self.clock &+ interval)
+            }
+        }
+    }
+
+    /// Fires the pending frame callback, if any; returns whether one fired.
+    ///
+    /// - Parameter timestamp: the callback's time in milliseconds; by default the
+    ///   simulated clock advanced by 16 ms.
+    @discardableResult
+    public func fireFrame(timestamp: UInt32? = nil) -> Bool {
+        guard hasPendingFrameRequest else { return false }
+        hasPendingFrameRequest = false
+        clock = timestamp ?? clock &+ 16
+        framesFired += 1
+        delegate?.surfaceFrameDidFire(self, timestamp: clock)
+        return true
+    }
+
+    /// Changes the size and scale, drops the buffers, and tells the delegate.
+    public func resize(to size: CGSize, scale: CGFloat? = nil) {
+        self.size = size
+        if let scale { self.scale = scale }
+        pool.reset()
+        delegate?.surface(self, didResizeTo: size, scale: self.scale)
+    }
+
+    /// Releases every busy buffer now.
+    public func releaseAllBuffers() {
+        let held = busy.map(\.buffer) + pool.buffers.filter(\.isBusy)
+        busy.removeAll()
+        var seen = Set<ObjectIdentifier>()
+        for buffer in held where seen.insert(ObjectIdentifier(buffer)).inserted {
+            release(buffer)
+        }
+    }
+
+    /// Simulates the user closing the window.
+    public func requestClose() {
+        delegate?.surfaceDidRequestClose(self)
+    }
+
+    /// Forgets the recorded commits (the screen is kept).
+    public func removeAllCommits() {
+        commits.removeAll()
+    }
+
+    private func release(_ buffer: SurfaceBuffer) {
+        guard buffer.isBusy else { return }
+        pool.release(buffer)
+        delegate?.surfaceBufferDidBecomeAvailable(self)
+    }
+}

@@ -1,0 +1,40 @@
+import DamaskGraphics
+import Foundation
+
+/// The screen as the view layer sees it: hand out a buffer, present it with damage, and
+/// ask for the next frame.
+///
+/// `WaylandSurface` (in DamaskWayland) and ``MemorySurface`` implement it. A surface keeps
+/// its ``delegate`` weakly. All calls happen on the main actor.
+@MainActor public protocol Surface: AnyObject {
+    /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly).
+    var delegate: (any SurfaceDelegate)? { get set }
+    /// The size in logical points.
+    var size: CGSize { get }
+    /// Buffer pixels per point (may be fractional).
+    var scale: CGFloat { get }
+    /// `size.width × scale`, rounded half away from zero.
+    var pixelWidth: Int { get }
+    /// `size.height × scale`, rounded half away from zero.
+    var pixelHeight: Int { get }
+    /// The window title shown by the compositor.
+    var title: String { get set }
+    /// Returns a free buffer of the current pixel size, or `nil` when none is free and the
+    /// surface already has as many buffers as it allows.
+    func dequeueBuffer() -> SurfaceBuffer?
+    /// Shows `buffer`; `damage` (buffer pixels) is where it differs from the last frame.
+    /// The buffer stays busy until the surface releases it.
+    func present(_ buffer: SurfaceBuffer, damage: Region)
+    /// Asks for one frame callback (at most one is outstanding): the delegate's
+    /// ``SurfaceDelegate/surfaceFrameDidFire(_:timestamp:)`` runs once when it is a good
+    /// time to draw the next frame. Call it before ``present(_:damage:)`` so that a
+    /// Wayland surface can attach the request to that commit.
+    func requestFrame()
+}
+
+extension Surface {
+    /// Rounds `size × scale` half away from zero, as every surface must for its pixel size.
+    public static func pixelLength(_ points: CGFloat, scale: CGFloat) -> Int {
+        Int((points * scale).rounded(.toNearestOrAwayFromZero))
+    }
+}

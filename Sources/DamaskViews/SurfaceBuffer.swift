@@ -1,0 +1,33 @@
+import DamaskGraphics
+import Foundation
+
+/// One buffer a ``Surface`` hands out for the window to paint into.
+///
+/// The pixels (``bitmap``) belong to the surface: a shm mapping for Wayland, plain memory
+/// for ``MemorySurface``. The window may write them only between
+/// ``Surface/dequeueBuffer()`` and ``Surface/present(_:damage:)``. Main-actor isolated.
+@MainActor public final class SurfaceBuffer {
+    /// The pixels, sized to the surface's pixel size; memory owned by the surface.
+    public let bitmap: Bitmap
+    /// The pixels (buffer coordinates) that are not up to date with the last presented
+    /// frame; the window repaints them the next time it paints into this buffer.
+    public var missedDamage: Region
+    /// `true` from ``Surface/present(_:damage:)`` until the surface releases the buffer.
+    public internal(set) var isBusy: Bool = false
+    /// A number identifying the buffer within its surface (for logs and tests).
+    public let identifier: Int
+    /// Set when the surface resized while the buffer was busy: destroy it on release.
+    var isStale = false
+
+    /// Wraps `bitmap`; ``missedDamage`` starts as the whole buffer.
+    public init(bitmap: Bitmap, identifier: Int) {
+        self.bitmap = bitmap
+        self.identifier = identifier
+        self.missedDamage = Region(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
+    }
+
+    /// The buffer's width in pixels.
+    public var width: Int { bitmap.width }
+    /// The buffer's height in pixels.
+    public var height: Int { bitmap.height }
+}

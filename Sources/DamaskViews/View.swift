@@ -1,0 +1,356 @@
+import DamaskGraphics
+import Foundation
+
+/// A rectangular area of a window that draws, lays out its subviews and handles events
+/// (UIKit's `UIView`).
+///
+/// Every view is backed by a ``layer`` and is that layer's delegate; geometry and the
+/// compositing properties (``backgroundColor``, ``alpha``, ``isHidden``, ``transform``,
+/// ``frame``) are the layer's, so changing them never calls ``draw(_:)``. Override
+/// ``draw(_:)`` to draw: the system calls it, never app code, with the dirty area; a view
+/// that does not override it gets no backing store at all. Invalidate with
+/// ``setNeedsDisplay()``; the window draws each marked view once per display pass.
+///
+/// Main-actor isolated. A view owns its subviews and its layer; it holds its superview
+/// weakly.
+@MainActor open class View: Responder, LayerDelegate {
+    /// The class of layer created for each instance. Default: ``Layer``.
+    open class var layerClass: Layer.Type { Layer.self }
+
+    /// The layer that holds this view's pixels; the view is its delegate.
+    public let layer: Layer
+
+    /// Creates a view with `frame` in its superview's coordinates. It is marked for
+    /// display, so it draws when it first appears in a window.
+    public init(frame: CGRect = .zero) {
+        layer = Self.layerClass.init()
+        super.init()
+        layer.delegate = self
+        layer.needsDisplayOnBoundsChange = true
+        self.frame = frame
+        layer.setNeedsDisplay()
+    }
+
+    // MARK: Hierarchy
+
+    /// The view this one is a subview of (weak).
+    public private(set) weak var superview: View?
+    /// The subviews, back to front.
+    public private(set) var subviews: [View] = []
+    /// Set on a window's content view only.
+    weak var hostWindow: Window?
+
+    /// The window showing this view, if any.
+    public var window: Window? { layer.window }
+
+    /// Appends `view` in front of the other subviews (removing it from its old parent).
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Inserts `view` at `index` in ``subviews`` (clamped to the valid range).
+    public func insertSubview(_ view: View, at index: Int) {
+        insert(view) { index }
+    }
+
+    /// Inserts `view` just in front of `sibling` (appends when it is not a subview).
+    public func insertSubview(_ view: View, aboveSubview sibling: View) {
+        insert(view) { self.indexOf(sibling).map { $0 + 1 } ?? self.subviews.count }
+    }
+
+    /// Inserts `view` just behind `sibling` (appends when it is not a subview).
+    public func insertSubview(_ view: View, belowSubview sibling: View) {
+        insert(view) { self.indexOf(sibling) ?? self.subviews.count }
+    }
+
+    /// Inserts or reorders `view`; `index` is evaluated once `view` is out of the array.
+    private func insert(_ view: View, at index: () -> Int) {
+        precondition(!isDescendant(of: view), "a view cannot contain itself")
+        let isReorder = view.superview === self
+        let oldWindow = view.window
+        if isReorder {
+            subviews.removeAll { $0 === view }
+        } else {
+            view.removeFromSuperview()
+        }
+        let position = min(max(index(), 0), subviews.count)
+        if position < subviews.count {
+            layer.insertSublayer(view.layer, below: subviews[position].layer)
+        } else if let last = subviews.last {
+            layer.insertSublayer(view.layer, above: last.layer)
+        } else {
+            layer.insertSublayer(view.layer, at: 0)
+        }
+        subviews.insert(view, at: position)
+        guard !isReorder else { return }
+        view.superview = self
+        didAddSubview(view)
+        view.didMoveToSuperview()
+        if view.window !== oldWindow { view.notifyDidMoveToWindow() }
+    }
+
+    /// Moves `view` in front of its siblings.
+    public func bringSubviewToFront(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Moves `view` behind its siblings.
+    public func sendSubviewToBack(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
+    }
+
+    /// Removes the view from its superview; the area it covered is repainted and its
+    /// backing stores (and those of its subviews) are freed.
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        let oldWindow = window
+        parent.willRemoveSubview(self)
+        oldWindow?.viewWillLeave(self)
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        layer.removeFromSuperlayer()
+        didMoveToSuperview()
+        if oldWindow != nil { notifyDidMoveToWindow() }
+    }
+
+    /// Whether `ancestor` is this view or one of its superviews.
+    public func isDescendant(of ancestor: View) -> Bool {
+        var view: View? = self
+        while let current = view {
+            if current === ancestor { return true }
+            view = current.superview
+        }
+        return false
+    }
+
+    /// Called after `subview` was added. Default: nothing.
+    open func didAddSubview(_ subview: View) {}
+    /// Called before `subview` is removed. Default: nothing.
+    open func willRemoveSubview(_ subview: View) {}
+    /// Called after the superview changed. Default: nothing.
+    open func didMoveToSuperview() {}
+    /// Called after the view entered or left a window. Default: nothing.
+    open func didMoveToWindow() {}
+
+    private func indexOf(_ view: View) -> Int? { subviews.firstIndex { $0 === view } }
+
+    private func notifyDidMoveToWindow() {
+        didMoveToWindow()
+        for subview in subviews { subview.notifyDidMoveToWindow() }
+    }
+
+    // MARK: Geometry
+
+    /// The view's rectangle in its superview's coordinates (the layer's frame).
+    open var frame: CGRect {
+        get { layer.frame }
+        set {
+            let oldSize = layer.bounds.size
+            layer.frame = newValue
+            if layer.bounds.size != oldSize { setNeedsLayout() }
+        }
+    }
+
+    /// The view's own coordinate space. A size change redraws only with `.redraw`.
+    open var bounds: CGRect {
+        get { layer.bounds }
+        set {
+            let oldSize = layer.bounds.size
+            layer.bounds = newValue
+            if newValue.size != oldSize { setNeedsLayout() }
+        }
+    }
+
+    /// The centre of the frame, in the superview's coordinates (the layer's position).
+    open var center: CGPoint {
+        get { layer.position }
+        set { layer.position = newValue }
+    }
+
+    /// A transform around the centre (compositing only: never redraws).
+    open var transform: CGAffineTransform {
+        get { layer.transform }
+        set { layer.transform = newValue }
+    }
+
+    /// Converts `point` from this view's coordinates to `view`'s (the window's when `nil`).
+    public func convert(_ point: CGPoint, to view: View?) -> CGPoint {
+        layer.convert(point, to: view?.layer)
+    }
+
+    /// Converts `point` from `view`'s coordinates (the window's when `nil`) to this view's.
+    public func convert(_ point: CGPoint, from view: View?) -> CGPoint {
+        layer.convert(point, from: view?.layer)
+    }
+
+    /// Converts `rect` from this view's coordinates to `view`'s (bounding box).
+    public func convert(_ rect: CGRect, to view: View?) -> CGRect {
+        layer.convert(rect, to: view?.layer)
+    }
+
+    /// Converts `rect` from `view`'s coordinates to this view's (bounding box).
+    public func convert(_ rect: CGRect, from view: View?) -> CGRect {
+        layer.convert(rect, from: view?.layer)
+    }
+
+    // MARK: Appearance
+
+    /// Filled behind the contents by the compositor (never by ``draw(_:)``).
+    open var backgroundColor: Color? {
+        get { layer.backgroundColor }
+        set { layer.backgroundColor = newValue }
+    }
+
+    /// The view's opacity, 0…1 (compositing only).
+    open var alpha: CGFloat {
+        get { layer.opacity }
+        set { layer.opacity = newValue }
+    }
+
+    /// Whether the view and its subviews are hidden (compositing only; no events).
+    open var isHidden: Bool {
+        get { layer.isHidden }
+        set { layer.isHidden = newValue }
+    }
+
+    /// Whether subviews are clipped to the bounds.
+    open var clipsToBounds: Bool {
+        get { layer.masksToBounds }
+        set { layer.masksToBounds = newValue }
+    }
+
+    /// A hint that ``draw(_:)`` fills its whole rect with opaque pixels.
+    open var isOpaque = false
+
+    /// Whether the dirty rect is cleared to transparent before ``draw(_:)``. Default `true`.
+    open var clearsContextBeforeDrawing: Bool {
+        get { layer.clearsContextBeforeDrawing }
+        set { layer.clearsContextBeforeDrawing = newValue }
+    }
+
+    /// What happens to the drawn contents when the bounds change size. Default `.redraw`.
+    open var contentMode: ContentMode = .redraw {
+        didSet {
+            layer.needsDisplayOnBoundsChange = contentMode == .redraw
+            layer.contentsGravity = contentMode.gravity
+        }
+    }
+
+    /// Backing-store pixels per point (follows the window's scale while in a window).
+    open var contentScaleFactor: CGFloat {
+        get { layer.contentsScale }
+        set { layer.contentsScale = newValue }
+    }
+
+    /// Whether the view receives events (when `false`, neither it nor its subviews do).
+    open var isUserInteractionEnabled = true
+
+    /// A number apps may use to find the view (``viewWithTag(_:)``).
+    open var tag = 0
+
+    /// Returns this view or the first descendant (depth first) whose ``tag`` is `tag`.
+    public func viewWithTag(_ tag: Int) -> View? {
+        if self.tag == tag { return self }
+        for subview in subviews {
+            if let found = subview.viewWithTag(tag) { return found }
+        }
+        return nil
+    }
+
+    // MARK: Drawing
+
+    /// Draws the view's contents. Called by the system, never by app code.
+    ///
+    /// `rect` (view coordinates) is the area to redraw: the bounding box of the dirty rects,
+    /// rounded out to whole pixels and clipped to the bounds. The current
+    /// ``GraphicsContext`` is clipped to it and its origin is the bounds origin. The
+    /// default does nothing; a view that does not override it gets no backing store.
+    /// Overrides need not (and should not) call `super`.
+    open func draw(_ rect: CGRect) {
+        layer.drawReachedDefault = true
+    }
+
+    /// Marks the whole view for redrawing in the next display pass; only records.
+    open func setNeedsDisplay() {
+        layer.setNeedsDisplay()
+    }
+
+    /// Adds `rect` (view coordinates, clipped to the bounds) to the area to redraw in the
+    /// next display pass; only records.
+    open func setNeedsDisplay(_ rect: CGRect) {
+        layer.setNeedsDisplay(in: rect)
+    }
+
+    /// Draws now if the view is marked (``draw(_:)`` has run when this returns); otherwise
+    /// does nothing.
+    public func displayIfNeeded() {
+        layer.displayIfNeeded()
+    }
+
+    /// Redraws the whole view now: ``setNeedsDisplay()`` then ``displayIfNeeded()``. The
+    /// window still presents the result with its next commit (``Window/flush()`` presents
+    /// at once).
+    public func displayNow() {
+        setNeedsDisplay()
+        displayIfNeeded()
+    }
+
+    /// Forwards the layer's drawing to ``draw(_:)``.
+    public func draw(_ layer: Layer, in context: GraphicsContext) {
+        draw(layer.drawingRect)
+    }
+
+    // MARK: Layout
+
+    /// Whether ``layoutSubviews()`` will run in the next layout pass.
+    public private(set) var needsLayout = true
+
+    /// Positions the subviews. Called by the layout pass for views marked with
+    /// ``setNeedsLayout()`` (and after a bounds size change). Default: nothing.
+    open func layoutSubviews() {}
+
+    /// Marks the view for layout in the next pass; only records.
+    public func setNeedsLayout() {
+        needsLayout = true
+        window?.viewNeedsLayout()
+    }
+
+    /// Runs pending layout in this view's subtree now, parents before children.
+    public func layoutIfNeeded() {
+        if needsLayout {
+            needsLayout = false
+            layoutSubviews()
+        }
+        for subview in subviews where !subview.isHidden {
+            subview.layoutIfNeeded()
+        }
+    }
+
+    // MARK: Events
+
+    /// The superview, or the window for its content view.
+    open override var next: Responder? { superview ?? hostWindow }
+
+    override var responderWindow: Window? { window }
+
+    /// Whether `point` (view coordinates) is inside the view. Default: inside the bounds.
+    open func point(inside point: CGPoint) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// Returns the frontmost descendant (or this view) that contains `point` (view
+    /// coordinates) and accepts events; `nil` when the point is outside, or the view is
+    /// hidden, nearly transparent (alpha < 0.01) or not interactive.
+    open func hitTest(_ point: CGPoint) -> View? {
+        guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, self.point(inside: point) else {
+            return nil
+        }
+        for subview in subviews.reversed() {
+            let local = subview.layer.convert(point, from: layer)
+            if let hit = subview.hitTest(local) { return hit }
+        }
+        return self
+    }
+}

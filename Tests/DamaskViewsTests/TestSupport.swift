@@ -1,0 +1,139 @@
+import DamaskGraphics
+import Dispatch
+import Foundation
+import Testing
+
+@testable import DamaskViews
+
+/// The root of every suite in this module. Serialized, because the display cycle runs on
+/// the main queue and some state (open transactions, byte counters) is process-wide.
+@Suite(.serialized) @MainActor struct ViewsTests {}
+
+/// Waits for one turn of the main queue: everything queued before (display passes
+/// included) has run when this returns.
+@MainActor func nextTurn() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}
+
+/// A view that fills its bounds with ``color``, then runs ``onDraw``, and records every draw.
+final class SolidView: View {
+    var color: Color = .red
+    private(set) var drawnRects: [CGRect] = []
+    var onDraw: ((CGRect) -> Void)?
+
+    var drawCount: Int { drawnRects.count }
+
+    convenience init(frame: CGRect, color: Color) {
+        self.init(frame: frame)
+        self.color = color
+    }
+
+    override func draw(_ rect: CGRect) {
+        drawnRects.append(rect)
+        if let context = GraphicsContext.current {
+            context.setFillColor(color)
+            context.fill(bounds)
+        }
+        onDraw?(rect)
+    }
+}
+
+/// A view that does not override `draw(_:)`.
+final class PlainView: View {}
+
+/// A window on a memory surface with a manual frame clock.
+@MainActor struct Harness {
+    let surface: MemorySurface
+    let window: Window
+
+    init(
+        width: CGFloat = 100, height: CGFloat = 80, scale: CGFloat = 1, capacity: Int = 3,
+        release: MemorySurface.ReleasePolicy = .immediate
+    ) {
+        surface = MemorySurface(
+            size: CGSize(width: width, height: height), scale: scale, bufferCapacity: capacity,
+            releasePolicy: release)
+        window = Window(surface: surface)
+        window.flashesDamage = false
+    }
+
+    var root: View { window.contentView }
+
+    /// The commits made so far.
+    var commitCount: Int { surface.commits.count }
+
+    /// The damage of the last commit.
+    var lastDamage: Region { surface.commits.last?.damage ?? Region() }
+
+    /// The screen pixel at (x, y), as a colour.
+    func screenColor(_ x: Int, _ y: Int) -> Color? {
+        surface.presentedBitmap?.color(x: x, y: y)
+    }
+
+    /// Fires the pending frame callback (runs the pass it was waiting for).
+    @discardableResult
+    func frame() -> Bool { surface.fireFrame() }
+
+    /// Lets pending changes reach the screen: answers the outstanding frame callback if
+    /// there is one, or else lets the turn end (running the queued pass).
+    func step() async {
+        if surface.hasPendingFrameRequest {
+            frame()
+        } else {
+            await nextTurn()
+        }
+    }
+
+    /// Lets the first pass run and answers its frame callback, so the window is idle.
+    func settle() async {
+        await nextTurn()
+        frame()
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Whether the two bitmaps have identical pixels.
+func pixelsEqual(_ a: Bitmap, _ b: Bitmap) -> Bool {
+    guard a.width == b.width, a.height == b.height else { return false }
+    for y in 0..<a.height {
+        for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
+            return false
+        }
+    }
+    return true
+}
+
+/// The pixels (as a region) where the two same-sized bitmaps differ.
+func differingPixels(_ a: Bitmap, _ b: Bitmap) -> [(Int, Int)] {
+    var result: [(Int, Int)] = []
+    for y in 0..<a.height {
+        for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
+            result.append((x, y))
+        }
+    }
+    return result
+}
+
+extension Color {
+    /// Whether the two colours are the same to 8-bit precision.
+    func matches(_ other: Color?) -> Bool {
+        guard let other else { return false }
+        return premultipliedARGB32 == other.premultipliedARGB32
+    }
+}
