@@ -86,6 +86,13 @@ let package = Package(
             dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CPixman"],
             swiftSettings: strictSettings),
 
+        // A scriptable client for the integration tests: a window with known content whose
+        // changes are driven line by line on stdin (see its main.swift).
+        .executableTarget(
+            name: "DamaskTestClient",
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics"],
+            swiftSettings: strictSettings),
+
         // MARK: Tests.
         .testTarget(
             name: "DamaskGraphicsTests",

@@ -1,1 +1,27 @@
-print("damask-demo")
+import DamaskWayland
+import Foundation
+
+// damask-demo: the Damask demo application. See `damask-demo --help`.
+
+let options: DemoOptions
+do {
+    options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    DemoApplication.fail(with: "\(error)", status: (error as? DemoError)?.exitStatus ?? 2)
+}
+if options.showHelp {
+    print(DemoOptions.help)
+    exit(0)
+}
+
+let application = DemoApplication(options: options)
+do {
+    try application.start()
+} catch let error as WaylandError {
+    DemoApplication.fail(with: error.description, status: error.exitStatus)
+} catch let error as DemoError {
+    DemoApplication.fail(with: error.description, status: error.exitStatus)
+} catch {
+    DemoApplication.fail(with: "\(error)", status: 1)
+}
+RunLoop.main.run()

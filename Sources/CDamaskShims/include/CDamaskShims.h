@@ -1,1 +1,41 @@
+// C shims for what Swift cannot do safely or at all by itself.
 #pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <wayland-client.h>
+#include <wayland-cursor.h>
+#include <CWaylandProtocols.h>
+
+// MARK: - Interface addresses
+//
+// Swift must never take the address of an imported `wl_interface` constant itself: in
+// release builds `withUnsafePointer(to:)` may point at a stack temporary. These return
+// the real, static addresses.
+const struct wl_interface *damask_wl_compositor_interface(void);
+const struct wl_interface *damask_wl_subcompositor_interface(void);
+const struct wl_interface *damask_wl_shm_interface(void);
+const struct wl_interface *damask_wl_seat_interface(void);
+const struct wl_interface *damask_wl_output_interface(void);
+const struct wl_interface *damask_xdg_wm_base_interface(void);
+const struct wl_interface *damask_wp_viewporter_interface(void);
+const struct wl_interface *damask_wp_fractional_scale_manager_v1_interface(void);
+const struct wl_interface *damask_wp_presentation_interface(void);
+const struct wl_interface *damask_zxdg_decoration_manager_v1_interface(void);
+
+// MARK: - Shared memory
+
+/// Creates an anonymous, close-on-exec, sealable memory file of `size` bytes, then seals
+/// it against shrinking (the compositor maps it; a shrink would SIGBUS it).
+/// Returns the file descriptor, owned by the caller, or -1 with errno set.
+int damask_shm_create(const char *name, size_t size);
+
+// MARK: - Logging
+
+/// Routes libwayland's client log messages into a buffer instead of stderr, so that a
+/// protocol error's message can be reported by the app. Call once before connecting.
+void damask_wayland_capture_log(void);
+
+/// Copies the last message libwayland logged (without a trailing newline) into `buffer`
+/// (always NUL-terminated) and returns its length; 0 when nothing was logged.
+size_t damask_wayland_last_log(char *buffer, size_t capacity);

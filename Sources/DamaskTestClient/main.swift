@@ -1,0 +1,146 @@
+import DamaskGraphics
+import DamaskViews
+import DamaskWayland
+import Dispatch
+import Foundation
+
+// damask-test-client: a real Damask client for the integration tests. It opens a window
+// (title "Damask Test", 200×150 points unless `--size WxH`) filled with #1E90C8 and runs the
+// real main loop (`RunLoop.main.run()`). Commands arrive one per line on stdin:
+//
+//   mark X Y W H     the content view redraws that rect in the next colour
+//   async            runs Task { @MainActor }, MainActor.run from a detached task and
+//                    DispatchQueue.main.async, printing "ran KIND MICROSECONDS" for each
+//   frames N         holds a DisplayLink for N frames, printing "frame TIMESTAMP" each
+//   quit             exits 0
+//
+// It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit and "commit N x,y,w,h …"
+// after every commit (damage in buffer pixels). Errors end it like the demo.
+
+/// Writes one line to stdout at once (stdout is a pipe in the tests; no buffering).
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The test window's only view: a solid colour, with marked rects drawn in a cycling colour.
+final class MarkableView: View {
+    static let base = Color(hex: "#1E90C8")!
+    static let marks = [Color(hex: "#FF0000")!, Color(hex: "#00FF00")!, Color(hex: "#0000FF")!]
+    private(set) var marked: [(CGRect, Color)] = []
+    private var nextMark = 0
+
+    func mark(_ rect: CGRect) {
+        marked.append((rect, Self.marks[nextMark % Self.marks.count]))
+        nextMark += 1
+        setNeedsDisplay(rect)
+    }
+
+    override func draw(_ rect: CGRect) {
+        guard let context = GraphicsContext.current else { return }
+        context.setFillColor(Self.base)
+        context.fill(bounds)
+        for (area, color) in marked {
+            context.setFillColor(color)
+            context.fill(area)
+        }
+    }
+}
+
+@MainActor
+final class TestClient {
+    let connection: WaylandConnection
+    let surface: WaylandSurface
+    let window: Window
+    let view: MarkableView
+    var link: DisplayLink?
+    var input: (any DispatchSourceRead)?
+    var pending = Data()
+    let started = DispatchTime.now()
+
+    init(size: CGSize) throws {
+        connection = try WaylandConnection()
+        connection.onFatalError = { error in
+            FileHandle.standardError.write(Data("damask-test-client: \(error)\n".utf8))
+            exit(error.exitStatus)
+        }
+        surface = try WaylandSurface(connection: connection, title: "Damask Test", appID: "org.damask.Test", size: size)
+        window = Window(surface: surface)
+        view = MarkableView(frame: window.bounds)
+        window.contentView = view
+        var announced = false
+        let surfaceID = surface.protocolID
+        window.onCommit = { [surface] report in
+            if !announced {
+                announced = true
+                emit("ready \(surface.pixelWidth) \(surface.pixelHeight) \(surfaceID)")
+            }
+            let rects = report.damageRects.map { "\(Int($0.minX)),\(Int($0.minY)),\(Int($0.width)),\(Int($0.height))" }
+            emit("commit \(report.frameNumber) " + rects.joined(separator: " "))
+        }
+        window.onClose = { exit(0) }
+        connection.start()
+        readCommands()
+    }
+
+    func microseconds() -> UInt64 { (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000 }
+
+    func readCommands() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        source.setEventHandler { [unowned self] in
+            MainActor.assumeIsolated {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                if count <= 0 { exit(0) }
+                pending.append(contentsOf: buffer[0..<count])
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    run(line)
+                }
+            }
+        }
+        source.resume()
+        input = source
+    }
+
+    func run(_ line: String) {
+        let words = line.split(separator: " ").map(String.init)
+        switch words.first {
+        case "mark" where words.count == 5:
+            let n = words.dropFirst().compactMap { Double($0) }
+            view.mark(CGRect(x: n[0], y: n[1], width: n[2], height: n[3]))
+        case "async":
+            let sent = microseconds()
+            Task { @MainActor in emit("ran task \(self.microseconds() - sent)") }
+            Task.detached {
+                await MainActor.run { emit("ran main-actor-run \(self.microseconds() - sent)") }
+            }
+            DispatchQueue.main.async { emit("ran dispatch-async \(self.microseconds() - sent)") }
+        case "frames" where words.count == 2:
+            var remaining = Int(words[1]) ?? 1
+            link = DisplayLink(window: window) { [unowned self] link, timestamp in
+                emit("frame \(timestamp)")
+                remaining -= 1
+                if remaining <= 0 { link.invalidate(); self.link = nil }
+            }
+        case "quit":
+            exit(0)
+        default:
+            emit("error unknown command: \(line)")
+        }
+    }
+}
+
+var size = CGSize(width: 200, height: 150)
+if let index = CommandLine.arguments.firstIndex(of: "--size"), index + 1 < CommandLine.arguments.count {
+    let parts = CommandLine.arguments[index + 1].split(separator: "x").compactMap { Double($0) }
+    if parts.count == 2 { size = CGSize(width: parts[0], height: parts[1]) }
+}
+let client: TestClient
+do {
+    client = try TestClient(size: size)
+} catch let error as WaylandError {
+    FileHandle.standardError.write(Data("damask-test-client: \(error)\n".utf8))
+    exit(error.exitStatus)
+}
+RunLoop.main.run()

@@ -1,0 +1,76 @@
+import CDamaskShims
+import CWaylandClient
+import Foundation
+
+/// A `wl_buffer` over its own sealed memfd, mapped into this process.
+///
+/// Owns the file descriptor, the mapping, the `wl_shm_pool` (destroyed right after the
+/// buffer is created: the buffer keeps the memory alive on the compositor's side) and the
+/// `wl_buffer`. `destroy()` releases all of them; call it only while the compositor does not
+/// hold the buffer (after `wl_buffer.release`, or when the surface is gone). Main-actor.
+@MainActor
+final class ShmBuffer {
+    /// Buffer size in pixels and bytes per row (4 bytes per pixel).
+    let width: Int
+    let height: Int
+    let bytesPerRow: Int
+    /// The mapped pixels; valid until `destroy()`.
+    private(set) var memory: UnsafeMutableRawPointer?
+    /// The protocol object; nil after `destroy()`.
+    private(set) var proxy: OpaquePointer?
+    /// Whether the compositor holds the buffer (from attach+commit until release).
+    var isBusy = false
+    /// Called on the main actor when the compositor releases the buffer.
+    var onRelease: ((ShmBuffer) -> Void)?
+
+    private var fileDescriptor: Int32 = -1
+    private let byteCount: Int
+
+    /// Allocates `width × height` pixels of `format` (WL_SHM_FORMAT_ARGB8888 or XRGB8888).
+    ///
+    /// - Throws: `WaylandError.system` when the memory cannot be created or mapped.
+    init(shm: OpaquePointer, width: Int, height: Int, format: UInt32) throws {
+        precondition(width > 0 && height > 0, "an shm buffer needs a positive size")
+        self.width = width
+        self.height = height
+        bytesPerRow = width * 4
+        byteCount = bytesPerRow * height
+        fileDescriptor = damask_shm_create("damask-shm", byteCount)
+        guard fileDescriptor >= 0 else { throw WaylandError.system(call: "memfd_create", errno: errno) }
+        let mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fileDescriptor, 0)
+        guard let mapping, mapping != MAP_FAILED else {
+            let code = errno
+            Glibc.close(fileDescriptor)
+            throw WaylandError.system(call: "mmap", errno: code)
+        }
+        memory = mapping
+        let pool = wl_shm_create_pool(shm, fileDescriptor, Int32(byteCount))
+        proxy = wl_shm_pool_create_buffer(
+            pool, 0, Int32(width), Int32(height), Int32(bytesPerRow), format)
+        wl_shm_pool_destroy(pool)
+        wl_buffer_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    isolated deinit {
+        destroy()
+    }
+
+    /// Destroys the protocol object, unmaps the memory and closes the file. Idempotent.
+    func destroy() {
+        if let proxy { wl_buffer_destroy(proxy) }
+        proxy = nil
+        if let memory { munmap(memory, byteCount) }
+        memory = nil
+        if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
+        fileDescriptor = -1
+    }
+
+    private static let listener = StaticListener(
+        wl_buffer_listener(release: { data, _ in
+            let buffer = owner(data, as: ShmBuffer.self)
+            MainActor.assumeIsolated {
+                buffer.isBusy = false
+                buffer.onRelease?(buffer)
+            }
+        }))
+}

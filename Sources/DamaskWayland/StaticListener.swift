@@ -1,0 +1,25 @@
+/// A C listener struct at a fixed address for the life of the process.
+///
+/// libwayland keeps the pointer passed to `*_add_listener` and calls through it for as long
+/// as the proxy lives, so listener tables must never move. Each kind of listener is built
+/// once, stored in a `static let`, never mutated and never freed; that is what makes sharing
+/// it between threads safe.
+final class StaticListener<Table>: @unchecked Sendable {
+    /// The table's address, valid forever.
+    let pointer: UnsafePointer<Table>
+
+    init(_ table: Table) {
+        let storage = UnsafeMutablePointer<Table>.allocate(capacity: 1)
+        storage.initialize(to: table)
+        pointer = UnsafePointer(storage)
+    }
+}
+
+/// Recovers the Swift owner registered as a proxy's listener data.
+///
+/// Proxies get `Unmanaged.passUnretained(owner).toOpaque()` as their data: the owner keeps
+/// the proxy and destroys it before it goes away itself, so the reference is valid whenever
+/// libwayland calls back.
+func owner<Owner: AnyObject>(_ data: UnsafeMutableRawPointer?, as type: Owner.Type) -> Owner {
+    Unmanaged<Owner>.fromOpaque(data!).takeUnretainedValue()
+}

@@ -1,0 +1,342 @@
+import CDamaskShims
+import CWaylandClient
+import CWaylandProtocols
+import Dispatch
+import Foundation
+
+/// The connection to a Wayland compositor, with its globals and main-loop integration.
+///
+/// Owns the `wl_display`, the registry and every global it binds; all are destroyed in
+/// `close()` (also called from `deinit`). Main-actor only: libwayland's queue is dispatched
+/// from a `DispatchSource` on the main queue, so every listener runs on the main thread.
+///
+/// Events are read with `wl_display_prepare_read` → `read_events` → `dispatch_pending`
+/// when the socket becomes readable; outgoing requests are flushed at the end of the turn in
+/// which they were made (`setNeedsFlush()`), waiting for the socket to become writable when
+/// it is full. Nothing here ever blocks on the compositor after start-up.
+@MainActor
+public final class WaylandConnection {
+    /// Versions Damask speaks; the bound version is the lower of this and the offer.
+    enum SupportedVersion {
+        static let compositor: UInt32 = 5
+        static let subcompositor: UInt32 = 1
+        static let shm: UInt32 = 1
+        static let seat: UInt32 = 7
+        static let output: UInt32 = 3
+        static let xdgWmBase: UInt32 = 4
+        static let viewporter: UInt32 = 1
+        static let fractionalScaleManager: UInt32 = 1
+        static let presentation: UInt32 = 1
+        static let decorationManager: UInt32 = 1
+    }
+
+    /// The `wl_display`; valid until `close()`.
+    public private(set) var display: OpaquePointer?
+    /// Bound globals. The required ones are non-nil after `init` succeeds.
+    public private(set) var compositor: OpaquePointer?
+    public private(set) var shm: OpaquePointer?
+    public private(set) var xdgWmBase: OpaquePointer?
+    public private(set) var viewporter: OpaquePointer?
+    public private(set) var fractionalScaleManager: OpaquePointer?
+    public private(set) var presentation: OpaquePointer?
+    public private(set) var decorationManager: OpaquePointer?
+    /// The interfaces and versions the compositor advertised, by interface name.
+    public private(set) var advertisedGlobals: [String: UInt32] = [:]
+    /// Outputs by registry name.
+    public private(set) var outputs: [UInt32: WaylandOutput] = [:]
+    /// Seats by registry name.
+    public private(set) var seats: [UInt32: OpaquePointer] = [:]
+
+    /// Called once when the connection fails for good (lost, protocol error). The default
+    /// prints the error and exits with its `exitStatus`.
+    public var onFatalError: (WaylandError) -> Void = { error in
+        FileHandle.standardError.write(Data("damask: \(error)\n".utf8))
+        exit(error.exitStatus)
+    }
+    /// Called when a seat appears (registry name, `wl_seat` proxy, bound version).
+    public var onSeatAdded: ((UInt32, OpaquePointer, UInt32) -> Void)?
+    /// Called when a seat disappears; the connection releases its proxy right after.
+    public var onSeatRemoved: ((UInt32) -> Void)?
+    /// Called after an output's scale or geometry changes.
+    public var onOutputsChanged: (() -> Void)?
+
+    private var registry: OpaquePointer?
+    private var readSource: (any DispatchSourceRead)?
+    private var writeSource: (any DispatchSourceWrite)?
+    private var flushScheduled = false
+    private var failed = false
+
+    /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY` (default
+    /// `wayland-0`) inside `XDG_RUNTIME_DIR`, and binds the globals.
+    ///
+    /// - Throws: `WaylandError.noCompositor` naming the socket tried,
+    ///   `.missingGlobal` for wl_compositor, wl_shm or xdg_wm_base.
+    public init(name: String? = nil) throws {
+        damask_wayland_capture_log()
+        let socketName = name ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        guard let display = wl_display_connect(name) else {
+            throw WaylandError.noCompositor(
+                tried: Self.describeSocket(socketName), reason: String(cString: strerror(errno)))
+        }
+        self.display = display
+        registry = wl_display_get_registry(display)
+        wl_registry_add_listener(
+            registry, Self.registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        // Two round trips: one for the globals, one for the first events of bound objects
+        // (wl_shm formats, output scales).
+        for _ in 0..<2 where wl_display_roundtrip(display) < 0 {
+            let error = currentError()
+            close()
+            throw error
+        }
+        for (name, value) in [("wl_compositor", compositor), ("wl_shm", shm), ("xdg_wm_base", xdgWmBase)]
+        where value == nil {
+            close()
+            throw WaylandError.missingGlobal(name)
+        }
+    }
+
+    isolated deinit {
+        close()
+    }
+
+    /// Starts reading events on the main queue. Call once the owner is ready for events.
+    public func start() {
+        guard readSource == nil, let display else { return }
+        let source = DispatchSource.makeReadSource(
+            fileDescriptor: wl_display_get_fd(display), queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.readEvents() }
+        }
+        source.resume()
+        readSource = source
+        flush()
+    }
+
+    /// Dispatches already-queued events and flushes, without reading the socket.
+    public func dispatchPending() {
+        guard let display, !failed else { return }
+        if wl_display_dispatch_pending(display) < 0 { fail() }
+    }
+
+    /// Sends a request round trip and processes events until the compositor answered.
+    /// Blocks the caller; for start-up and tests only.
+    public func roundtrip() throws {
+        guard let display, !failed else { throw WaylandError.connectionLost(reason: "closed") }
+        if wl_display_roundtrip(display) < 0 {
+            let error = currentError()
+            fail(error)
+            throw error
+        }
+    }
+
+    /// Arranges for outgoing requests to be flushed at the end of this main-queue turn.
+    public func setNeedsFlush() {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                self?.flushScheduled = false
+                self?.flush()
+            }
+        }
+    }
+
+    /// Sends buffered requests now. When the socket is full, waits (without blocking) for it
+    /// to become writable and sends the rest then.
+    public func flush() {
+        guard let display, !failed else { return }
+        if wl_display_flush(display) >= 0 { return }
+        switch errno {
+        case EAGAIN:
+            armWriteSource()
+        default:
+            fail()
+        }
+    }
+
+    /// Destroys every proxy and disconnects. Idempotent.
+    public func close() {
+        readSource?.cancel()
+        readSource = nil
+        writeSource?.cancel()
+        writeSource = nil
+        for output in outputs.values { output.destroy() }
+        outputs.removeAll()
+        for seat in seats.values { wl_seat_release(seat) }
+        seats.removeAll()
+        if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
+        if let presentation { wp_presentation_destroy(presentation) }
+        if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
+        if let viewporter { wp_viewporter_destroy(viewporter) }
+        if let xdgWmBase { xdg_wm_base_destroy(xdgWmBase) }
+        if let shm { wl_shm_destroy(shm) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        if let registry { wl_registry_destroy(registry) }
+        (decorationManager, presentation, fractionalScaleManager, viewporter) = (nil, nil, nil, nil)
+        (xdgWmBase, shm, compositor, registry) = (nil, nil, nil, nil)
+        if let display {
+            wl_display_flush(display)
+            wl_display_disconnect(display)
+        }
+        display = nil
+    }
+
+    // MARK: - Reading
+
+    private func readEvents() {
+        guard let display, !failed else { return }
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { return fail() }
+        }
+        // The source fired, so the socket is readable (or hung up): this read does not block.
+        if wl_display_read_events(display) < 0 { return fail() }
+        if wl_display_dispatch_pending(display) < 0 { return fail() }
+        flush()
+    }
+
+    private func armWriteSource() {
+        guard writeSource == nil, let display else { return }
+        let source = DispatchSource.makeWriteSource(
+            fileDescriptor: wl_display_get_fd(display), queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.writeSource?.cancel()
+                self.writeSource = nil
+                self.flush()
+            }
+        }
+        source.resume()
+        writeSource = source
+    }
+
+    // MARK: - Errors
+
+    private func fail(_ error: WaylandError? = nil) {
+        guard !failed else { return }
+        failed = true
+        let error = error ?? currentError()
+        readSource?.cancel()
+        readSource = nil
+        writeSource?.cancel()
+        writeSource = nil
+        onFatalError(error)
+    }
+
+    /// The error the display is in, described for a person.
+    func currentError() -> WaylandError {
+        guard let display else { return .connectionLost(reason: "not connected") }
+        let code = wl_display_get_error(display)
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var objectID: UInt32 = 0
+            let errorCode = wl_display_get_protocol_error(display, &interface, &objectID)
+            let interfaceName = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
+            return .protocolError(
+                interface: interfaceName, objectID: objectID, code: errorCode,
+                message: Self.lastLogMessage() ?? "no message")
+        }
+        let reason = code == 0 ? "connection closed" : String(cString: strerror(code))
+        return .connectionLost(reason: reason)
+    }
+
+    /// The text part of libwayland's last log line, e.g. "invalid object 12" out of
+    /// "wl_display@1: error 0: invalid object 12".
+    private static func lastLogMessage() -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard damask_wayland_last_log(&buffer, buffer.count) > 0 else { return nil }
+        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let range = line.range(of: #"error \d+: "#, options: .regularExpression) {
+            return String(line[range.upperBound...])
+        }
+        return line
+    }
+
+    private static func describeSocket(_ name: String) -> String {
+        if name.hasPrefix("/") { return name }
+        guard let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] else {
+            return "\(name) (XDG_RUNTIME_DIR is not set)"
+        }
+        return "\(runtime)/\(name)"
+    }
+
+    // MARK: - Registry
+
+    private static let registryListener = StaticListener(
+        wl_registry_listener(
+            global: { data, _, name, interface, version in
+                let connection = owner(data, as: WaylandConnection.self)
+                let interfaceName = String(cString: interface!)
+                MainActor.assumeIsolated {
+                    connection.bindGlobal(name: name, interface: interfaceName, version: version)
+                }
+            },
+            global_remove: { data, _, name in
+                let connection = owner(data, as: WaylandConnection.self)
+                MainActor.assumeIsolated { connection.removeGlobal(name: name) }
+            }))
+
+    private func bind(_ name: UInt32, _ interface: UnsafePointer<wl_interface>, _ offered: UInt32, _ supported: UInt32) -> (OpaquePointer?, UInt32) {
+        let version = min(offered, supported)
+        let proxy = wl_registry_bind(registry, name, interface, version)
+        return (OpaquePointer(proxy), version)
+    }
+
+    private func bindGlobal(name: UInt32, interface: String, version offered: UInt32) {
+        advertisedGlobals[interface] = offered
+        switch interface {
+        case "wl_compositor":
+            compositor = bind(name, damask_wl_compositor_interface(), offered, SupportedVersion.compositor).0
+        case "wl_shm":
+            shm = bind(name, damask_wl_shm_interface(), offered, SupportedVersion.shm).0
+        case "xdg_wm_base":
+            xdgWmBase = bind(name, damask_xdg_wm_base_interface(), offered, SupportedVersion.xdgWmBase).0
+            xdg_wm_base_add_listener(xdgWmBase, Self.wmBaseListener.pointer, nil)
+        case "wp_viewporter":
+            viewporter = bind(name, damask_wp_viewporter_interface(), offered, SupportedVersion.viewporter).0
+        case "wp_fractional_scale_manager_v1":
+            fractionalScaleManager = bind(
+                name, damask_wp_fractional_scale_manager_v1_interface(), offered,
+                SupportedVersion.fractionalScaleManager).0
+        case "wp_presentation":
+            presentation = bind(name, damask_wp_presentation_interface(), offered, SupportedVersion.presentation).0
+        case "zxdg_decoration_manager_v1":
+            decorationManager = bind(
+                name, damask_zxdg_decoration_manager_v1_interface(), offered,
+                SupportedVersion.decorationManager).0
+        case "wl_output":
+            let (proxy, version) = bind(name, damask_wl_output_interface(), offered, SupportedVersion.output)
+            if let proxy {
+                outputs[name] = WaylandOutput(proxy: proxy, version: version) { [weak self] in
+                    self?.onOutputsChanged?()
+                }
+            }
+        case "wl_seat":
+            let (proxy, version) = bind(name, damask_wl_seat_interface(), offered, SupportedVersion.seat)
+            if let proxy {
+                seats[name] = proxy
+                onSeatAdded?(name, proxy, version)
+            }
+        default:
+            break
+        }
+    }
+
+    private func removeGlobal(name: UInt32) {
+        if let output = outputs.removeValue(forKey: name) {
+            output.destroy()
+            onOutputsChanged?()
+        }
+        if let seat = seats.removeValue(forKey: name) {
+            onSeatRemoved?(name)
+            wl_seat_release(seat)
+        }
+    }
+
+    /// Answers the compositor's liveness pings.
+    private static let wmBaseListener = StaticListener(
+        xdg_wm_base_listener(ping: { _, wmBase, serial in
+            xdg_wm_base_pong(wmBase, serial)
+        }))
+}

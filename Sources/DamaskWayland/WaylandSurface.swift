@@ -1,0 +1,411 @@
+import CDamaskShims
+import CWaylandClient
+import CWaylandProtocols
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// A desktop window on a Wayland compositor: `wl_surface` + `xdg_surface` + `xdg_toplevel`,
+/// with shm buffers, frame callbacks and damage, seen by the views layer as a `Surface`.
+///
+/// Owns every protocol object it creates and its buffers (through a `BufferPool`); `close()`
+/// (also run by `deinit`) destroys them. The connection must outlive the surface.
+/// Main-actor: all listeners run on the main queue.
+///
+/// Configures: the latest configure wins; a 0×0 size means "pick your own" and keeps the
+/// current size; every configure is acknowledged and a commit follows the acknowledgement in
+/// the same turn (with a new buffer when the window redraws, bare otherwise).
+@MainActor
+public final class WaylandSurface: Surface {
+    /// Largest buffer side accepted from a configure; larger requests are clamped with a
+    /// warning instead of allocating gigabytes.
+    public static let maximumPixelDimension = 16_384
+
+    public weak var delegate: (any SurfaceDelegate)?
+    /// Size in logical points.
+    public private(set) var size: CGSize
+    /// Buffer pixels per logical point.
+    public private(set) var scale: CGFloat = 1
+    public var pixelWidth: Int { Self.pixels(size.width, scale) }
+    public var pixelHeight: Int { Self.pixels(size.height, scale) }
+    /// The title the compositor shows for the window.
+    public var title: String {
+        didSet { xdg_toplevel_set_title(toplevel, title); connection.setNeedsFlush() }
+    }
+    /// The xdg application id (reverse-DNS, e.g. `org.damask.Demo`).
+    public let appID: String
+    /// The state of the last applied configure.
+    public private(set) var states: ToplevelState = []
+    /// Whether the first configure has arrived (buffers may be attached only after it).
+    public private(set) var isConfigured = false
+    /// Number of `wl_surface.commit` requests sent, with or without a buffer.
+    public private(set) var commitCount = 0
+    /// Smallest size the window may be resized to, in points.
+    public var minimumSize = CGSize(width: 1, height: 1) {
+        didSet {
+            xdg_toplevel_set_min_size(toplevel, Int32(minimumSize.width), Int32(minimumSize.height))
+            connection.setNeedsFlush()
+        }
+    }
+    /// The connection the surface lives on.
+    public let connection: WaylandConnection
+    /// Buffers currently allocated and their shm bytes.
+    public var liveBufferCount: Int { buffers.count }
+    public var liveShmBytes: Int { buffers.values.reduce(0) { $0 + $1.shm.bytesPerRow * $1.shm.height } }
+    /// The buffer presented last (the pixels the compositor shows).
+    public private(set) var presentedBuffer: SurfaceBuffer?
+
+    private var surface: OpaquePointer?
+    private var xdgSurface: OpaquePointer?
+    private var toplevel: OpaquePointer?
+    private var viewport: OpaquePointer?
+    private var fractionalScale: OpaquePointer?
+    private var frameCallback: OpaquePointer?
+    private var pool: BufferPool!
+    private var buffers: [Int: (surface: SurfaceBuffer, shm: ShmBuffer)] = [:]
+    private var nextBufferIdentifier = 0
+    private var pendingSize: (width: Int32, height: Int32) = (0, 0)
+    private var pendingStates: ToplevelState = []
+    /// The outputs the surface is on, by proxy address.
+    private var enteredOutputs: Set<Int> = []
+    private var preferredFractionalScale: CGFloat?
+    private var appliedBufferScale: Int32 = 1
+    private var appliedViewportSize: CGSize?
+    private var needsCommit = false
+    private var commitScheduled = false
+
+    /// Creates the window and waits (blocking, at start-up) for its first configure.
+    ///
+    /// - Parameters:
+    ///   - size: the size to use when the compositor lets the client choose (0×0).
+    /// - Throws: `WaylandError` when the compositor fails or never configures the window.
+    public init(connection: WaylandConnection, title: String, appID: String, size: CGSize) throws {
+        self.connection = connection
+        self.title = title
+        self.appID = appID
+        self.size = CGSize(width: max(1, size.width.rounded()), height: max(1, size.height.rounded()))
+        pool = BufferPool(
+            capacity: 3,
+            allocate: { [unowned self] width, height in self.allocateBuffer(width: width, height: height) },
+            destroy: { [unowned self] buffer in self.destroyBuffer(buffer) })
+
+        let data = Unmanaged.passUnretained(self).toOpaque()
+        surface = wl_compositor_create_surface(connection.compositor)
+        wl_surface_add_listener(surface, Self.surfaceListener.pointer, data)
+        xdgSurface = xdg_wm_base_get_xdg_surface(connection.xdgWmBase, surface)
+        xdg_surface_add_listener(xdgSurface, Self.xdgSurfaceListener.pointer, data)
+        toplevel = xdg_surface_get_toplevel(xdgSurface)
+        xdg_toplevel_add_listener(toplevel, Self.toplevelListener.pointer, data)
+        xdg_toplevel_set_title(toplevel, title)
+        xdg_toplevel_set_app_id(toplevel, appID)
+        if let viewporter = connection.viewporter, let manager = connection.fractionalScaleManager {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+            wp_fractional_scale_v1_add_listener(fractionalScale, Self.fractionalScaleListener.pointer, data)
+        }
+        scale = initialScale()
+        wl_surface_commit(surface)
+        commitCount += 1
+        for _ in 0..<10 where !isConfigured {
+            try connection.roundtrip()
+        }
+        guard isConfigured else {
+            throw WaylandError.connectionLost(reason: "the compositor never configured the window")
+        }
+    }
+
+    isolated deinit {
+        close()
+    }
+
+    /// Destroys the window's protocol objects and buffers. Idempotent.
+    public func close() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
+        if let toplevel { xdg_toplevel_destroy(toplevel) }
+        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
+        if let surface { wl_surface_destroy(surface) }
+        (frameCallback, fractionalScale, viewport) = (nil, nil, nil)
+        (toplevel, xdgSurface, surface) = (nil, nil, nil)
+        for entry in buffers.values { entry.shm.destroy() }
+        buffers.removeAll()
+        presentedBuffer = nil
+        connection.setNeedsFlush()
+    }
+
+    // MARK: - Surface
+
+    public func dequeueBuffer() -> SurfaceBuffer? {
+        guard surface != nil else { return nil }
+        return pool.dequeue(width: pixelWidth, height: pixelHeight)
+    }
+
+    public func present(_ buffer: SurfaceBuffer, damage: Region) {
+        guard let surface, let entry = buffers[buffer.identifier], let proxy = entry.shm.proxy else { return }
+        applyScale()
+        wl_surface_attach(surface, proxy, 0, 0)
+        if wl_surface_get_version(surface) >= 4 {
+            for rect in damage.rects {
+                wl_surface_damage_buffer(
+                    surface, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+            }
+        } else {
+            for rect in damage.scaled(by: 1 / scale).rects {
+                wl_surface_damage(
+                    surface, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+            }
+        }
+        entry.shm.isBusy = true
+        pool.didPresent(buffer, damage: damage)
+        presentedBuffer = buffer
+        commit()
+    }
+
+    public func requestFrame() {
+        guard let surface, frameCallback == nil else { return }
+        frameCallback = wl_surface_frame(surface)
+        wl_callback_add_listener(
+            frameCallback, Self.frameListener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        scheduleCommit()
+    }
+
+    /// Whether a frame callback is outstanding.
+    public var isFramePending: Bool { frameCallback != nil }
+
+    // MARK: - Window management requests
+
+    /// Asks the compositor to start an interactive move, for a press with `serial` on `seat`.
+    public func beginMove(seat: OpaquePointer, serial: UInt32) {
+        xdg_toplevel_move(toplevel, seat, serial)
+        connection.setNeedsFlush()
+    }
+
+    /// Asks the compositor to start an interactive resize from `edges` (xdg_toplevel values).
+    public func beginResize(seat: OpaquePointer, serial: UInt32, edges: UInt32) {
+        xdg_toplevel_resize(toplevel, seat, serial, edges)
+        connection.setNeedsFlush()
+    }
+
+    /// Maximizes or restores the window.
+    public func setMaximized(_ maximized: Bool) {
+        if maximized { xdg_toplevel_set_maximized(toplevel) } else { xdg_toplevel_unset_maximized(toplevel) }
+        connection.setNeedsFlush()
+    }
+
+    /// Minimizes the window.
+    public func minimize() {
+        xdg_toplevel_set_minimized(toplevel)
+        connection.setNeedsFlush()
+    }
+
+    /// The part of the surface that is the window proper (excluding shadows), in points.
+    public func setWindowGeometry(_ rect: CGRect) {
+        xdg_surface_set_window_geometry(
+            xdgSurface, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+        connection.setNeedsFlush()
+    }
+
+    /// The `wl_surface` proxy, for input (pointer focus is reported by surface).
+    public var surfaceProxy: OpaquePointer? { surface }
+
+    /// The `wl_surface`'s object id on the wire (as compositor logs show it), 0 once closed.
+    public var protocolID: UInt32 { surface.map { wl_proxy_get_id($0) } ?? 0 }
+
+    // MARK: - Commits
+
+    private func commit() {
+        guard let surface else { return }
+        wl_surface_commit(surface)
+        commitCount += 1
+        needsCommit = false
+        connection.setNeedsFlush()
+    }
+
+    /// Makes sure a commit is sent by the end of this turn, even when nothing is presented.
+    private func scheduleCommit() {
+        needsCommit = true
+        guard !commitScheduled else { return }
+        commitScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.commitScheduled = false
+                // Before anything was presented a bare commit shows nothing: the first
+                // present carries the acknowledgement instead.
+                let hasContent = self.presentedBuffer != nil || self.frameCallback != nil
+                if self.needsCommit && hasContent { self.commit() }
+            }
+        }
+    }
+
+    // MARK: - Buffers
+
+    private func allocateBuffer(width: Int, height: Int) -> SurfaceBuffer? {
+        guard let shmGlobal = connection.shm else { return nil }
+        do {
+            let shm = try ShmBuffer(shm: shmGlobal, width: width, height: height, format: WL_SHM_FORMAT_ARGB8888.rawValue)
+            guard let memory = shm.memory else { return nil }
+            let bitmap = try Bitmap(
+                wrapping: memory, width: width, height: height, bytesPerRow: shm.bytesPerRow,
+                format: .argb32Premultiplied)
+            nextBufferIdentifier += 1
+            let buffer = SurfaceBuffer(bitmap: bitmap, identifier: nextBufferIdentifier)
+            shm.onRelease = { [weak self] _ in self?.bufferReleased(identifier: buffer.identifier) }
+            buffers[buffer.identifier] = (buffer, shm)
+            return buffer
+        } catch {
+            FileHandle.standardError.write(Data("damask: cannot allocate a \(width)×\(height) buffer: \(error)\n".utf8))
+            return nil
+        }
+    }
+
+    private func destroyBuffer(_ buffer: SurfaceBuffer) {
+        buffers.removeValue(forKey: buffer.identifier)?.shm.destroy()
+    }
+
+    private func bufferReleased(identifier: Int) {
+        guard let entry = buffers[identifier] else { return }
+        pool.release(entry.surface)
+        delegate?.surfaceBufferDidBecomeAvailable(self)
+    }
+
+    // MARK: - Configure and scale
+
+    private func applyConfigure(serial: UInt32) {
+        xdg_surface_ack_configure(xdgSurface, serial)
+        var newSize = size
+        if pendingSize.width > 0 { newSize.width = CGFloat(pendingSize.width) }
+        if pendingSize.height > 0 { newSize.height = CGFloat(pendingSize.height) }
+        newSize = clamped(newSize)
+        let changed = !isConfigured || newSize != size || pendingStates != states
+        states = pendingStates
+        isConfigured = true
+        if changed { resize(to: newSize, scale: scale) }
+        scheduleCommit()
+    }
+
+    private func clamped(_ size: CGSize) -> CGSize {
+        let limit = CGFloat(Self.maximumPixelDimension) / max(scale, 1)
+        let result = CGSize(width: min(max(size.width, 1), limit), height: min(max(size.height, 1), limit))
+        if result != size && (size.width > limit || size.height > limit) {
+            FileHandle.standardError.write(Data(
+                "damask: warning: configure size \(Int(size.width))×\(Int(size.height)) clamped to \(Int(result.width))×\(Int(result.height))\n".utf8))
+        }
+        return result
+    }
+
+    private func resize(to newSize: CGSize, scale newScale: CGFloat) {
+        let oldPixels = (pixelWidth, pixelHeight)
+        size = newSize
+        scale = newScale
+        if oldPixels != (pixelWidth, pixelHeight) { pool.reset() }
+        delegate?.surface(self, didResizeTo: size, scale: scale)
+    }
+
+    private func initialScale() -> CGFloat {
+        CGFloat(connection.outputs.values.map(\.scale).max() ?? 1)
+    }
+
+    private func updateScale() {
+        let newScale: CGFloat
+        if let preferredFractionalScale {
+            newScale = preferredFractionalScale
+        } else {
+            let entered = connection.outputs.values.filter { enteredOutputs.contains(Int(bitPattern: $0.proxy)) }
+            newScale = CGFloat((entered.isEmpty ? Array(connection.outputs.values) : entered).map(\.scale).max() ?? 1)
+        }
+        guard newScale != scale else { return }
+        resize(to: clamped(size), scale: newScale)
+    }
+
+    /// Tells the compositor how buffer pixels map to surface points before an attach.
+    private func applyScale() {
+        guard let surface else { return }
+        if let viewport {
+            if appliedViewportSize != size {
+                wp_viewport_set_destination(viewport, Int32(size.width), Int32(size.height))
+                appliedViewportSize = size
+            }
+        } else {
+            let integerScale = Int32(scale.rounded())
+            if integerScale != appliedBufferScale {
+                wl_surface_set_buffer_scale(surface, integerScale)
+                appliedBufferScale = integerScale
+            }
+        }
+    }
+
+    /// Pixels for `points` at `scale`, rounded half away from zero.
+    static func pixels(_ points: CGFloat, _ scale: CGFloat) -> Int {
+        max(1, Int((points * scale).rounded(.toNearestOrAwayFromZero)))
+    }
+
+    // MARK: - Listeners
+
+    private static let surfaceListener = StaticListener(
+        wl_surface_listener(
+            enter: { data, _, output in
+                let window = owner(data, as: WaylandSurface.self)
+                let key = Int(bitPattern: output)
+                MainActor.assumeIsolated {
+                    window.enteredOutputs.insert(key)
+                    window.updateScale()
+                }
+            },
+            leave: { data, _, output in
+                let window = owner(data, as: WaylandSurface.self)
+                let key = Int(bitPattern: output)
+                MainActor.assumeIsolated {
+                    window.enteredOutputs.remove(key)
+                    window.updateScale()
+                }
+            }))
+
+    private static let xdgSurfaceListener = StaticListener(
+        xdg_surface_listener(configure: { data, _, serial in
+            let window = owner(data, as: WaylandSurface.self)
+            MainActor.assumeIsolated { window.applyConfigure(serial: serial) }
+        }))
+
+    private static let toplevelListener = StaticListener(
+        xdg_toplevel_listener(
+            configure: { data, _, width, height, states in
+                let window = owner(data, as: WaylandSurface.self)
+                var values: [UInt32] = []
+                if let states, let base = states.pointee.data {
+                    let count = states.pointee.size / MemoryLayout<UInt32>.size
+                    values = Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: count))
+                }
+                MainActor.assumeIsolated {
+                    window.pendingSize = (width, height)
+                    window.pendingStates = ToplevelState(protocolValues: values)
+                }
+            },
+            close: { data, _ in
+                let window = owner(data, as: WaylandSurface.self)
+                MainActor.assumeIsolated { window.delegate?.surfaceDidRequestClose(window) }
+            },
+            configure_bounds: { _, _, _, _ in },
+            wm_capabilities: { _, _, _ in }))
+
+    private static let frameListener = StaticListener(
+        wl_callback_listener(done: { data, callback, time in
+            let window = owner(data, as: WaylandSurface.self)
+            let key = Int(bitPattern: callback)
+            wl_callback_destroy(callback)
+            MainActor.assumeIsolated {
+                if Int(bitPattern: window.frameCallback) == key { window.frameCallback = nil }
+                window.delegate?.surfaceFrameDidFire(window, timestamp: time)
+            }
+        }))
+
+    private static let fractionalScaleListener = StaticListener(
+        wp_fractional_scale_v1_listener(preferred_scale: { data, _, value in
+            let window = owner(data, as: WaylandSurface.self)
+            MainActor.assumeIsolated {
+                window.preferredFractionalScale = CGFloat(value) / 120
+                window.updateScale()
+            }
+        }))
+}
