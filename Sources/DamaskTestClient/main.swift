@@ -12,6 +12,8 @@ import Foundation
 //   async            runs Task { @MainActor }, MainActor.run from a detached task and
 //                    DispatchQueue.main.async, printing "ran KIND MICROSECONDS" for each
 //   frames N         holds a DisplayLink for N frames, printing "frame TIMESTAMP" each
+//   bad-scale        sends wl_surface.set_buffer_scale(0), a protocol error, so that the
+//                    tests see how a protocol error ends the program
 //   quit             exits 0
 //
 // It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit and "commit N x,y,w,h …"
@@ -123,6 +125,8 @@ final class TestClient {
                 remaining -= 1
                 if remaining <= 0 { link.invalidate(); self.link = nil }
             }
+        case "bad-scale":
+            surface.sendInvalidBufferScaleForTesting()
         case "quit":
             exit(0)
         default:

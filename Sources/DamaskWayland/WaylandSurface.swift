@@ -212,6 +212,14 @@ public final class WaylandSurface: Surface {
     /// The `wl_surface`'s object id on the wire (as compositor logs show it), 0 once closed.
     public var protocolID: UInt32 { surface.map { wl_proxy_get_id($0) } ?? 0 }
 
+    /// Sends `wl_surface.set_buffer_scale(0)`, which every compositor answers with a
+    /// protocol error. Only for tests of how a protocol error is reported.
+    public func sendInvalidBufferScaleForTesting() {
+        guard let surface else { return }
+        wl_surface_set_buffer_scale(surface, 0)
+        commit()
+    }
+
     // MARK: - Commits
 
     private func commit() {
