@@ -1,0 +1,162 @@
+import DamaskViews
+import Foundation
+
+/// Input: every event goes through `Window.dispatch(_:)`, one main-queue turn apart.
+extension ScriptPlayer {
+    /// Sends `event` to the window the way the seat does, advances the event clock, and lets
+    /// the turn finish (so the window's display pass runs as after real input).
+    public func send(_ event: Event) async {
+        window.dispatch(event)
+        clock &+= options.millisecondsPerEvent
+        await nextTurn()
+    }
+
+    /// The modifiers the simulated keyboard holds, as event flags.
+    public var modifierFlags: ModifierFlags {
+        guard let keyboard else { return [] }
+        return ScriptPlayer.flags(keyboard.activeModifiers, capsLock: keyboard.isCapsLockOn)
+    }
+
+    /// Moves the pointer (entering the window first if it has not yet).
+    func movePointer(to point: CGPoint) async {
+        pointerLocation = point
+        let kind: PointerEvent.Kind = hasPointerEntered ? .moved : .entered
+        hasPointerEntered = true
+        await send(.pointer(pointerEvent(kind, button: nil, clickCount: 0)))
+    }
+
+    func pressButton(_ button: ScriptButton, clickCount: Int) async {
+        await enterIfNeeded()
+        await send(.pointer(pointerEvent(.down, button: button, clickCount: clickCount)))
+    }
+
+    func releaseButton(_ button: ScriptButton, clickCount: Int) async {
+        await enterIfNeeded()
+        await send(.pointer(pointerEvent(.up, button: button, clickCount: clickCount)))
+    }
+
+    func scroll(dx: Int, dy: Int) async {
+        await enterIfNeeded()
+        await send(
+            .scroll(
+                ScrollEvent(
+                    location: pointerLocation, deltaX: CGFloat(dx) * options.scrollPointsPerStep,
+                    deltaY: CGFloat(dy) * options.scrollPointsPerStep, discreteX: dx, discreteY: dy,
+                    modifiers: modifierFlags, timestamp: clock)))
+    }
+
+    private func enterIfNeeded() async {
+        guard !hasPointerEntered else { return }
+        await movePointer(to: pointerLocation)
+    }
+
+    private func pointerEvent(
+        _ kind: PointerEvent.Kind, button: ScriptButton?, clickCount: Int
+    ) -> PointerEvent {
+        PointerEvent(
+            kind: kind, location: pointerLocation, button: button.map(ScriptPlayer.mouseButton),
+            clickCount: clickCount, modifiers: modifierFlags, timestamp: clock)
+    }
+
+    // MARK: Keyboard
+
+    /// Presses the chord's modifiers, the key (with the modifiers its level needs), then
+    /// releases them in reverse.
+    func press(_ chord: KeyChord, at location: SourceLocation) async throws(PlaybackError) {
+        let keyboard = try requireKeyboard(at: location)
+        guard let sym = Keymap.keysym(named: chord.keyName),
+            let stroke = keyboard.keymap.stroke(forKeysym: sym)
+        else {
+            throw PlaybackError(
+                "layout '\(keyboard.keymap.layout)' has no key for '\(chord.keyName)'", at: location)
+        }
+        var modifiers: [UInt32] = []
+        for modifier in chord.modifiers {
+            guard let keycode = keyboard.keymap.keycode(for: modifier) else {
+                throw PlaybackError(
+                    "layout '\(keyboard.keymap.layout)' has no key for '\(modifier.rawValue)'",
+                    at: location)
+            }
+            modifiers.append(keycode)
+        }
+        for keycode in stroke.modifierKeycodes where !modifiers.contains(keycode) {
+            modifiers.append(keycode)
+        }
+        await deliver(keyboard.type(KeyStroke(modifierKeycodes: modifiers, keycode: stroke.keycode)))
+    }
+
+    /// Presses or releases one key, named by its keysym, without touching other keys.
+    func pressKey(named name: String, isDown: Bool, at location: SourceLocation) async throws(PlaybackError) {
+        let keyboard = try requireKeyboard(at: location)
+        guard let sym = Keymap.keysym(named: name),
+            let stroke = keyboard.keymap.stroke(forKeysym: sym)
+        else {
+            throw PlaybackError("layout '\(keyboard.keymap.layout)' has no key for '\(name)'", at: location)
+        }
+        await deliver([isDown ? keyboard.press(stroke.keycode) : keyboard.release(stroke.keycode)])
+    }
+
+    /// Types `text` key by key with the modifiers each character's level needs.
+    func type(_ text: String, at location: SourceLocation) async throws(PlaybackError) {
+        let keyboard = try requireKeyboard(at: location)
+        for character in text.unicodeScalars {
+            guard let stroke = keyboard.keymap.stroke(for: character) else {
+                throw PlaybackError(
+                    "character '\(ScriptPrinter.escaped(String(character)))' cannot be typed "
+                        + "with layout '\(keyboard.keymap.layout)'", at: location)
+            }
+            await deliver(keyboard.type(stroke))
+        }
+    }
+
+    private func requireKeyboard(at location: SourceLocation) throws(PlaybackError) -> KeyboardState {
+        guard let keyboard else {
+            throw PlaybackError("no keyboard layout is loaded", at: location)
+        }
+        return keyboard
+    }
+
+    /// Gives the window keyboard focus (once), then sends each transition as a key event.
+    private func deliver(_ transitions: [KeyTransition]) async {
+        if !hasKeyboardFocus {
+            hasKeyboardFocus = true
+            await send(.keyboardFocus(true))
+        }
+        for transition in transitions {
+            await send(.key(ScriptPlayer.keyEvent(transition, timestamp: clock)))
+        }
+    }
+
+    // MARK: Conversions
+
+    /// The key event a seat would deliver for `transition`.
+    public static func keyEvent(_ transition: KeyTransition, timestamp: UInt32) -> KeyEvent {
+        KeyEvent(
+            phase: transition.isPress ? .down : .up, keysym: transition.keysym,
+            keycode: transition.keycode, text: transition.text,
+            modifiers: flags(transition.modifiers, capsLock: transition.isCapsLockOn),
+            isRepeat: false, timestamp: timestamp)
+    }
+
+    /// Event modifier flags for a set of keyboard modifiers.
+    static func flags(_ modifiers: Set<KeyModifier>, capsLock: Bool) -> ModifierFlags {
+        var flags: ModifierFlags = capsLock ? .capsLock : []
+        for modifier in modifiers {
+            switch modifier {
+            case .shift: flags.insert(.shift)
+            case .control: flags.insert(.control)
+            case .alt: flags.insert(.alt)
+            case .logo: flags.insert(.logo)
+            }
+        }
+        return flags
+    }
+
+    static func mouseButton(_ button: ScriptButton) -> MouseButton {
+        switch button {
+        case .left: .left
+        case .right: .right
+        case .middle: .middle
+        }
+    }
+}

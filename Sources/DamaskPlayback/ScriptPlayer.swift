@@ -1,0 +1,342 @@
+import DamaskGraphics
+import DamaskViews
+import Dispatch
+import Foundation
+
+/// Plays input scripts into a window through its own input path, `Window.dispatch(_:)`, and
+/// checks pixels, damage and draw counts along the way.
+///
+/// The player never blocks the main thread: `play(_:)` is an async function on the main actor
+/// that awaits between events (one main-queue turn after each, so the window's display pass
+/// runs as it would after real input), awaits frames and, at `.realtime` speed, wall-clock
+/// time. Event timestamps come from a virtual clock that advances by
+/// `PlaybackOptions.millisecondsPerEvent` per event and by each `wait` duration, so two runs
+/// of a script send identical events.
+///
+/// Damage and draw counts come from the window's `onCommit` reports (the player chains any
+/// handler already installed and restores it afterwards); pixels come from a
+/// `PresentedContentProvider`.
+///
+/// Offscreen, the player drives the frames: on a `MemorySurface` whose frame clock is
+/// `.manual`, or `.simulated` at `.fast` speed (switched to `.manual` while playing and
+/// restored afterwards), it fires each requested frame callback itself, one per wait step,
+/// with timestamps from its event clock. So `wait frames N` lets exactly N frames go by, and a
+/// skipped `wait 250ms` still runs the frames that time would have shown (animations advance).
+///
+/// Main-actor isolated; the player keeps its window alive while it exists.
+@MainActor public final class ScriptPlayer {
+    /// The window events go to.
+    public let window: Window
+    /// How to play.
+    public var options: PlaybackOptions
+    /// Where the pointer is, in window points.
+    public internal(set) var pointerLocation = CGPoint.zero
+    /// The virtual event clock, in milliseconds.
+    public internal(set) var clock: UInt32 = 0
+    /// The simulated keyboard (its layout follows `layout` commands).
+    public internal(set) var keyboard: KeyboardState?
+
+    let contentProvider: (any PresentedContentProvider)?
+    var hasPointerEntered = false
+    var hasKeyboardFocus = false
+    var report = PlaybackReport()
+    var damageSinceCheck = Region()
+    var drawsSinceCheck = 0
+    var script = Script(file: "", statements: [])
+    /// The offscreen surface whose frames the player fires, if it drives them.
+    var drivenSurface: MemorySurface?
+    /// Milliseconds between driven frames.
+    var frameInterval: UInt32 = 16
+
+    /// Creates a player for `window`. Pixels come from `contentProvider`, or from the
+    /// window's surface if it is one.
+    public init(
+        window: Window, contentProvider: (any PresentedContentProvider)? = nil,
+        options: PlaybackOptions = PlaybackOptions()
+    ) {
+        self.window = window
+        self.options = options
+        self.contentProvider = contentProvider ?? (window.surface as? any PresentedContentProvider)
+    }
+
+    /// Plays `script` from the first command to the last (or to the first failed expectation
+    /// if `options.stopsAtFirstFailure`).
+    ///
+    /// - Returns: the failed expectations, the commits made and the screenshots written.
+    /// - Throws: `PlaybackError` when a command cannot be carried out (a wait times out, a
+    ///   file cannot be written, an application command throws).
+    public func play(_ script: Script) async throws(PlaybackError) -> PlaybackReport {
+        self.script = script
+        report = PlaybackReport()
+        damageSinceCheck = Region()
+        drawsSinceCheck = 0
+        let location = script.statements.first?.location
+            ?? SourceLocation(file: script.file, line: 1, column: 1)
+        try selectLayout(options.layout, at: location)
+
+        let previousClock = takeOverFrames()
+        defer { if let previousClock { drivenSurface?.frameClock = previousClock } }
+
+        let previousHandler = window.onCommit
+        window.onCommit = { [weak self] commit in
+            previousHandler?(commit)
+            self?.record(commit)
+        }
+        defer { window.onCommit = previousHandler }
+
+        // A person waits for the window to appear before acting: let it present its first
+        // frame. Checks count damage and draws from here on.
+        if window.frameCount == 0 { try await waitForFrames(1, at: location) }
+        damageSinceCheck = Region()
+        drawsSinceCheck = 0
+        for statement in script.statements {
+            try await run(statement)
+            report.commandCount += 1
+            if options.stopsAtFirstFailure, !report.failures.isEmpty { break }
+        }
+        return report
+    }
+
+    // MARK: Commands
+
+    private func run(_ statement: ScriptStatement) async throws(PlaybackError) {
+        let location = statement.location
+        switch statement.command {
+        case .size(let width, let height):
+            try resize(to: CGSize(width: width, height: height), scale: nil, at: location)
+        case .scale(let scale):
+            guard window.surface is MemorySurface else {
+                throw PlaybackError(
+                    "'scale' works in offscreen mode only (a real output decides the scale)",
+                    at: location)
+            }
+            try resize(to: window.size, scale: CGFloat(scale), at: location)
+        case .layout(let layout):
+            try selectLayout(layout, at: location)
+        case .move(let point):
+            await movePointer(to: point)
+        case .press(let button):
+            await pressButton(button, clickCount: 1)
+        case .release(let button):
+            await releaseButton(button, clickCount: 1)
+        case .click(let point, let button, let isDouble):
+            await movePointer(to: point)
+            await pressButton(button, clickCount: 1)
+            await releaseButton(button, clickCount: 1)
+            if isDouble {
+                await pressButton(button, clickCount: 2)
+                await releaseButton(button, clickCount: 2)
+            }
+        case .drag(let from, let to, let steps):
+            await movePointer(to: from)
+            await pressButton(.left, clickCount: 1)
+            for step in 1...max(1, steps) {
+                let t = CGFloat(step) / CGFloat(max(1, steps))
+                await movePointer(
+                    to: CGPoint(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t))
+            }
+            await releaseButton(.left, clickCount: 1)
+        case .scroll(let dx, let dy):
+            await scroll(dx: dx, dy: dy)
+        case .key(let chord):
+            try await press(chord, at: location)
+        case .keyDown(let name):
+            try await pressKey(named: name, isDown: true, at: location)
+        case .keyUp(let name):
+            try await pressKey(named: name, isDown: false, at: location)
+        case .type(let text):
+            try await type(text, at: location)
+        case .touchDown(let id, let point):
+            await send(.touch(TouchEvent(phase: .began, id: id, location: point, timestamp: clock)))
+        case .touchMove(let id, let point):
+            await send(.touch(TouchEvent(phase: .moved, id: id, location: point, timestamp: clock)))
+        case .touchUp(let id):
+            await send(.touch(TouchEvent(phase: .ended, id: id, location: pointerLocation, timestamp: clock)))
+        case .wait(.duration(let milliseconds)):
+            if options.speed == .realtime {
+                clock &+= UInt32(milliseconds.rounded())
+                try? await Task.sleep(for: .milliseconds(milliseconds))
+            } else {
+                await skipTime(UInt32(milliseconds.rounded()))
+            }
+        case .wait(.frames(let count)):
+            try await waitForFrames(count, at: location)
+        case .wait(.idle):
+            try await waitUntilIdle(at: location)
+        case .screenshot(let path):
+            try await screenshot(to: script.resolve(path), at: location)
+        case .expectPixel, .expectImage, .expectDamageWithin, .expectDamageExactly,
+            .expectNoDamage, .expectDraws:
+            try await check(statement)
+        case .custom(let invocation):
+            guard let definition = options.registry.definition(named: invocation.name) else {
+                throw PlaybackError(
+                    "no handler registered for '\(invocation.name)'", at: location)
+            }
+            do {
+                try await definition.handler(invocation.payload, self)
+            } catch {
+                throw PlaybackError("'\(invocation.name)' failed: \(error)", at: location)
+            }
+        }
+    }
+
+    private func resize(
+        to size: CGSize, scale: CGFloat?, at location: SourceLocation
+    ) throws(PlaybackError) {
+        guard let surface = window.surface as? any ResizableSurface else {
+            throw PlaybackError("this window's surface cannot be resized by a script", at: location)
+        }
+        do {
+            try surface.resize(to: size, scale: scale)
+        } catch {
+            throw PlaybackError("resize failed: \(error)", at: location)
+        }
+    }
+
+    private func selectLayout(
+        _ layout: KeyboardLayout, at location: SourceLocation
+    ) throws(PlaybackError) {
+        if keyboard?.keymap.layout == layout { return }
+        guard let keymap = Keymap(layout: layout), let state = KeyboardState(keymap: keymap) else {
+            throw PlaybackError("unknown keyboard layout '\(layout)'", at: location)
+        }
+        keyboard = state
+    }
+
+    private func record(_ commit: CommitReport) {
+        report.commits.append(commit)
+        damageSinceCheck.formUnion(Region(rects: commit.damageRects))
+        drawsSinceCheck += commit.drawCount
+    }
+
+    // MARK: Turns, frames and idleness
+
+    /// Lets every block already queued on the main queue run (display passes, simulated frame
+    /// callbacks), then resumes.
+    public func nextTurn() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async { continuation.resume() }
+        }
+    }
+
+    /// Lets `count` frames go by: each ends with the window's next commit, or at once when
+    /// the window is idle (nothing would be presented).
+    public func waitForFrames(_ count: Int, at location: SourceLocation) async throws(PlaybackError) {
+        for _ in 0..<count {
+            let target = window.frameCount + 1
+            let deadline = ContinuousClock.now + options.timeout
+            while window.frameCount < target {
+                if try await step(deadline: deadline, waitingFor: "a frame", at: location) == .idle {
+                    break
+                }
+            }
+        }
+    }
+
+    /// Waits until the window has nothing dirty and no frame callback pending.
+    public func waitUntilIdle(at location: SourceLocation) async throws(PlaybackError) {
+        let deadline = ContinuousClock.now + options.timeout
+        while try await step(deadline: deadline, waitingFor: "the window to become idle", at: location)
+            != .idle
+        {}
+    }
+
+    /// Waits until idle, but at most `settleFrameLimit` commits (animations never idle).
+    func settle(at location: SourceLocation) async throws(PlaybackError) {
+        let limit = window.frameCount + options.settleFrameLimit
+        let deadline = ContinuousClock.now + options.timeout
+        while window.frameCount < limit {
+            if try await step(deadline: deadline, waitingFor: "the window to settle", at: location)
+                == .idle
+            {
+                return
+            }
+        }
+    }
+
+    /// What one step of waiting observed.
+    enum StepResult {
+        /// A pass ran, a commit happened or a frame callback is on its way.
+        case busy
+        /// Nothing happened and nothing is pending.
+        case idle
+    }
+
+    /// Runs one turn of the main queue (firing a pending frame callback first when the
+    /// player drives the frames) and reports whether the window is still busy.
+    func step(
+        deadline: ContinuousClock.Instant, waitingFor what: String, at location: SourceLocation
+    ) async throws(PlaybackError) -> StepResult {
+        guard ContinuousClock.now < deadline else {
+            throw PlaybackError(
+                "timed out after \(options.timeout) waiting for \(what)", at: location)
+        }
+        let passes = window.passCount
+        let frames = window.frameCount
+        let firedFrame = fireDrivenFrame()
+        await nextTurn()
+        if passes != window.passCount || frames != window.frameCount || firedFrame {
+            return .busy
+        }
+        if (window.surface as? any FrameRequestReporting)?.hasPendingFrameRequest ?? false {
+            // The player fires it next step, or a simulated clock in a later turn; a
+            // compositor or a real-time clock fires it later: do not spin while it comes.
+            if drivenSurface != nil { return .busy }
+            if let memory = window.surface as? MemorySurface, case .simulated = memory.frameClock {
+                return .busy
+            }
+            try? await Task.sleep(for: .milliseconds(1))
+            return .busy
+        }
+        // Work queued during the turn just run (after this step's own turn) runs now.
+        await nextTurn()
+        if passes != window.passCount || frames != window.frameCount {
+            return .busy
+        }
+        return .idle
+    }
+
+    // MARK: Driving offscreen frames
+
+    /// Starts driving the frames of an offscreen surface if its clock allows; returns the
+    /// clock to restore afterwards.
+    private func takeOverFrames() -> MemorySurface.FrameClock? {
+        drivenSurface = nil
+        guard let memory = window.surface as? MemorySurface else { return nil }
+        switch memory.frameClock {
+        case .manual:
+            drivenSurface = memory
+            return nil
+        case .simulated(let interval) where options.speed == .fast:
+            drivenSurface = memory
+            frameInterval = max(1, interval)
+            memory.frameClock = .manual
+            return .simulated(intervalMilliseconds: interval)
+        default:
+            return nil
+        }
+    }
+
+    /// Fires the driven surface's pending frame callback, one interval later on the event
+    /// clock; returns whether one fired.
+    private func fireDrivenFrame() -> Bool {
+        guard let surface = drivenSurface, surface.hasPendingFrameRequest else { return false }
+        clock &+= frameInterval
+        return surface.fireFrame(timestamp: clock)
+    }
+
+    /// Fast-forwards `milliseconds` of the event clock, firing the frames that time would
+    /// have brought (so animations advance), one main-queue turn per frame.
+    private func skipTime(_ milliseconds: UInt32) async {
+        let end = clock &+ milliseconds
+        while drivenSurface?.hasPendingFrameRequest == true,
+            Int64(end) - Int64(clock) >= Int64(frameInterval)
+        {
+            _ = fireDrivenFrame()
+            await nextTurn()
+        }
+        clock = end
+        await nextTurn()
+    }
+}

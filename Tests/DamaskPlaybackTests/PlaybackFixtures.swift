@@ -1,0 +1,84 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+@testable import DamaskPlayback
+
+/// A view that draws red when on and blue when off, and toggles on every click.
+final class ToggleView: View {
+    var isOn = false
+    var drawCalls = 0
+
+    override func draw(_ rect: CGRect) {
+        drawCalls += 1
+        guard let context = GraphicsContext.current else { return }
+        context.setFillColor(isOn ? .red : .blue)
+        context.fill(bounds)
+    }
+
+    override func pointerUp(_ event: PointerEvent) {
+        isOn.toggle()
+        setNeedsDisplay()
+    }
+}
+
+/// A view that becomes first responder and collects the text and events of key presses.
+final class TextCollectingView: View {
+    var text = ""
+    var events: [KeyEvent] = []
+
+    override var canBecomeFirstResponder: Bool { true }
+
+    override func keyDown(_ event: KeyEvent) {
+        events.append(event)
+        text += event.text
+        setNeedsDisplay()
+    }
+
+    override func keyUp(_ event: KeyEvent) {
+        events.append(event)
+    }
+
+    override func draw(_ rect: CGRect) {
+        GraphicsContext.current?.setFillColor(text.isEmpty ? .white : .green)
+        GraphicsContext.current?.fill(bounds)
+    }
+}
+
+/// A 100×80 window on a memory surface with a simulated frame clock, holding a toggle at
+/// (10, 10, 40, 40) and a text view at (60, 10, 30, 30).
+@MainActor
+struct PlaybackFixture {
+    let surface: MemorySurface
+    let window: Window
+    let toggle = ToggleView(frame: CGRect(x: 10, y: 10, width: 40, height: 40))
+    let textView = TextCollectingView(frame: CGRect(x: 60, y: 10, width: 30, height: 30))
+
+    init(frameClock: MemorySurface.FrameClock = .simulated(intervalMilliseconds: 16)) {
+        surface = MemorySurface(size: CGSize(width: 100, height: 80), frameClock: frameClock)
+        window = Window(surface: surface)
+        window.contentView.addSubview(toggle)
+        window.contentView.addSubview(textView)
+        _ = textView.becomeFirstResponder()
+    }
+
+    /// Parses `text` and plays it with `options`.
+    func play(
+        _ text: String, options: PlaybackOptions = PlaybackOptions(),
+        registry: ScriptCommandRegistry = ScriptCommandRegistry()
+    ) async throws -> PlaybackReport {
+        let script = try ScriptParser(registry: registry, layout: options.layout).parse(
+            text, file: "play.dsc")
+        var options = options
+        options.registry = registry
+        return try await ScriptPlayer(window: window, options: options).play(script)
+    }
+}
+
+/// A fresh temporary directory for one test.
+func makeTemporaryDirectory() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "damask-playback-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}

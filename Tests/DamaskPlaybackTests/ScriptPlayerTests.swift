@@ -1,0 +1,241 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+import Testing
+
+@testable import DamaskPlayback
+
+@MainActor
+@Suite("Script player")
+struct ScriptPlayerTests {
+    @Test("a click script toggles a view through Window.dispatch")
+    func clickTogglesView() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            expect pixel 20 20 #0000ff
+            click 20 20
+            expect pixel 20 20 #ff0000
+            expect draws 1
+            expect damage exactly 10 10 40 40
+            click 20 20 right
+            expect pixel 20 20 #0000ff
+            """)
+        #expect(report.failures.map(\.description) == [])
+        #expect(report.commandCount == 7)
+        #expect(fixture.toggle.isOn == false)
+        #expect(fixture.toggle.drawCalls == 3)
+    }
+
+    @Test("a double click sends two presses with click counts 1 and 2")
+    func doubleClickCounts() async throws {
+        let fixture = PlaybackFixture()
+        let recorder = EventLog()
+        fixture.window.contentView.addSubview(recorder)
+        _ = try await fixture.play("click 5 70 double")
+        let downs = recorder.pointerEvents.filter { $0.kind == .down }
+        #expect(downs.map(\.clickCount) == [1, 2])
+        #expect(recorder.pointerEvents.first?.kind == .entered)
+        #expect(recorder.pointerEvents.allSatisfy { $0.location == CGPoint(x: 5, y: 70) })
+    }
+
+    @Test("a type script fills a text-collecting view with the text xkb produces")
+    func typeFillsTextView() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            type "Hello, World! 42"
+            expect pixel 70 20 #00ff00
+            """)
+        #expect(report.succeeded)
+        #expect(fixture.textView.text == "Hello, World! 42")
+        let capitalH = try #require(fixture.textView.events.first { $0.text == "H" })
+        #expect(capitalH.modifiers == .shift)
+        #expect(capitalH.keysym == 0x48)  // XK_H
+        #expect(capitalH.keycode == 43 + 8 - 8 + 0 || capitalH.keycode > 8)
+        #expect(fixture.window.isKeyWindow)
+    }
+
+    @Test("typing ü needs a layout that has it: de gives \"Damask ü\"")
+    func typeUmlautWithGermanLayout() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            layout de
+            type "Damask ü"
+            """)
+        #expect(report.succeeded)
+        #expect(fixture.textView.text == "Damask ü")
+        let umlaut = try #require(fixture.textView.events.first { $0.text == "ü" })
+        #expect(umlaut.keysym == 0xFC)  // XK_udiaeresis
+        #expect(umlaut.modifiers == [])
+    }
+
+    @Test("a key chord presses its modifiers around the key")
+    func keyChordModifiers() async throws {
+        let fixture = PlaybackFixture()
+        _ = try await fixture.play("key ctrl+shift+a")
+        let events = fixture.textView.events
+        #expect(events.map(\.phase) == [.down, .down, .down, .up, .up, .up])
+        #expect(events.map(\.keysym) == [0xFFE3, 0xFFE1, 0x41, 0x41, 0xFFE1, 0xFFE3])
+        #expect(events[2].modifiers == [.control, .shift])
+        #expect(events[5].modifiers == [.control])
+    }
+
+    @Test("keydown holds a modifier for later pointer events")
+    func keyDownHoldsModifier() async throws {
+        let fixture = PlaybackFixture()
+        let log = EventLog()
+        fixture.window.contentView.addSubview(log)
+        _ = try await fixture.play(
+            """
+            keydown Shift_L
+            click 5 70
+            keyup Shift_L
+            click 5 70
+            """)
+        let downs = log.pointerEvents.filter { $0.kind == .down }
+        #expect(downs.map(\.modifiers) == [.shift, []])
+    }
+
+    @Test("drag, scroll and touch commands send the matching events")
+    func dragScrollTouch() async throws {
+        let fixture = PlaybackFixture()
+        let log = EventLog()
+        fixture.window.contentView.addSubview(log)
+        _ = try await fixture.play(
+            """
+            drag 1 61 9 69 steps 4
+            scroll 0 3
+            touch down 7 2 62
+            touch move 7 3 63
+            touch up 7
+            """)
+        let moves = log.pointerEvents.filter { $0.kind == .moved }.map(\.location)
+        #expect(moves == [CGPoint(x: 3, y: 63), CGPoint(x: 5, y: 65), CGPoint(x: 7, y: 67), CGPoint(x: 9, y: 69)])
+        #expect(log.scrollEvents.map(\.discreteY) == [3])
+        #expect(log.scrollEvents.first?.deltaY == 30)
+        #expect(log.touchEvents.map(\.phase) == [.began, .moved, .ended])
+        #expect(log.touchEvents.map(\.id) == [7, 7, 7])
+        let times = (log.pointerEvents.map(\.timestamp) + log.scrollEvents.map(\.timestamp))
+        #expect(times == times.sorted())
+    }
+
+    @Test("size and scale resize the memory surface and checks use buffer pixels")
+    func sizeAndScale() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            size 120x90
+            scale 2
+            expect pixel 49 49 #0000ff
+            expect pixel 50.5 50 #ffffff
+            """)
+        #expect(report.failures.map(\.description) == [])
+        #expect(fixture.surface.size == CGSize(width: 120, height: 90))
+        #expect(fixture.surface.pixelWidth == 240)
+        #expect(fixture.surface.presentedBitmap?.width == 240)
+    }
+
+    @Test("wait frames lets a display link run that many frames")
+    func waitFramesRunsDisplayLink() async throws {
+        let fixture = PlaybackFixture()
+        var ticks = 0
+        let link = DisplayLink(window: fixture.window) { _, _ in
+            ticks += 1
+            fixture.toggle.setNeedsDisplay()
+        }
+        defer { link.invalidate() }
+        _ = try await fixture.play("wait frames 1")
+        let before = ticks
+        let report = try await fixture.play("wait frames 5")
+        #expect(ticks - before >= 5)
+        #expect(report.commits.count == 5)
+    }
+
+    @Test("wait idle times out on an endless animation with an error naming the line")
+    func waitIdleTimesOut() async throws {
+        let fixture = PlaybackFixture()
+        let link = DisplayLink(window: fixture.window) { _, _ in fixture.toggle.setNeedsDisplay() }
+        defer { link.invalidate() }
+        var options = PlaybackOptions()
+        options.timeout = .milliseconds(100)
+        await #expect {
+            _ = try await fixture.play("move 1 1\nwait idle", options: options)
+        } throws: { error in
+            (error as? PlaybackError)?.description.hasPrefix("play.dsc:2:1: error: timed out after") == true
+        }
+    }
+
+    @Test("with a manual frame clock the player fires the frames itself")
+    func manualFrameClock() async throws {
+        let fixture = PlaybackFixture(frameClock: .manual)
+        let report = try await fixture.play(
+            """
+            click 20 20
+            wait idle
+            click 20 20
+            expect pixel 20 20 #0000ff
+            """)
+        #expect(report.succeeded)
+        #expect(fixture.surface.framesFired >= 2)
+        #expect(fixture.toggle.drawCalls == 3)
+    }
+
+    @Test("application commands run their handler with their parsed payload")
+    func customCommandRuns() async throws {
+        let fixture = PlaybackFixture()
+        let registry = ScriptCommandRegistry([
+            ScriptCommandDefinition(
+                name: "scene", usage: "scene COLOUR",
+                parse: { (reader: inout ArgumentReader) throws(ScriptError) -> String in
+                    let name = try reader.word("COLOUR")
+                    guard name == "red" || name == "green" else {
+                        throw reader.error("unknown scene '\(name)'")
+                    }
+                    return name
+                },
+                handler: { name, player in
+                    player.window.contentView.backgroundColor = name == "red" ? .red : .green
+                })
+        ])
+        let report = try await fixture.play(
+            "scene green\nexpect pixel 2 2 #00ff00", registry: registry)
+        #expect(report.failures.map(\.description) == [])
+    }
+
+    @Test("the player does not block the main queue while it waits")
+    func playerLetsMainQueueRun() async throws {
+        let fixture = PlaybackFixture()
+        var ran = false
+        DispatchQueue.main.async { ran = true }
+        let registry = ScriptCommandRegistry([
+            ScriptCommandDefinition(
+                name: "check-ran", usage: "check-ran",
+                parse: { (_: inout ArgumentReader) throws(ScriptError) in () },
+                handler: { _, _ in
+                    if !ran { throw CancellationError() }
+                })
+        ])
+        let report = try await fixture.play("wait 10ms\ncheck-ran", registry: registry)
+        #expect(report.commandCount == 2)
+    }
+}
+
+/// A view at (0, 60, 20, 20) that logs every pointer, scroll and touch event it receives.
+final class EventLog: View {
+    var pointerEvents: [PointerEvent] = []
+    var scrollEvents: [ScrollEvent] = []
+    var touchEvents: [TouchEvent] = []
+
+    init() { super.init(frame: CGRect(x: 0, y: 60, width: 20, height: 20)) }
+
+    override func pointerEntered(_ event: PointerEvent) { pointerEvents.append(event) }
+    override func pointerMoved(_ event: PointerEvent) { pointerEvents.append(event) }
+    override func pointerDown(_ event: PointerEvent) { pointerEvents.append(event) }
+    override func pointerUp(_ event: PointerEvent) { pointerEvents.append(event) }
+    override func scrollWheel(_ event: ScrollEvent) { scrollEvents.append(event) }
+    override func touchesBegan(_ event: TouchEvent) { touchEvents.append(event) }
+    override func touchesMoved(_ event: TouchEvent) { touchEvents.append(event) }
+    override func touchesEnded(_ event: TouchEvent) { touchEvents.append(event) }
+}
