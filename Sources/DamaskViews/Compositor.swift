@@ -63,7 +63,7 @@ import Foundation
 
     /// Whether drawing `bitmap` into `rect` under `ctm` lands each source pixel exactly on
     /// one device pixel (then nearest sampling is exact and cheapest).
-    private static func mapsPixelForPixel(
+    static func mapsPixelForPixel(
         _ bitmap: Bitmap, into rect: CGRect, by ctm: CGAffineTransform
     ) -> Bool {
         guard ctm.isPositiveAxisAligned else { return false }

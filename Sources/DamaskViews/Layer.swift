@@ -217,7 +217,11 @@ import Foundation
 
     /// Whether contents and sublayers are clipped to the bounds.
     open var masksToBounds = false {
-        didSet { if masksToBounds != oldValue { compositingDidChange() } }
+        didSet {
+            guard masksToBounds != oldValue else { return }
+            subtreeNeedsRepaint = true  // clip edges may be antialiased
+            compositingDidChange()
+        }
     }
 
     // MARK: Contents

@@ -50,6 +50,22 @@ struct LayerPlacement {
         return rect.isEmpty ? .null : rect
     }
 
+    /// The buffer pixels that change when `rect` (layer coordinates) of `layer`'s contents
+    /// changes. When the contents are resampled, each contents pixel reaches its
+    /// neighbours' device pixels, so the rect first grows by one contents pixel.
+    @MainActor func footprint(ofContentRect rect: CGRect, in layer: Layer) -> CGRect {
+        guard let contents = layer.contents else { return .null }
+        let frame = layer.contentsFrame
+        var changed = rect
+        if !Compositor.mapsPixelForPixel(contents, into: frame, by: transform) {
+            let onePixel = frame.width / CGFloat(max(1, contents.width))
+            changed = rect.insetBy(dx: -onePixel, dy: -onePixel).intersection(frame)
+        }
+        var result = footprint(of: changed)
+        if layer.masksToBounds { result = result.intersection(pixelRect(layer.bounds)) }
+        return result.isEmpty ? .null : result
+    }
+
     /// The placement of `layer` in its tree, computed by walking up from it.
     @MainActor static func of(_ layer: Layer, scale: CGFloat) -> LayerPlacement {
         var chain: [Layer] = []

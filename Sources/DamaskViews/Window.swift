@@ -247,9 +247,7 @@ private let environmentFlashesDamage: Bool = {
         drawCount += 1
         passDrawCount += 1
         if let rect {
-            let placement = LayerPlacement.of(layer, scale: scale)
-            let footprint = placement.footprint(of: rect)
-            if !footprint.isNull { pendingDamage.formUnion(Region(footprint)) }
+            addDamage(LayerPlacement.of(layer, scale: scale).footprint(ofContentRect: rect, in: layer))
         }
         setNeedsDisplayPass()
     }

@@ -112,18 +112,21 @@ struct SeededGenerator: RandomNumberGenerator {
 func pixelsEqual(_ a: Bitmap, _ b: Bitmap) -> Bool {
     guard a.width == b.width, a.height == b.height else { return false }
     for y in 0..<a.height {
-        for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
-            return false
-        }
+        let rowA = a.bytes + y * a.bytesPerRow
+        let rowB = b.bytes + y * b.bytesPerRow
+        if memcmp(rowA, rowB, a.width * 4) != 0 { return false }
     }
     return true
 }
 
-/// The pixels (as a region) where the two same-sized bitmaps differ.
+/// The pixels where the two same-sized bitmaps differ, as (x, y) pairs.
 func differingPixels(_ a: Bitmap, _ b: Bitmap) -> [(Int, Int)] {
+    guard !pixelsEqual(a, b) else { return [] }
     var result: [(Int, Int)] = []
     for y in 0..<a.height {
-        for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
+        let rowA = (a.bytes + y * a.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+        let rowB = (b.bytes + y * b.bytesPerRow).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<a.width where rowA[x] != rowB[x] {
             result.append((x, y))
         }
     }

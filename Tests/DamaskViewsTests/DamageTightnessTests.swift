@@ -1,0 +1,140 @@
+import DamaskGraphics
+import Foundation
+import Testing
+
+@testable import DamaskViews
+
+/// Damage equals exactly the pixels a change can affect: no more, no less.
+extension ViewsTests {
+    @Suite("Damage tightness") @MainActor struct DamageTightness {
+        /// A progress bar that invalidates only the strip between the old and new value.
+        final class ProgressBar: View {
+            var progress: CGFloat = 0 {
+                didSet {
+                    let lower = min(oldValue, progress) * bounds.width
+                    let upper = max(oldValue, progress) * bounds.width
+                    setNeedsDisplay(CGRect(x: lower, y: 0, width: upper - lower, height: bounds.height))
+                }
+            }
+            override func draw(_ rect: CGRect) {
+                let context = GraphicsContext.current!
+                context.setFillColor(.gray)
+                context.fill(bounds)
+                context.setFillColor(.blue)
+                context.fill(CGRect(x: 0, y: 0, width: progress * bounds.width, height: bounds.height))
+            }
+        }
+
+        @Test("A progress bar step damages only the strip that changed")
+        func progressBarStepDamagesOnlyTheStrip() async {
+            let h = Harness(width: 200, height: 50)
+            let bar = ProgressBar(frame: CGRect(x: 20, y: 10, width: 100, height: 8))
+            bar.progress = 0.3
+            h.root.addSubview(bar)
+            await h.settle()
+            bar.progress = 0.4
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 50, y: 10, width: 10, height: 8)))
+            #expect(Color.blue.matches(h.screenColor(55, 12)))
+            #expect(Color.gray.matches(h.screenColor(61, 12)))
+        }
+
+        @Test("A 2×16 cursor blink damages exactly the cursor's 32 pixels")
+        func cursorBlinkDamagesExactlyTheCursor() async {
+            let h = Harness(width: 200, height: 50)
+            let cursor = PlainView(frame: CGRect(x: 57, y: 12, width: 2, height: 16))
+            cursor.backgroundColor = .black
+            h.root.addSubview(cursor)
+            await h.settle()
+            for _ in 0..<4 {
+                cursor.isHidden.toggle()
+                await h.step()
+                #expect(h.lastDamage == Region(CGRect(x: 57, y: 12, width: 2, height: 16)))
+                #expect(h.lastDamage.area == 32)
+            }
+        }
+
+        @Test("A 50×50 box moving 3 px damages the union of its old and new frames")
+        func movingBoxDamagesOldAndNewFrames() async {
+            let h = Harness(width: 200, height: 120)
+            let box = SolidView(frame: CGRect(x: 10, y: 20, width: 50, height: 50), color: .red)
+            h.root.addSubview(box)
+            await h.settle()
+            box.center.x += 3
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 10, y: 20, width: 53, height: 50)))
+            #expect(box.drawCount == 1)
+            box.center.y += 3
+            await h.step()
+            #expect(
+                h.lastDamage
+                    == Region(rects: [
+                        CGRect(x: 13, y: 20, width: 50, height: 50), CGRect(x: 13, y: 23, width: 50, height: 50),
+                    ]))
+        }
+
+        @Test("A moving box at scale 2 damages the same area in buffer pixels")
+        func movingBoxAtScaleTwoDamagesBufferPixels() async {
+            let h = Harness(width: 100, height: 60, scale: 2)
+            let box = SolidView(frame: CGRect(x: 10, y: 20, width: 20, height: 20), color: .red)
+            h.root.addSubview(box)
+            await h.settle()
+            box.center.x += 3
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 20, y: 40, width: 46, height: 40)))
+        }
+
+        @Test("Showing a hidden view damages exactly its frame")
+        func showingHiddenViewDamagesItsFrame() async {
+            let h = Harness(width: 200, height: 120)
+            let panel = SolidView(frame: CGRect(x: 30, y: 40, width: 25, height: 15), color: .green)
+            panel.isHidden = true
+            h.root.addSubview(panel)
+            await h.settle()
+            panel.isHidden = false
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 30, y: 40, width: 25, height: 15)))
+            #expect(Color.green.matches(h.screenColor(31, 41)))
+        }
+
+        @Test("A window resize damages the whole new buffer")
+        func windowResizeDamagesTheWholeBuffer() async {
+            let h = Harness(width: 100, height: 80)
+            await h.settle()
+            h.surface.resize(to: CGSize(width: 120, height: 90))
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 0, y: 0, width: 120, height: 90)))
+            #expect(h.surface.commits.last?.width == 120)
+            #expect(h.window.contentView.frame == CGRect(x: 0, y: 0, width: 120, height: 90))
+        }
+
+        @Test("A container without paint moving with its children damages only the children")
+        func unpaintedContainerDamagesOnlyItsChildren() async {
+            let h = Harness(width: 200, height: 120)
+            let container = PlainView(frame: CGRect(x: 0, y: 0, width: 150, height: 100))
+            let child = SolidView(frame: CGRect(x: 10, y: 10, width: 10, height: 10), color: .red)
+            container.addSubview(child)
+            h.root.addSubview(container)
+            await h.settle()
+            container.center.x += 1
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 10, y: 10, width: 11, height: 10)))
+        }
+
+        @Test("An idle window commits nothing and requests no frames")
+        func idleWindowCommitsNothing() async {
+            let h = Harness()
+            h.root.addSubview(SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10)))
+            await h.settle()
+            let commits = h.commitCount
+            let requests = h.surface.frameRequestCount
+            for _ in 0..<5 { await nextTurn() }
+            #expect(h.commitCount == commits)
+            #expect(h.surface.frameRequestCount == requests)
+            // A change that leaves the pixels the same sends no commit either.
+            h.root.subviews[0].backgroundColor = nil
+            await h.step()
+            #expect(h.commitCount == commits)
+        }
+    }
+}
