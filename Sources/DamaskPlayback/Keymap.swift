@@ -119,6 +119,14 @@ public final class Keymap {
             }
         }
 
+        // Keys a real keyboard has (Shift, Control, Alt, AltGr, logo) before the virtual
+        // ones evdev keymaps add (such as <LVL3>, keycode 92).
+        let realModifierKeys: [UInt32] = [50, 62, 37, 105, 64, 108, 133, 134]
+        modifierKeys.sort {
+            (realModifierKeys.firstIndex(of: $0.keycode) ?? Int.max, $0.keycode)
+                < (realModifierKeys.firstIndex(of: $1.keycode) ?? Int.max, $1.keycode)
+        }
+
         // Every key and level: the modifier masks that select the level, verified.
         for key in minKey...maxKey {
             let levels = xkb_keymap_num_levels_for_key(keymap, key, 0)

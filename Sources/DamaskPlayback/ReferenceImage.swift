@@ -1,3 +1,4 @@
+import DamaskGraphics
 import Foundation
 
 /// Checks that a reference PNG for `expect image` can be used.
@@ -11,6 +12,11 @@ enum ReferenceImage {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard let head = try? handle.read(upToCount: 8), Array(head) == signature else {
             return "not a PNG file"
+        }
+        do {
+            _ = try Bitmap(contentsOfPNGFile: path)
+        } catch {
+            return "\(error)"
         }
         return nil
     }

@@ -47,6 +47,8 @@ import Foundation
     var drivenSurface: MemorySurface?
     /// Milliseconds between driven frames.
     var frameInterval: UInt32 = 16
+    /// How many frame callbacks the player fired.
+    var framesFired = 0
 
     /// Creates a player for `window`. Pixels come from `contentProvider`, or from the
     /// window's surface if it is one.
@@ -220,16 +222,17 @@ import Foundation
         }
     }
 
-    /// Lets `count` frames go by: each ends with the window's next commit, or at once when
-    /// the window is idle (nothing would be presented).
+    /// Lets `count` frames go by. A frame ends with the window's next commit, with a frame
+    /// callback the player fires (offscreen), or at once when the window is idle (nothing
+    /// would be presented).
     public func waitForFrames(_ count: Int, at location: SourceLocation) async throws(PlaybackError) {
         for _ in 0..<count {
             let target = window.frameCount + 1
             let deadline = ContinuousClock.now + options.timeout
-            while window.frameCount < target {
-                if try await step(deadline: deadline, waitingFor: "a frame", at: location) == .idle {
-                    break
-                }
+            while true {
+                let fired = framesFired
+                let result = try await step(deadline: deadline, waitingFor: "a frame", at: location)
+                if window.frameCount >= target || framesFired > fired || result == .idle { break }
             }
         }
     }
@@ -242,11 +245,10 @@ import Foundation
         {}
     }
 
-    /// Waits until idle, but at most `settleFrameLimit` commits (animations never idle).
+    /// Waits until idle, but at most `settleFrameLimit` busy steps (animations never idle).
     func settle(at location: SourceLocation) async throws(PlaybackError) {
-        let limit = window.frameCount + options.settleFrameLimit
         let deadline = ContinuousClock.now + options.timeout
-        while window.frameCount < limit {
+        for _ in 0..<options.settleFrameLimit {
             if try await step(deadline: deadline, waitingFor: "the window to settle", at: location)
                 == .idle
             {
@@ -323,6 +325,7 @@ import Foundation
     private func fireDrivenFrame() -> Bool {
         guard let surface = drivenSurface, surface.hasPendingFrameRequest else { return false }
         clock &+= frameInterval
+        framesFired += 1
         return surface.fireFrame(timestamp: clock)
     }
 

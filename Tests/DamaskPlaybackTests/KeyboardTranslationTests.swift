@@ -1,0 +1,76 @@
+import Testing
+
+@testable import DamaskPlayback
+
+@Suite("Keyboard translation")
+struct KeyboardTranslationTests {
+    /// The text xkb produces when `text` is typed key by key on `layout`.
+    private func typed(_ text: String, layout: String) throws -> String {
+        let name = try #require(KeyboardLayout(layout))
+        let keymap = try #require(Keymap(layout: name))
+        let keyboard = try #require(KeyboardState(keymap: keymap))
+        var produced = ""
+        for character in text.unicodeScalars {
+            let stroke = try #require(keymap.stroke(for: character), "\(character)")
+            produced += keyboard.type(stroke).map(\.text).joined()
+        }
+        #expect(keyboard.pressedKeys.isEmpty)
+        return produced
+    }
+
+    @Test("us types ASCII text exactly, shifted characters included")
+    func usTypesASCII() throws {
+        let text = "Damask typed: ~!@#$%^&*()_+{}|:\"<>? `1234567890-=[]\\;',./ \t"
+        #expect(try typed(text, layout: "us") == text)
+    }
+
+    @Test("us has no key for ü; de types \"Damask ü\"; us:intl reaches ü with AltGr")
+    func umlautNeedsALayoutWithIt() throws {
+        let us = try #require(Keymap(layout: .us))
+        #expect(us.firstUntypableCharacter(in: "Damask ü") == "ü")
+        #expect(try typed("Damask ü", layout: "de") == "Damask ü")
+        #expect(try typed("Damask ü", layout: "us:intl") == "Damask ü")
+        let intl = try #require(Keymap(layout: KeyboardLayout(layout: "us", variant: "intl")))
+        #expect(intl.stroke(for: "ü")?.modifierKeycodes.count == 1)
+    }
+
+    @Test("de swaps y and z and puts @ on AltGr+q")
+    func germanLayoutKeys() throws {
+        let de = try #require(Keymap(layout: KeyboardLayout(layout: "de")))
+        let us = try #require(Keymap(layout: .us))
+        #expect(de.stroke(for: "z")?.keycode == us.stroke(for: "y")?.keycode)
+        #expect(de.stroke(for: "@")?.keycode == us.stroke(for: "q")?.keycode)
+        #expect(de.stroke(for: "@")?.modifierKeycodes == [108])  // AltGr (RALT)
+    }
+
+    @Test("a newline types Return")
+    func newlineTypesReturn() throws {
+        let us = try #require(Keymap(layout: .us))
+        let keyboard = try #require(KeyboardState(keymap: us))
+        let transitions = keyboard.type(try #require(us.stroke(for: "\n")))
+        #expect(transitions.first?.keysym == 0xFF0D)
+    }
+
+    @Test("modifiers are reported as a real keyboard reports them")
+    func modifiersFollowXKBState() throws {
+        let us = try #require(Keymap(layout: .us))
+        let keyboard = try #require(KeyboardState(keymap: us))
+        let shift = try #require(us.keycode(for: .shift))
+        let a = try #require(us.stroke(for: "a")).keycode
+        let shiftDown = keyboard.press(shift)
+        #expect(shiftDown.modifiers == [])
+        let aDown = keyboard.press(a)
+        #expect(aDown.modifiers == [.shift])
+        #expect(aDown.text == "A")
+        #expect(keyboard.release(a).text == "")
+        _ = keyboard.release(shift)
+        #expect(keyboard.activeModifiers.isEmpty)
+        #expect(keyboard.press(a).text == "a")
+    }
+
+    @Test("unknown layouts do not compile")
+    func unknownLayout() {
+        #expect(Keymap(layout: KeyboardLayout(layout: "nosuchlayout")) == nil)
+        #expect(Keymap(layout: KeyboardLayout(layout: "us", variant: "nosuchvariant")) == nil)
+    }
+}
