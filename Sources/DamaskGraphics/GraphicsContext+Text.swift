@@ -3,19 +3,24 @@ import Foundation
 
 /// Text drawing.
 extension GraphicsContext {
+    /// Glyphs larger than this many device pixels per em are filled as outlines
+    /// instead of being rendered into (large) cached images.
+    static let largestCachedGlyphSize: CGFloat = 256
+
     /// Draws `text` with its baseline starting at `point` (user space) in `color`
     /// (times the global alpha), honouring the clip and blend mode.
     ///
     /// Under a translation or uniform positive scale, cached FreeType glyph images are
     /// composited directly by pixman at whole-pixel positions. Under rotation, skew or
-    /// non-uniform scale the glyph outlines are filled as paths instead. Characters the
+    /// non-uniform scale, or above 256 device pixels per em, the glyph outlines are filled
+    /// as paths instead. Characters the
     /// font lacks are drawn as boxes.
     public func draw(_ text: String, at point: CGPoint, font: Font, color: Color) {
         guard point.x.isFinite, point.y.isFinite, clipBounds != nil else { return }
         let (glyphs, _) = font.layout(text)
         guard !glyphs.isEmpty else { return }
         let t = state.ctm
-        if t.b == 0, t.c == 0, t.a > 0, t.a == t.d {
+        if t.b == 0, t.c == 0, t.a > 0, t.a == t.d, font.size * t.a <= GraphicsContext.largestCachedGlyphSize {
             drawGlyphImages(glyphs, at: point.applying(t), scale: t.a, font: font, color: color)
         } else {
             drawGlyphOutlines(glyphs, at: point, font: font, color: color)
@@ -28,7 +33,7 @@ extension GraphicsContext {
         let limit = Rasterizer.coordinateLimit
         guard abs(origin.x) < limit, abs(origin.y) < limit else { return }
         let pixelSize = font.size * scale
-        guard pixelSize.isFinite, pixelSize > 0, pixelSize <= 4 * Font.maximumSize else { return }
+        guard pixelSize.isFinite, pixelSize > 0 else { return }
         var pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
         guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(solid) }
