@@ -6,6 +6,7 @@ extension ScriptPlayer {
     /// Sends `event` to the window the way the seat does, advances the event clock, and lets
     /// the turn finish (so the window's display pass runs as after real input).
     public func send(_ event: Event) async {
+        onDispatch?(event, clock)
         window.dispatch(event)
         clock &+= options.millisecondsPerEvent
         await nextTurn()

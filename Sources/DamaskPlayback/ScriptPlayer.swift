@@ -35,6 +35,9 @@ import Foundation
     public internal(set) var clock: UInt32 = 0
     /// The simulated keyboard (its layout follows `layout` commands).
     public internal(set) var keyboard: KeyboardState?
+    /// Called with every event just before it is dispatched, and its timestamp (for logging,
+    /// or to feed a `ScriptRecorder`).
+    public var onDispatch: ((Event, UInt32) -> Void)?
 
     let contentProvider: (any PresentedContentProvider)?
     var hasPointerEntered = false
