@@ -67,7 +67,7 @@ extension ViewsTests {
             h.root.addSubview(view)
             await h.settle()
             var colorsSeen: [Color] = []
-            view.onDraw = { _ in colorsSeen.append(view.color) }
+            view.onDraw = { [unowned view] _ in colorsSeen.append(view.color) }
             for color in [Color.green, .blue, .yellow] {
                 view.color = color
                 view.setNeedsDisplay()
