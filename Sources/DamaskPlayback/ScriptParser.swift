@@ -49,10 +49,15 @@ public final class ScriptParser {
     ) throws(ScriptError) -> Script {
         var script = Script(file: file, baseDirectory: baseDirectory, statements: [])
         var currentLayout = layout
+        let scalars = Array(text.unicodeScalars)
         var lineNumber = 0
-        for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+        var lineStart = 0
+        while lineStart <= scalars.count {
+            let lineEnd = scalars[lineStart...].firstIndex(of: "\n") ?? scalars.count
+            defer { lineStart = lineEnd + 1 }
             lineNumber += 1
-            let tokens = try ScriptLexer.tokenize(Array(line), lineNumber: lineNumber, file: file)
+            let tokens = try ScriptLexer.tokenize(
+                Array(scalars[lineStart..<lineEnd]), lineNumber: lineNumber, file: file)
             guard let first = tokens.first else { continue }
             let location = SourceLocation(file: file, line: lineNumber, column: first.column)
             guard !first.isQuoted else {

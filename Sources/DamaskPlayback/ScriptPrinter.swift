@@ -89,8 +89,8 @@ public enum ScriptPrinter {
 
     /// Whether `scalar` is a control character or line separator that strings must escape.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: return true
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
         default: return false
         }
     }
