@@ -18,6 +18,9 @@ final class FreeTypeLibrary: @unchecked Sendable {
     private let library: FT_Library?
     /// Opened faces by "file#index"; only touched under `lock`.
     private var faces: [String: FontFace] = [:]
+    /// Faces already matched by "family#weight", so repeated `Font` creation skips
+    /// fontconfig; only touched under `lock`.
+    private var matches: [String: FontFace] = [:]
     /// Box glyphs (the built-in font and missing glyphs) by pixel size in 1/64 px.
     var boxGlyphs: [Int: GlyphImage] = [:]
 
@@ -38,9 +41,14 @@ final class FreeTypeLibrary: @unchecked Sendable {
     /// Finds the best fontconfig match for `family` and `weight` and returns its face,
     /// opening it on first use. Call with the lock held.
     func faceLocked(family: String, weight: Font.Weight) -> FontFace? {
+        let request = "\(family)#\(weight)"
+        if let face = matches[request] { return face }
         guard library != nil, let (file, index) = Self.match(family: family, weight: weight) else { return nil }
         let key = "\(file)#\(index)"
-        if let face = faces[key] { return face }
+        if let face = faces[key] {
+            matches[request] = face
+            return face
+        }
         var face: FT_Face?
         guard FT_New_Face(library, file, index, &face) == 0, let face else { return nil }
         guard face.pointee.units_per_EM > 0 else {
@@ -49,6 +57,7 @@ final class FreeTypeLibrary: @unchecked Sendable {
         }
         let result = FontFace(face: face)
         faces[key] = result
+        matches[request] = result
         return result
     }
 
