@@ -6,15 +6,19 @@ import Foundation
 /// "repainted": [[x,y,w,h], …], "draws": D, "ms": T}` (buffer pixels).
 ///
 /// Owns the file handle; lines are written as commits happen, so a crash loses at most
-/// the line being written. Main-actor.
+/// the line being written. In a deterministic run (`--headless --play`) `ms` is written as
+/// `0.000`, so the same script gives the same log byte for byte. Main-actor.
 @MainActor
 final class DamageLog {
     private let handle: FileHandle
+    private let recordsTime: Bool
 
-    /// Creates (or truncates) the file at `path`.
+    /// Creates (or truncates) the file at `path`; `recordsTime: false` writes every `ms`
+    /// as `0.000`.
     ///
     /// - Throws: `DemoError.usage` naming the path when it cannot be written.
-    init(path: String) throws {
+    init(path: String, recordsTime: Bool = true) throws {
+        self.recordsTime = recordsTime
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
@@ -25,6 +29,8 @@ final class DamageLog {
 
     /// Appends the line for `report`.
     func record(_ report: CommitReport) {
+        var report = report
+        if !recordsTime { report.cpuMilliseconds = 0 }
         handle.write(Data((Self.line(for: report) + "\n").utf8))
     }
 

@@ -1,37 +1,88 @@
 import DamaskGraphics
+import DamaskPlayback
 import DamaskViews
 import DamaskWayland
 import Foundation
 
 /// The running demo: a window on a Wayland compositor (or in memory with `--headless`),
-/// its content, and what ends the program.
+/// its scenes, an optional script being played, and what ends the program.
 ///
-/// Owns the connection, the surface and the window for the life of the process.
-/// Main-actor.
+/// Owns the connection, the surface, the window and the player for the life of the
+/// process. Main-actor.
 @MainActor
 final class DemoApplication {
     private let options: DemoOptions
     private var connection: WaylandConnection?
     private var surface: (any Surface)?
     private var window: Window?
+    private var rootView: DemoRootView?
     private var signalMonitor: SignalMonitor?
     private var damageLog: DamageLog?
+    private var playback: DemoPlayback?
+    /// The exit status `--play` earned, used when a `--stay` window is closed.
+    private var playStatus: Int32 = 0
 
     init(options: DemoOptions) {
         self.options = options
     }
 
-    /// Opens the window and starts handling events; the caller then runs the main loop.
+    /// The scene names, in sidebar order.
+    static let sceneNames = ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text"]
+
+    /// Creates every scene, in sidebar order.
+    static func makeScenes(environment: DemoEnvironment) -> [DemoScene] {
+        [
+            ProgressScene(environment: environment),
+            ChromosomeScene(environment: environment),
+            PathsScene(environment: environment),
+            LayersScene(environment: environment),
+            CanvasScene(environment: environment),
+            ContentModeScene(environment: environment),
+            TextScene(environment: environment),
+        ]
+    }
+
+    /// Opens the window and starts handling events (and playing, with `--play`); the
+    /// caller then runs the main loop.
     ///
-    /// - Throws: `WaylandError` or `DemoError`; the caller reports it and exits.
+    /// - Throws: `WaylandError`, `DemoError` (usage errors, including a bad script, exit 2);
+    ///   the caller reports it and exits.
     func start() throws {
-        if let path = options.damageLogPath { damageLog = try DamageLog(path: path) }
+        if options.recordPath != nil {
+            throw DemoError.usage(
+                "--record is not available yet: it needs the Wayland seat's input, which this build does not read")
+        }
+        guard let layout = KeyboardLayout(options.keymap) else {
+            throw DemoError.usage("--keymap expects LAYOUT or LAYOUT:VARIANT, got '\(options.keymap)'")
+        }
+        let initialIndex = try options.scene.map { name in
+            guard let index = Self.sceneNames.firstIndex(of: name) else {
+                throw DemoError.usage(
+                    "unknown scene '\(name)' (expected one of: \(Self.sceneNames.joined(separator: ", ")))")
+            }
+            return index
+        } ?? 0
+        let environment = DemoEnvironment(
+            isDeterministic: options.headless && options.playPath != nil, sequencePath: options.sequencePath)
+        var playback: DemoPlayback?
+        if let path = options.playPath {
+            playback = try DemoPlayback(
+                path: path, layout: layout, speed: options.speed == .fast ? .fast : .realtime,
+                screenshotDirectory: options.screenshotDirectory)
+        }
+        if let path = options.damageLogPath {
+            damageLog = try DamageLog(path: path, recordsTime: !environment.isDeterministic)
+        }
+
         let size = CGSize(width: options.size.width, height: options.size.height)
         let surface: any Surface
         if options.headless {
+            // Fast playback runs frames back to back; anything else paces them like a display.
+            let clock: MemorySurface.FrameClock =
+                playback != nil && options.speed == .fast
+                ? .simulated(intervalMilliseconds: 16) : .realTime(intervalMilliseconds: 16)
             surface = MemorySurface(
-                size: size, scale: CGFloat(options.scale), releasePolicy: .immediate,
-                frameClock: .simulated(intervalMilliseconds: 16))
+                size: size, scale: CGFloat(options.scale), releasePolicy: .immediate, frameClock: clock)
         } else {
             let connection = try WaylandConnection()
             connection.onFatalError = { error in
@@ -42,14 +93,41 @@ final class DemoApplication {
         }
         surface.title = "Damask"
         let window = Window(surface: surface)
-        window.contentView = DemoContentView(frame: window.bounds)
-        window.onClose = { [weak self] in self?.quit(status: 0) }
-        if let damageLog { window.onCommit = { damageLog.record($0) } }
+        window.backgroundColor = DemoStyle.windowBackground
+        let rootView = DemoRootView(
+            frame: window.bounds, scenes: Self.makeScenes(environment: environment), environment: environment)
+        window.contentView = rootView
+        rootView.onQuit = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
+        window.onClose = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
+        let damageLog = self.damageLog
+        window.onCommit = { [weak rootView] report in
+            damageLog?.record(report)
+            rootView?.statsOverlay.record(report)
+        }
         self.surface = surface
         self.window = window
+        self.rootView = rootView
         signalMonitor = SignalMonitor { [weak self] _ in self?.quit(status: 0) }
         connection?.start()
+        if initialIndex == 0 {
+            rootView.currentScene.sceneDidAppear()
+        } else {
+            rootView.showScene(at: initialIndex)
+        }
         window.setNeedsDisplay()
+
+        if let playback {
+            self.playback = playback
+            Task { @MainActor [weak self] in
+                let status = await playback.play(in: window, rootView: rootView)
+                self?.playbackDidFinish(status: status)
+            }
+        }
+    }
+
+    private func playbackDidFinish(status: Int32) {
+        playStatus = status
+        if !options.stay { quit(status: status) }
     }
 
     /// Closes the window, disconnects and exits with `status`.

@@ -1,0 +1,39 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// A view that draws one or more lines of text (lines split at `\n`), top-left aligned.
+///
+/// Changing ``text`` redraws the label only when the text differs. Main-actor.
+final class LabelView: View {
+    /// The text; `\n` starts a new line.
+    var text: String {
+        didSet { if text != oldValue { setNeedsDisplay() } }
+    }
+    /// The font.
+    var font: Font {
+        didSet { setNeedsDisplay() }
+    }
+    /// The text colour.
+    var textColor: Color {
+        didSet { if textColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Creates a label showing `text` in `frame`.
+    init(frame: CGRect, text: String = "", font: Font = DemoStyle.bodyFont, color: Color = DemoStyle.text) {
+        self.text = text
+        self.font = font
+        self.textColor = color
+        super.init(frame: frame)
+        isUserInteractionEnabled = false
+    }
+
+    override func draw(_ rect: CGRect) {
+        guard let context = GraphicsContext.current else { return }
+        var baseline = font.ascent
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            context.draw(String(line), at: CGPoint(x: 0, y: baseline.rounded()), font: font, color: textColor)
+            baseline += font.lineHeight
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// What the scenes need to know about how the demo runs.
+///
+/// A value type, `Sendable`; made once by ``DemoApplication`` and handed to every scene.
+struct DemoEnvironment: Sendable {
+    /// Whether runs must be reproducible byte for byte (`--headless` with `--play`):
+    /// wall-clock readings are then left out of every pixel and log line, and simulated
+    /// latency is counted on the frame clock only.
+    var isDeterministic = false
+    /// The FASTA file the chromosome scene loads (`--sequence`), or `nil` for the sample.
+    var sequencePath: String?
+    /// How long the chromosome scene's simulated network takes, in milliseconds.
+    var networkLatencyMilliseconds: UInt32 = 1_200
+
+    /// Seconds on a monotonic clock, for timing readouts.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// `milliseconds` formatted for a readout, or "n/a" when the run is deterministic.
+    func format(milliseconds: Double) -> String {
+        isDeterministic ? "n/a (deterministic run)" : String(format: "%.2f ms", milliseconds)
+    }
+}

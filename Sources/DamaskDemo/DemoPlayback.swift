@@ -1,0 +1,117 @@
+import DamaskGraphics
+import DamaskPlayback
+import DamaskViews
+import Foundation
+
+/// `--play FILE`: parses the script (with the demo's `scene NAME` command) before the
+/// window opens, plays it through the window's input path, writes a screenshot of every
+/// scene shown with `--screenshots DIR`, and turns the outcome into an exit status.
+///
+/// Main-actor; owns the parsed script and, while playing, the player.
+@MainActor
+final class DemoPlayback {
+    private let script: Script
+    private let layout: KeyboardLayout
+    private let speed: PlaybackSpeed
+    private let screenshotDirectory: String?
+    private let path: String
+    private var rootView: DemoRootView?
+    private var screenshotsWritten: [String] = []
+
+    /// Parses the script at `path`.
+    ///
+    /// - Throws: `DemoError.usage` with the script error (`FILE:LINE:COL: error: …`).
+    init(path: String, layout: KeyboardLayout, speed: PlaybackSpeed, screenshotDirectory: String?) throws {
+        self.path = path
+        self.layout = layout
+        self.speed = speed
+        self.screenshotDirectory = screenshotDirectory
+        let parser = ScriptParser(registry: Self.registry(handler: nil), layout: layout)
+        do {
+            script = try parser.parse(contentsOfFile: path)
+        } catch {
+            throw DemoError.usage(error.description)
+        }
+    }
+
+    /// The demo's script commands: `scene NAME` shows a scene (as its key would).
+    static func registry(handler: DemoPlayback?) -> ScriptCommandRegistry {
+        let names = DemoApplication.sceneNames
+        let definition = ScriptCommandDefinition(
+            name: "scene", usage: "scene NAME",
+            parse: { (reader: inout ArgumentReader) throws(ScriptError) -> String in
+                let name = try reader.word("NAME")
+                guard names.contains(name) else {
+                    throw reader.error("unknown scene '\(name)' (expected one of: \(names.joined(separator: ", ")))")
+                }
+                return name
+            },
+            handler: { [weak handler] name, player in
+                try await handler?.show(sceneNamed: name, player: player)
+            })
+        return ScriptCommandRegistry([definition])
+    }
+
+    /// Plays the script in `window` and returns the exit status: 0 when every expectation
+    /// held, 1 when one failed or playback stopped with an error (both are printed).
+    func play(in window: Window, rootView: DemoRootView) async -> Int32 {
+        self.rootView = rootView
+        var options = PlaybackOptions()
+        options.speed = speed
+        options.layout = layout
+        options.registry = Self.registry(handler: self)
+        options.timeout = .seconds(20)
+        let player = ScriptPlayer(window: window, options: options)
+        let report: PlaybackReport
+        do {
+            report = try await player.play(script)
+            try await captureCurrentScene(player: player, at: script.statements.last?.location)
+        } catch {
+            Self.printError("\(error)")
+            return 1
+        }
+        for failure in report.failures { Self.printError("\(failure)") }
+        if let screenshotDirectory, !screenshotsWritten.isEmpty {
+            print("damask-demo: wrote \(screenshotsWritten.count) screenshots to \(screenshotDirectory)")
+        }
+        guard report.succeeded else { return 1 }
+        print("damask-demo: played \(path): \(report.commandCount) commands, every expectation held")
+        return 0
+    }
+
+    /// `scene NAME`: screenshots the scene being left (with `--screenshots`), then shows
+    /// `name` and lets its first frame be presented.
+    private func show(sceneNamed name: String, player: ScriptPlayer) async throws {
+        guard let rootView, let index = rootView.scenes.firstIndex(where: { $0.name == name }) else { return }
+        let location = SourceLocation(file: script.file, line: 0, column: 0)
+        if rootView.currentScene.name != name {
+            try await captureCurrentScene(player: player, at: location)
+        }
+        rootView.showScene(at: index)
+        try await player.waitForFrames(1, at: location)
+    }
+
+    /// Writes `DIR/<scene>.png` of what is presented now.
+    private func captureCurrentScene(player: ScriptPlayer, at location: SourceLocation?) async throws {
+        guard let screenshotDirectory, let rootView else { return }
+        let location = location ?? SourceLocation(file: script.file, line: 1, column: 1)
+        try await player.waitForFrames(1, at: location)
+        guard let provider = player.window.surface as? any PresentedContentProvider,
+            let bitmap = provider.presentedContent
+        else {
+            throw PlaybackError("this surface cannot show its presented content", at: location)
+        }
+        let file = (screenshotDirectory as NSString).appendingPathComponent("\(rootView.currentScene.name).png")
+        do {
+            try FileManager.default.createDirectory(atPath: screenshotDirectory, withIntermediateDirectories: true)
+            try bitmap.writePNG(to: file)
+        } catch {
+            throw PlaybackError("cannot write screenshot '\(file)': \(error)", at: location)
+        }
+        screenshotsWritten.append(file)
+    }
+
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("damask-demo: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,158 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// The `chromosome` scene: the seeds' `ChromosomeBlockView`, whose data "arrives from the
+/// network" while a spinner turns, and two buttons that show the difference between
+/// `setNeedsDisplay()` (draws in the next display pass) and `displayNow()` (has drawn when
+/// it returns).
+///
+/// The sequence is read by a detached task (off the main actor) after a simulated latency
+/// and handed back with `MainActor.run`; the spinner's display link presents it once the
+/// latency has passed on the frame clock, so a deterministic run shows the same frames
+/// every time. Main-actor.
+final class ChromosomeScene: DemoScene {
+    /// The blocks.
+    let chromosomeBlockView: ChromosomeBlockView
+    private let spinner: ActivitySpinnerView
+    private let statusLabel: LabelView
+    private let countLabel: LabelView
+    private var spinnerLink: DisplayLink?
+    private var loadStartTimestamp: UInt32?
+    private var arrived: Result<String, any Error>?
+    private var generation = 0
+    private var highlightIndex = 0
+
+    /// How long one spinner phase lasts, in milliseconds.
+    static let spinnerPhaseMilliseconds: UInt32 = 80
+    private static let highlightCycle: [Character?] = ["A", "C", "G", "T", nil]
+
+    init(environment: DemoEnvironment) {
+        chromosomeBlockView = ChromosomeBlockView(frame: CGRect(x: DemoStyle.margin, y: 156, width: 572, height: 312))
+        spinner = ActivitySpinnerView(frame: CGRect(x: DemoStyle.margin + 266, y: 292, width: 40, height: 40))
+        statusLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 476, width: 572, height: 36), font: DemoStyle.captionFont)
+        countLabel = LabelView(
+            frame: CGRect(x: DemoStyle.margin, y: 512, width: 572, height: 18), font: DemoStyle.captionFont,
+            color: DemoStyle.secondaryText)
+        super.init(
+            name: "chromosome", sidebarTitle: "Chromosome", title: "setNeedsDisplay vs displayNow",
+            summary: "The sequence arrives from a background task and is drawn in the next pass.\n"
+                + "displayNow() draws before it returns; setNeedsDisplay() only records.",
+            environment: environment)
+        chromosomeBlockView.onDraw = { [weak self] view in
+            self?.countLabel.text = "ChromosomeBlockView draw(_:) calls: \(view.drawCount)"
+        }
+        addSubview(chromosomeBlockView)
+        addSubview(spinner)
+        addSubview(statusLabel)
+        addSubview(countLabel)
+        let buttons: [(String, CGFloat, @MainActor (ChromosomeScene) -> Void)] = [
+            ("setNeedsDisplay()", 150, { $0.redraw(synchronously: false) }),
+            ("displayNow()", 120, { $0.redraw(synchronously: true) }),
+            ("Reload", 80, { $0.startLoading() }),
+        ]
+        var x = DemoStyle.margin
+        for (title, width, action) in buttons {
+            let button = ButtonView(frame: CGRect(x: x, y: contentTop, width: width, height: 30), title: title)
+            button.action = { [weak self] in if let self { action(self) } }
+            addSubview(button)
+            x += width + 10
+        }
+        spinner.isHidden = true
+    }
+
+    override func sceneDidAppear() {
+        if chromosomeBlockView.sequenceString == nil, spinnerLink == nil { startLoading() }
+    }
+
+    override func sceneWillDisappear() {
+        // Loading goes on; the spinner link stops and resumes when the scene is back.
+        spinnerLink?.invalidate()
+        spinnerLink = nil
+        generation += 1
+        if chromosomeBlockView.sequenceString == nil { loadStartTimestamp = nil }
+    }
+
+    /// Forgets the sequence and fetches it again.
+    func startLoading() {
+        generation += 1
+        let ticket = generation
+        arrived = nil
+        loadStartTimestamp = nil
+        chromosomeBlockView.sequenceString = nil
+        spinner.isHidden = false
+        statusLabel.text = "Fetching the sequence…"
+        spinnerLink?.invalidate()
+        if let window {
+            spinnerLink = DisplayLink(window: window) { [weak self] _, timestamp in
+                self?.spinnerFrame(timestamp)
+            }
+        }
+        let path = environment.sequencePath
+        let latency = environment.networkLatencyMilliseconds
+        let sleeps = !environment.isDeterministic
+        Task.detached { [weak self] in
+            if sleeps { try? await Task.sleep(for: .milliseconds(Int(latency))) }
+            let result = Result<String, any Error> { try SequenceLoader.load(path: path) }
+            await MainActor.run { self?.sequenceDidArrive(result, ticket: ticket) }
+        }
+    }
+
+    private func sequenceDidArrive(_ result: Result<String, any Error>, ticket: Int) {
+        guard ticket == generation else { return }
+        arrived = result
+    }
+
+    private func spinnerFrame(_ timestamp: UInt32) {
+        let start = loadStartTimestamp ?? timestamp
+        loadStartTimestamp = start
+        let latency = environment.networkLatencyMilliseconds
+        let elapsed = min(timestamp &- start, latency)
+        spinner.phase = Int(elapsed / Self.spinnerPhaseMilliseconds)
+        if elapsed >= latency, let arrived { present(arrived) }
+    }
+
+    private func present(_ result: Result<String, any Error>) {
+        spinnerLink?.invalidate()
+        spinnerLink = nil
+        arrived = nil
+        spinner.isHidden = true
+        switch result {
+        case .success(let sequence):
+            // As in the seed: set the properties, then ask for a redraw.
+            chromosomeBlockView.sequenceString = sequence
+            chromosomeBlockView.nucleotideBases = ChromosomeBlockView.standardBases
+            chromosomeBlockView.setNeedsDisplay()
+            statusLabel.text = "\(sequence.count) bases arrived after \(environment.networkLatencyMilliseconds) ms; "
+                + "setNeedsDisplay() drew them in the next display pass."
+        case .failure(let error):
+            statusLabel.text = "The sequence could not be loaded: \(error)"
+        }
+    }
+
+    /// Changes the highlighted base and redraws with `displayNow()` or `setNeedsDisplay()`.
+    func redraw(synchronously: Bool) {
+        guard chromosomeBlockView.sequenceString != nil else { return }
+        highlightIndex = (highlightIndex + 1) % Self.highlightCycle.count
+        chromosomeBlockView.highlightedBase = Self.highlightCycle[highlightIndex]
+        let before = chromosomeBlockView.drawCount
+        let start = DemoEnvironment.now()
+        if synchronously {
+            chromosomeBlockView.displayNow()
+        } else {
+            chromosomeBlockView.setNeedsDisplay()
+        }
+        let milliseconds = (DemoEnvironment.now() - start) * 1000
+        let draws = chromosomeBlockView.drawCount - before
+        let base = chromosomeBlockView.highlightedBase.map { "\($0) highlighted" } ?? "no highlight"
+        if synchronously {
+            statusLabel.text = "displayNow(): \(draws) draw before it returned, in "
+                + environment.format(milliseconds: milliseconds) + " (\(base)).\n"
+                + "The window presents the new pixels with its next commit."
+        } else {
+            statusLabel.text = "setNeedsDisplay(): returned after \(draws) draws, in "
+                + environment.format(milliseconds: milliseconds) + " (\(base)).\n"
+                + "The draw happens in the next display pass, at the end of this turn."
+        }
+    }
+}

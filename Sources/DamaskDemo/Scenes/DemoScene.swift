@@ -1,0 +1,53 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// One page of the demo: a title, a one-paragraph explanation, and the views that show one
+/// part of the drawing model.
+///
+/// The scene itself does not draw (it has no backing store: rule 8); its header is two
+/// labels and its background colour is painted by the compositor. Subclasses add their
+/// views in `init` and may start and stop animations in ``sceneDidAppear()`` and
+/// ``sceneWillDisappear()``. Main-actor.
+class DemoScene: View {
+    /// The name used by `--scene`, the `scene` script command and screenshot files.
+    let name: String
+    /// The row title in the sidebar.
+    let sidebarTitle: String
+    /// How the demo runs.
+    let environment: DemoEnvironment
+    /// The top of the area below the header, in scene points.
+    let contentTop: CGFloat = 112
+
+    private let titleLabel: LabelView
+    private let summaryLabel: LabelView
+
+    /// Creates a scene named `name`, listed as `sidebarTitle`, with a header showing
+    /// `title` and `summary`.
+    init(name: String, sidebarTitle: String, title: String, summary: String, environment: DemoEnvironment) {
+        self.name = name
+        self.sidebarTitle = sidebarTitle
+        self.environment = environment
+        let width: CGFloat = 560
+        titleLabel = LabelView(
+            frame: CGRect(x: DemoStyle.margin, y: 20, width: width, height: 30), text: title,
+            font: DemoStyle.titleFont)
+        summaryLabel = LabelView(
+            frame: CGRect(x: DemoStyle.margin, y: 56, width: width, height: 48), text: summary,
+            color: DemoStyle.secondaryText)
+        super.init(frame: .zero)
+        backgroundColor = DemoStyle.windowBackground
+        addSubview(titleLabel)
+        addSubview(summaryLabel)
+    }
+
+    /// The scene became the visible one. Default: nothing.
+    func sceneDidAppear() {}
+
+    /// The scene is about to be replaced. Default: nothing.
+    func sceneWillDisappear() {}
+
+    /// Handles a key the window's global shortcuts did not take; returns whether it did.
+    /// Default: takes none.
+    func handleKey(_ event: KeyEvent) -> Bool { false }
+}

@@ -1,0 +1,99 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// The `paths` scene: the seeds' stroked triangle and prebuilt, filled star, with
+/// scaling and rotation controls.
+///
+/// Scaling and rotating set the views' `transform`, a compositing property: the window
+/// repaints the area they cover, but neither view draws again (the counters stay at 1).
+/// Main-actor.
+final class PathsScene: DemoScene {
+    /// The stroked triangle.
+    let triangleView: TriangleView
+    /// The filled star.
+    let starView: StarView
+    private let infoLabel: LabelView
+    private var scale: CGFloat = 1
+    private var rotationDegrees: CGFloat = 0
+
+    init(environment: DemoEnvironment) {
+        triangleView = TriangleView(frame: CGRect(x: 54, y: 190, width: 200, height: 200))
+        starView = StarView(frame: CGRect(x: 334, y: 190, width: 200, height: 200))
+        infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 36), font: DemoStyle.captionFont)
+        super.init(
+            name: "paths", sidebarTitle: "Paths", title: "Paths: stroke and fill",
+            summary: "A triangle stroked 2 points wide and a star path built once, filled in draw(_:).\n"
+                + "Scale and rotation are compositing only: no draw. Keys: + − [ ] 0.",
+            environment: environment)
+        triangleView.backgroundColor = DemoStyle.panel
+        starView.backgroundColor = DemoStyle.panel
+        addSubview(triangleView)
+        addSubview(starView)
+        addSubview(infoLabel)
+        let buttons: [(String, @MainActor (PathsScene) -> Void)] = [
+            ("Smaller", { $0.zoom(by: 1 / 1.25) }),
+            ("Larger", { $0.zoom(by: 1.25) }),
+            ("Rotate ←", { $0.rotate(by: -15) }),
+            ("Rotate →", { $0.rotate(by: 15) }),
+            ("Reset", { $0.reset() }),
+        ]
+        for (index, (title, action)) in buttons.enumerated() {
+            let button = ButtonView(
+                frame: CGRect(x: DemoStyle.margin + CGFloat(index) * 104, y: contentTop, width: 96, height: 30),
+                title: title)
+            button.action = { [weak self] in if let self { action(self) } }
+            addSubview(button)
+        }
+        updateInfo()
+    }
+
+    /// Multiplies the scale by `factor` (kept within 0.4…1.6).
+    func zoom(by factor: CGFloat) {
+        scale = min(max(scale * factor, 0.4), 1.6)
+        applyTransform()
+    }
+
+    /// Adds `degrees` to the rotation.
+    func rotate(by degrees: CGFloat) {
+        rotationDegrees = (rotationDegrees + degrees).truncatingRemainder(dividingBy: 360)
+        applyTransform()
+    }
+
+    /// Back to scale 1, no rotation.
+    func reset() {
+        scale = 1
+        rotationDegrees = 0
+        applyTransform()
+    }
+
+    private func applyTransform() {
+        let transform = CGAffineTransform(rotationAngle: rotationDegrees * .pi / 180)
+            .concatenating(CGAffineTransform(scaleX: scale, y: scale))
+        triangleView.transform = transform
+        starView.transform = transform
+        updateInfo()
+    }
+
+    private func updateInfo() {
+        infoLabel.text = String(format: "transform: scale %.2f, rotation %d°", scale, Int(rotationDegrees))
+            + "\ndraw(_:) calls: triangle \(triangleView.drawCount), star \(starView.drawCount)"
+            + " (the views drew once; the compositor transforms their pixels)"
+    }
+
+    override func sceneDidAppear() {
+        window?.afterNextDisplay { [weak self] in self?.updateInfo() }
+    }
+
+    override func handleKey(_ event: KeyEvent) -> Bool {
+        switch event.keysym {
+        case 0x2b, 0x3d: zoom(by: 1.25)  // + =
+        case 0x2d: zoom(by: 1 / 1.25)  // -
+        case 0x5b: rotate(by: -15)  // [
+        case 0x5d: rotate(by: 15)  // ]
+        case 0x30: reset()  // 0
+        default: return false
+        }
+        return true
+    }
+}

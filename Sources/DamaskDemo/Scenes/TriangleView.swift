@@ -1,0 +1,27 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// The seeds' triangle: a dark grey outline, 2 points wide, inset 10 points from the
+/// bounds.
+///
+/// The seed computes the corners from `rect`; here they come from the bounds, so a
+/// partial redraw draws the same triangle (the context is clipped to `rect` anyway).
+/// Main-actor.
+final class TriangleView: View {
+    /// How many times ``draw(_:)`` ran.
+    private(set) var drawCount = 0
+
+    override func draw(_ rect: CGRect) {
+        drawCount += 1
+        guard let context = GraphicsContext.current else { return }
+        let area = bounds
+        context.setStrokeColor(.darkGray)
+        context.setLineWidth(2.0)
+        context.move(to: CGPoint(x: area.midX, y: area.minY + 10))
+        context.addLine(to: CGPoint(x: area.maxX - 10, y: area.maxY - 10))
+        context.addLine(to: CGPoint(x: area.minX + 10, y: area.maxY - 10))
+        context.closePath()
+        context.strokePath()
+    }
+}

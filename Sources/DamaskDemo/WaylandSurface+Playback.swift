@@ -1,0 +1,15 @@
+import DamaskGraphics
+import DamaskPlayback
+import DamaskWayland
+
+/// Lets the script player check pixels, take screenshots and wait for frames on a real
+/// compositor: the presented content is the buffer last committed (the window repaints
+/// every buffer fully up to date before presenting it, and does not touch it again until
+/// it presents another one).
+extension WaylandSurface: PresentedContentProvider, FrameRequestReporting {
+    /// The pixels of the last committed buffer, or `nil` before the first commit.
+    public var presentedContent: Bitmap? { presentedBuffer?.bitmap }
+
+    /// Whether a frame callback is outstanding.
+    public var hasPendingFrameRequest: Bool { isFramePending }
+}
