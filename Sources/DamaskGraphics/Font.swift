@@ -5,9 +5,8 @@ import Foundation
 /// Sizes are in user units (points = pixels at scale 1); drawing under a scaled
 /// context renders glyphs at the scaled pixel size. Faces and glyph caches are shared
 /// by all fonts using the same file, and guarded by one lock, because FreeType is not
-/// thread-safe. A `Font` itself is used from one thread at a time (the main actor in
-/// practice).
-public final class Font {
+/// thread-safe; a `Font` is immutable and may be shared between threads.
+public final class Font: Sendable {
     /// A font weight.
     public enum Weight: Sendable {
         /// Regular (book) weight.

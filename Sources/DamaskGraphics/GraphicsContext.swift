@@ -87,8 +87,7 @@ public final class GraphicsContext {
 
     // MARK: - Drawing attributes
 
-    /// Sets the colour used by fills (and text drawn with ``draw(_:at:font:color:)``
-    /// keeps its own colour).
+    /// Sets the colour used by fills (text takes its colour as an argument instead).
     public func setFillColor(_ color: Color) { state.fillColor = color }
     /// Sets the colour used by strokes.
     public func setStrokeColor(_ color: Color) { state.strokeColor = color }
@@ -290,10 +289,57 @@ public final class GraphicsContext {
         guard let rect = GraphicsContext.validRect(rect) else { return }
         if let box = deviceBox(for: rect) {
             paintSolid(color, coverage: .box(box), mode: mode)
+        } else if state.ctm.b == 0, state.ctm.c == 0 {
+            paintAxisAlignedRect(rect.applying(state.ctm), color: color, mode: mode)
         } else {
             guard let mask = rasterize([deviceCorners(of: rect)], rule: .winding) else { return }
             paintSolid(color, coverage: .mask(mask), mode: mode)
         }
+    }
+
+    /// Paints an axis-aligned device rect with fractional edges: the whole pixels inside
+    /// as one direct fill, the partly covered border pixels through small masks with
+    /// exact (analytic) coverage.
+    private func paintAxisAlignedRect(_ rect: CGRect, color: Color, mode: BlendMode) {
+        guard let bounds = clipBounds else { return }
+        // Clamp to one pixel around the clip so nothing below loops over absurd sizes.
+        let x0 = max(Double(rect.minX), Double(bounds.x0 - 1)), x1 = min(Double(rect.maxX), Double(bounds.x1 + 1))
+        let y0 = max(Double(rect.minY), Double(bounds.y0 - 1)), y1 = min(Double(rect.maxY), Double(bounds.y1 + 1))
+        guard x0 < x1, y0 < y1 else { return }
+        let outerX0 = Int(x0.rounded(.down)), outerX1 = Int(x1.rounded(.up))
+        let outerY0 = Int(y0.rounded(.down)), outerY1 = Int(y1.rounded(.up))
+        var innerX0 = Int(x0.rounded(.up)), innerX1 = Int(x1.rounded(.down))
+        var innerY0 = Int(y0.rounded(.up)), innerY1 = Int(y1.rounded(.down))
+        if innerX0 >= innerX1 || innerY0 >= innerY1 {
+            // Thinner than a pixel somewhere: everything is border.
+            (innerX0, innerX1, innerY0, innerY1) = (outerX0, outerX0, outerY0, outerY0)
+        }
+        func overlap(_ pixel: Int, _ low: Double, _ high: Double) -> Double {
+            max(0, min(Double(pixel + 1), high) - max(Double(pixel), low))
+        }
+        /// A mask over a device box with coverage = column overlap × row overlap.
+        func strip(_ sx0: Int, _ sy0: Int, _ sx1: Int, _ sy1: Int) {
+            guard sx0 < sx1, sy0 < sy1,
+                let mask = CoverageMask(x: sx0, y: sy0, width: sx1 - sx0, height: sy1 - sy0)
+            else { return }
+            let columns = (sx0..<sx1).map { overlap($0, x0, x1) }
+            for row in sy0..<sy1 {
+                let rowCoverage = overlap(row, y0, y1)
+                let out = mask.bytes + (row - sy0) * mask.bytesPerRow
+                for (index, columnCoverage) in columns.enumerated() {
+                    out[index] = UInt8(min(255, (rowCoverage * columnCoverage * 255).rounded()))
+                }
+            }
+            paintSolid(color, coverage: .mask(mask), mode: mode)
+        }
+        if innerX0 < innerX1 {
+            paintSolid(color, coverage: .box(pixman_box32_t(
+                x1: Int32(innerX0), y1: Int32(innerY0), x2: Int32(innerX1), y2: Int32(innerY1))), mode: mode)
+        }
+        strip(outerX0, outerY0, outerX1, innerY0)  // top rows, corners included
+        strip(outerX0, innerY1, outerX1, outerY1)  // bottom rows, corners included
+        strip(outerX0, innerY0, innerX0, innerY1)  // left columns
+        strip(innerX1, innerY0, outerX1, innerY1)  // right columns
     }
 
     /// Paints a solid colour (times the global alpha) through `coverage`.
