@@ -40,7 +40,7 @@ extension GraphicsContext {
         let quality = interpolation == .default ? state.interpolationQuality : interpolation
         var transform = GraphicsContext.pixmanTransform(imageToDevice.inverted())
         pixman_image_set_transform(source, &transform)
-        pixman_image_set_filter(source, quality.pixmanFilter, nil, 0)
+        GraphicsContext.setFilter(on: source, quality: quality, deviceToImage: imageToDevice.inverted())
         pixman_image_set_repeat(source, PIXMAN_REPEAT_PAD)
         let coverage: Coverage
         if let box = deviceBox(for: rect) {
@@ -106,6 +106,24 @@ extension GraphicsContext {
         pixman_image_set_repeat(gradient, options.isEmpty ? PIXMAN_REPEAT_NONE : PIXMAN_REPEAT_PAD)
         let box = pixman_box32_t(x1: Int32(bounds.x0), y1: Int32(bounds.y0), x2: Int32(bounds.x1), y2: Int32(bounds.y1))
         composite(gradient, coverage: .box(box), alpha: state.alpha, mode: state.blendMode)
+    }
+
+    /// Sets the sampling filter of `image`. `.high` averages the covered source area
+    /// (a separable box filter) when the image is shrunk; otherwise bilinear or nearest.
+    private static func setFilter(on image: OpaquePointer, quality: InterpolationQuality, deviceToImage t: CGAffineTransform) {
+        let sx = (t.a * t.a + t.b * t.b).squareRoot(), sy = (t.c * t.c + t.d * t.d).squareRoot()
+        if quality == .high, sx > 1.01 || sy > 1.01, sx < 1024, sy < 1024 {
+            var count: Int32 = 0
+            if let parameters = pixman_filter_create_separable_convolution(
+                &count, fixed(max(sx, 1)), fixed(max(sy, 1)),
+                PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, 4, 4)
+            {
+                // pixman copies the parameters; the array is ours to free.
+                defer { free(parameters) }
+                if pixman_image_set_filter(image, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, parameters, count) != 0 { return }
+            }
+        }
+        pixman_image_set_filter(image, quality.pixmanFilter, nil, 0)
     }
 
     static func isUnbounded(_ mode: BlendMode) -> Bool {

@@ -89,8 +89,11 @@ extension GraphicsContext {
         let scale = t.maximumScale
         guard scale > 0, scale.isFinite else { return }
         let tolerance = GraphicsContext.deviceTolerance / scale
+        guard clipBounds != nil else { return }
+        // Width 0 is a hairline: one device pixel wide, as in Core Graphics.
+        let width = state.lineWidth == 0 ? 1 / scale : state.lineWidth
         let stroker = Stroker(
-            lineWidth: state.lineWidth, cap: state.lineCap, join: state.lineJoin,
+            lineWidth: width, cap: state.lineCap, join: state.lineJoin,
             miterLimit: state.miterLimit, dashLengths: state.dashLengths, dashPhase: state.dashPhase,
             tolerance: tolerance)
         let polygons = stroker.outline(of: path.flattened(tolerance: tolerance))

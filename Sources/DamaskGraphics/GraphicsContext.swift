@@ -93,7 +93,8 @@ public final class GraphicsContext {
     public func setStrokeColor(_ color: Color) { state.strokeColor = color }
     /// Sets a global opacity (0…1) multiplied into everything drawn.
     public func setAlpha(_ alpha: CGFloat) { state.alpha = Color.clampUnit(alpha) }
-    /// Sets the stroke width in user units; zero, negative or non-finite widths stroke nothing.
+    /// Sets the stroke width in user units; 0 strokes a one-device-pixel hairline,
+    /// negative or non-finite widths stroke nothing.
     public func setLineWidth(_ width: CGFloat) { state.lineWidth = width }
     /// Sets the cap style for open subpath ends.
     public func setLineCap(_ cap: LineCap) { state.lineCap = cap }

@@ -8,14 +8,14 @@ public enum InterpolationQuality: Sendable {
     case low
     /// Bilinear filtering (the default).
     case `default`
-    /// pixman's "best" filter (bilinear, or better where pixman offers it).
+    /// Area averaging (a separable box filter) when shrinking, so fine detail is not
+    /// aliased; bilinear when enlarging.
     case high
 
     var pixmanFilter: pixman_filter_t {
         switch self {
         case .none: PIXMAN_FILTER_NEAREST
-        case .low, .default: PIXMAN_FILTER_BILINEAR
-        case .high: PIXMAN_FILTER_BEST
+        case .low, .default, .high: PIXMAN_FILTER_BILINEAR
         }
     }
 }

@@ -145,3 +145,31 @@ struct StrokeAndGradientTests {
         #expect(abs(Int(bitmap.pixel(x: 30, y: 20) & 0xFF) - 128) < 12)
     }
 }
+
+extension StrokeAndGradientTests {
+    @Test("a zero line width strokes a one-pixel hairline whatever the scale")
+    func hairline() throws {
+        let bitmap = try render { ctx in
+            ctx.scaleBy(x: 3, y: 3)
+            ctx.setLineWidth(0)
+            ctx.strokeLineSegments(between: [CGPoint(x: 1, y: 1.5), CGPoint(x: 5, y: 1.5)])
+        }
+        #expect(inked(bitmap, 8, 4))
+        #expect(blank(bitmap, 8, 3) && blank(bitmap, 8, 5))
+    }
+
+    @Test("high-quality shrinking averages detail that bilinear sampling would alias")
+    func highQualityDownscale() throws {
+        let stripes = try Bitmap(width: 64, height: 64)
+        for y in 0..<64 { for x in 0..<64 { stripes.setPixel(x: x, y: y, to: x % 2 == 0 ? 0xFF00_0000 : 0xFFFF_FFFF) } }
+        func shrink(_ quality: InterpolationQuality) throws -> [Int] {
+            let bitmap = try render(width: 6, height: 6) { ctx in
+                ctx.draw(stripes, in: CGRect(x: 0, y: 0, width: 6, height: 6), interpolation: quality)
+            }
+            return (0..<6).map { Int(bitmap.pixel(x: $0, y: 3) & 0xFF) }
+        }
+        let high = try shrink(.high), bilinear = try shrink(.default)
+        #expect(high.allSatisfy { abs($0 - 128) < 20 }, "\(high) should all be mid grey")
+        #expect(bilinear.contains { abs($0 - 128) > 40 }, "\(bilinear) shows the aliasing .high avoids")
+    }
+}
