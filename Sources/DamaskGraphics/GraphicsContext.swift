@@ -302,7 +302,9 @@ public final class GraphicsContext {
     /// as one direct fill, the partly covered border pixels through small masks with
     /// exact (analytic) coverage.
     private func paintAxisAlignedRect(_ rect: CGRect, color: Color, mode: BlendMode) {
-        guard let bounds = clipBounds else { return }
+        guard let bounds = clipBounds, rect.minX.isFinite, rect.maxX.isFinite,
+            rect.minY.isFinite, rect.maxY.isFinite
+        else { return }
         // Clamp to one pixel around the clip so nothing below loops over absurd sizes.
         let x0 = max(Double(rect.minX), Double(bounds.x0 - 1)), x1 = min(Double(rect.maxX), Double(bounds.x1 + 1))
         let y0 = max(Double(rect.minY), Double(bounds.y0 - 1)), y1 = min(Double(rect.maxY), Double(bounds.y1 + 1))
