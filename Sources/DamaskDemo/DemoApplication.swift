@@ -97,6 +97,7 @@ final class DemoApplication {
         let rootView = DemoRootView(
             frame: window.bounds, scenes: Self.makeScenes(environment: environment), environment: environment)
         window.contentView = rootView
+        rootView.becomeFirstResponder()
         rootView.onQuit = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
         window.onClose = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
         let damageLog = self.damageLog

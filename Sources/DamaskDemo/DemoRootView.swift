@@ -66,10 +66,6 @@ final class DemoRootView: View {
 
     override var canBecomeFirstResponder: Bool { true }
 
-    override func didMoveToWindow() {
-        if window != nil { becomeFirstResponder() }
-    }
-
     override func keyDown(_ event: KeyEvent) {
         let commandKeys: ModifierFlags = [.control, .alt, .logo]
         if event.modifiers.contains(.control), event.keysym == 0x71 || event.keysym == 0x51 {

@@ -9,8 +9,9 @@ import Foundation
 ///
 /// The sequence is read by a detached task (off the main actor) after a simulated latency
 /// and handed back with `MainActor.run`; the spinner's display link presents it once the
-/// latency has passed on the frame clock, so a deterministic run shows the same frames
-/// every time. Main-actor.
+/// latency has passed in frames (one frame per 16 ms of latency; the spinner advances every
+/// ``framesPerPhase`` frames), so every run draws the same frames, whatever the
+/// compositor's timing. Main-actor.
 final class ChromosomeScene: DemoScene {
     /// The blocks.
     let chromosomeBlockView: ChromosomeBlockView
@@ -18,13 +19,15 @@ final class ChromosomeScene: DemoScene {
     private let statusLabel: LabelView
     private let countLabel: LabelView
     private var spinnerLink: DisplayLink?
-    private var loadStartTimestamp: UInt32?
+    private var framesSinceLoadStart = 0
     private var arrived: Result<String, any Error>?
     private var generation = 0
     private var highlightIndex = 0
 
-    /// How long one spinner phase lasts, in milliseconds.
-    static let spinnerPhaseMilliseconds: UInt32 = 80
+    /// How many frames one spinner phase lasts.
+    static let framesPerPhase = 5
+    /// The nominal length of a frame, in milliseconds, for turning latency into frames.
+    static let frameMilliseconds: UInt32 = 16
     private static let highlightCycle: [Character?] = ["A", "C", "G", "T", nil]
 
     init(environment: DemoEnvironment) {
@@ -70,7 +73,6 @@ final class ChromosomeScene: DemoScene {
         spinnerLink?.invalidate()
         spinnerLink = nil
         generation += 1
-        if chromosomeBlockView.sequenceString == nil { loadStartTimestamp = nil }
     }
 
     /// Forgets the sequence and fetches it again.
@@ -78,14 +80,14 @@ final class ChromosomeScene: DemoScene {
         generation += 1
         let ticket = generation
         arrived = nil
-        loadStartTimestamp = nil
+        framesSinceLoadStart = 0
         chromosomeBlockView.sequenceString = nil
         spinner.isHidden = false
         statusLabel.text = "Fetching the sequence…"
         spinnerLink?.invalidate()
         if let window {
-            spinnerLink = DisplayLink(window: window) { [weak self] _, timestamp in
-                self?.spinnerFrame(timestamp)
+            spinnerLink = DisplayLink(window: window) { [weak self] _, _ in
+                self?.spinnerFrame()
             }
         }
         let path = environment.sequencePath
@@ -103,13 +105,11 @@ final class ChromosomeScene: DemoScene {
         arrived = result
     }
 
-    private func spinnerFrame(_ timestamp: UInt32) {
-        let start = loadStartTimestamp ?? timestamp
-        loadStartTimestamp = start
-        let latency = environment.networkLatencyMilliseconds
-        let elapsed = min(timestamp &- start, latency)
-        spinner.phase = Int(elapsed / Self.spinnerPhaseMilliseconds)
-        if elapsed >= latency, let arrived { present(arrived) }
+    private func spinnerFrame() {
+        let latencyFrames = Int(environment.networkLatencyMilliseconds / Self.frameMilliseconds)
+        framesSinceLoadStart = min(framesSinceLoadStart + 1, latencyFrames)
+        spinner.phase = framesSinceLoadStart / Self.framesPerPhase
+        if framesSinceLoadStart >= latencyFrames, let arrived { present(arrived) }
     }
 
     private func present(_ result: Result<String, any Error>) {
