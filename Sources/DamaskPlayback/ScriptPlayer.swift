@@ -35,6 +35,9 @@ import Foundation
     public internal(set) var clock: UInt32 = 0
     /// The simulated keyboard (its layout follows `layout` commands).
     public internal(set) var keyboard: KeyboardState?
+    /// The location of the command being played (for application command handlers that
+    /// report errors or wait), nil outside `play(_:)`.
+    public private(set) var currentLocation: SourceLocation?
     /// Called with every event just before it is dispatched, and its timestamp (for logging,
     /// or to feed a `ScriptRecorder`).
     public var onDispatch: ((Event, UInt32) -> Void)?
@@ -94,7 +97,9 @@ import Foundation
         if window.frameCount == 0 { try await waitForFrames(1, at: location) }
         damageSinceCheck = Region()
         drawsSinceCheck = 0
+        defer { currentLocation = nil }
         for statement in script.statements {
+            currentLocation = statement.location
             try await run(statement)
             report.commandCount += 1
             if options.stopsAtFirstFailure, !report.failures.isEmpty { break }

@@ -196,11 +196,12 @@ struct ScriptPlayerTests {
                     return name
                 },
                 handler: { name, player in
+                    #expect(player.currentLocation == SourceLocation(file: "play.dsc", line: 2, column: 3))
                     player.window.contentView.backgroundColor = name == "red" ? .red : .green
                 })
         ])
         let report = try await fixture.play(
-            "scene green\nexpect pixel 2 2 #00ff00", registry: registry)
+            "# show a scene\n  scene green\nexpect pixel 2 2 #00ff00", registry: registry)
         #expect(report.failures.map(\.description) == [])
     }
 
