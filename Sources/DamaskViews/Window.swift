@@ -358,7 +358,18 @@ private let environmentFlashesDamage: Bool = {
     private func runPass() {
         guard !isRunningPass else { return }
         isRunningPass = true
-        defer { isRunningPass = false }
+        let report = performPass()
+        isRunningPass = false
+        // Callbacks run outside the pass, so that they may flush or invalidate freely.
+        if let report { onCommit?(report) }
+        guard !isWaitingForBuffer else { return }
+        let handlers = afterDisplayHandlers
+        afterDisplayHandlers.removeAll()
+        for handler in handlers { handler() }
+    }
+
+    /// Runs one pass; returns the report of its commit, if it made one.
+    private func performPass() -> CommitReport? {
         let start = Window.threadCPUTime()
         needsPass = false
         passCount += 1
@@ -377,19 +388,14 @@ private let environmentFlashesDamage: Bool = {
         }
         let changes = pendingDamage.intersection(Region(bufferRect))
         let damage = changes.union(flashedRegion.intersection(Region(bufferRect)))
-
-        if !damage.isEmpty {
-            guard let buffer = surface.dequeueBuffer() else {
-                isWaitingForBuffer = true
-                needsPass = true
-                return
-            }
-            commit(damage, changes: changes, into: buffer, bufferRect: bufferRect, start: start)
-        }
         skipsFrameWait = false
-        let handlers = afterDisplayHandlers
-        afterDisplayHandlers.removeAll()
-        for handler in handlers { handler() }
+        guard !damage.isEmpty else { return nil }
+        guard let buffer = surface.dequeueBuffer() else {
+            isWaitingForBuffer = true
+            needsPass = true
+            return nil
+        }
+        return commit(damage, changes: changes, into: buffer, bufferRect: bufferRect, start: start)
     }
 
     /// Repaints `buffer` and presents it. `damage` is what differs from the last presented
@@ -397,7 +403,7 @@ private let environmentFlashesDamage: Bool = {
     private func commit(
         _ damage: Region, changes: Region, into buffer: SurfaceBuffer, bufferRect: CGRect,
         start: Double
-    ) {
+    ) -> CommitReport {
         pendingDamage = Region()
         var repaint = damage.union(buffer.missedDamage)
         repaint.formIntersection(Region(bufferRect))
@@ -431,7 +437,7 @@ private let environmentFlashesDamage: Bool = {
             drawCount: passDrawCount, cpuMilliseconds: (Window.threadCPUTime() - start) * 1000)
         passDrawCount = 0
         lastCommitReport = report
-        onCommit?(report)
+        return report
     }
 
     private func tint(_ region: Region, in bitmap: Bitmap) {
