@@ -45,6 +45,8 @@ import Foundation
     let contentProvider: (any PresentedContentProvider)?
     var hasPointerEntered = false
     var hasKeyboardFocus = false
+    /// Where each touch point down now is, by id.
+    var touchLocations: [Int32: CGPoint] = [:]
     var report = PlaybackReport()
     var damageSinceCheck = Region()
     var drawsSinceCheck = 0
@@ -157,11 +159,14 @@ import Foundation
         case .type(let text):
             try await type(text, at: location)
         case .touchDown(let id, let point):
+            touchLocations[id] = point
             await send(.touch(TouchEvent(phase: .began, id: id, location: point, timestamp: clock)))
         case .touchMove(let id, let point):
+            touchLocations[id] = point
             await send(.touch(TouchEvent(phase: .moved, id: id, location: point, timestamp: clock)))
         case .touchUp(let id):
-            await send(.touch(TouchEvent(phase: .ended, id: id, location: pointerLocation, timestamp: clock)))
+            let location = touchLocations.removeValue(forKey: id) ?? .zero
+            await send(.touch(TouchEvent(phase: .ended, id: id, location: location, timestamp: clock)))
         case .wait(.duration(let milliseconds)):
             if options.speed == .realtime {
                 clock &+= UInt32(milliseconds.rounded())

@@ -19,6 +19,8 @@ struct ScriptErrorTests {
     func exactMessages() {
         let cases: [(String, String)] = [
             ("jump 1 2", "test.dsc:1:1: error: unknown command 'jump'"),
+            ("type \"üü\" x", "test.dsc:1:11: error: unexpected argument 'x' for 'type'"),
+            ("\tmove\t1\t\"\\u{7}\"", "test.dsc:1:9: error: bad number '\\u{7}' for Y"),
             ("move 1\n  move 1 y", "test.dsc:1:7: error: missing argument Y for 'move'"),
             ("size 10x10\nmove 1 y", "test.dsc:2:8: error: bad number 'y' for Y"),
             ("move nan 1", "test.dsc:1:6: error: bad number 'nan' for X"),

@@ -117,6 +117,7 @@ struct ScriptPlayerTests {
         #expect(log.scrollEvents.first?.deltaY == 30)
         #expect(log.touchEvents.map(\.phase) == [.began, .moved, .ended])
         #expect(log.touchEvents.map(\.id) == [7, 7, 7])
+        #expect(log.touchEvents.last?.location == CGPoint(x: 3, y: 63))
         let times = (log.pointerEvents.map(\.timestamp) + log.scrollEvents.map(\.timestamp))
         #expect(times == times.sorted())
     }
@@ -151,6 +152,35 @@ struct ScriptPlayerTests {
         let report = try await fixture.play("wait frames 5")
         #expect(ticks - before >= 5)
         #expect(report.commits.count == 5)
+    }
+
+    @Test("a skipped wall-clock wait still runs the frames that time would bring")
+    func fastWaitAdvancesAnimation() async throws {
+        let fixture = PlaybackFixture()
+        var timestamps: [UInt32] = []
+        let link = DisplayLink(window: fixture.window) { _, timestamp in
+            timestamps.append(timestamp)
+            fixture.toggle.setNeedsDisplay()
+        }
+        defer { link.invalidate() }
+        _ = try await fixture.play("move 1 1")
+        let before = timestamps.count
+        let started = ContinuousClock.now
+        _ = try await fixture.play("wait 1600ms")
+        #expect(ContinuousClock.now - started < .milliseconds(1500))
+        let during = timestamps[before...]
+        #expect(during.count == 100)
+        #expect(zip(during, during.dropFirst()).allSatisfy { $1 - $0 == 16 })
+    }
+
+    @Test("realtime speed honours wall-clock waits")
+    func realtimeWaits() async throws {
+        let fixture = PlaybackFixture()
+        var options = PlaybackOptions()
+        options.speed = .realtime
+        let started = ContinuousClock.now
+        _ = try await fixture.play("wait 120ms", options: options)
+        #expect(ContinuousClock.now - started >= .milliseconds(120))
     }
 
     @Test("wait idle times out on an endless animation with an error naming the line")
