@@ -25,7 +25,11 @@ final class FontFace: @unchecked Sendable {
     private struct GlyphKey: Hashable {
         var glyph: UInt32
         var pixelSize64: Int
+        var phase: Int
     }
+
+    /// Horizontal sub-pixel positions glyphs are rendered at (quarter pixels).
+    static let subpixelPhases = 4
 
     /// FreeType load flags: `FT_LOAD_NO_SCALE` (design units) and `FT_LOAD_TARGET_LIGHT`.
     private static let loadNoScale: Int32 = 0x1
@@ -72,19 +76,24 @@ final class FontFace: @unchecked Sendable {
         return path
     }
 
-    /// `glyph` rendered with light hinting at `pixelSize` device pixels per em.
-    func image(of glyph: UInt32, pixelSize: CGFloat) -> GlyphImage {
+    /// `glyph` rendered with light hinting at `pixelSize` device pixels per em, shifted
+    /// right by `phase` / ``subpixelPhases`` of a pixel (so text keeps its unhinted
+    /// advances without glyphs snapping to whole pixels).
+    func image(of glyph: UInt32, pixelSize: CGFloat, phase: Int) -> GlyphImage {
         let size64 = Int((pixelSize * 64).rounded())
-        let key = GlyphKey(glyph: glyph, pixelSize64: size64)
+        let key = GlyphKey(glyph: glyph, pixelSize64: size64, phase: phase)
         if let image = images[key] { return image }
         if images.count >= FontFace.imageCacheLimit { images.removeAll(keepingCapacity: true) }
-        let image = render(glyph, size64: size64)
+        let image = render(glyph, size64: size64, phase: phase)
         images[key] = image
         return image
     }
 
-    private func render(_ glyph: UInt32, size64: Int) -> GlyphImage {
+    private func render(_ glyph: UInt32, size64: Int, phase: Int) -> GlyphImage {
         let blank = GlyphImage(image: nil, left: 0, top: 0, width: 0, height: 0)
+        var shift = FT_Vector(x: FT_Pos(phase * 64 / FontFace.subpixelPhases), y: 0)
+        FT_Set_Transform(face, nil, &shift)
+        defer { FT_Set_Transform(face, nil, nil) }
         guard FT_Set_Char_Size(face, 0, FT_F26Dot6(size64), 72, 72) == 0,
             FT_Load_Glyph(face, glyph, FontFace.loadTargetLight) == 0,
             FT_Render_Glyph(face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0

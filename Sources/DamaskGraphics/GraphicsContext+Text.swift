@@ -10,11 +10,11 @@ extension GraphicsContext {
     /// Draws `text` with its baseline starting at `point` (user space) in `color`
     /// (times the global alpha), honouring the clip and blend mode.
     ///
-    /// Under a translation or uniform positive scale, cached FreeType glyph images are
-    /// composited directly by pixman at whole-pixel positions. Under rotation, skew or
-    /// non-uniform scale, or above 256 device pixels per em, the glyph outlines are filled
-    /// as paths instead. Characters the
-    /// font lacks are drawn as boxes.
+    /// Under a translation or uniform positive scale, cached FreeType glyph images
+    /// (rendered at quarter-pixel horizontal offsets) are composited directly by pixman.
+    /// Under rotation, skew or non-uniform scale, or above 256 device pixels per em, the
+    /// glyph outlines are filled as paths instead. Characters the font lacks are drawn
+    /// as boxes.
     public func draw(_ text: String, at point: CGPoint, font: Font, color: Color) {
         guard point.x.isFinite, point.y.isFinite, clipBounds != nil else { return }
         let (glyphs, _) = font.layout(text)
@@ -41,9 +41,16 @@ extension GraphicsContext {
         let library = FreeTypeLibrary.shared
         library.withLock {
             for placed in glyphs {
+                let penX = origin.x + placed.x * scale
+                var whole = penX.rounded(.down)
+                var phase = Int(((penX - whole) * CGFloat(FontFace.subpixelPhases)).rounded())
+                if phase == FontFace.subpixelPhases {
+                    whole += 1
+                    phase = 0
+                }
                 let image: GlyphImage
                 if let glyph = placed.glyph, let face = font.face {
-                    image = face.image(of: glyph, pixelSize: pixelSize)
+                    image = face.image(of: glyph, pixelSize: pixelSize, phase: phase)
                 } else {
                     let key = Int((pixelSize * 64).rounded())
                     if let cached = library.boxGlyphs[key] {
@@ -55,7 +62,7 @@ extension GraphicsContext {
                     }
                 }
                 guard let mask = image.image else { continue }
-                let x = Int((origin.x + placed.x * scale).rounded()) + image.left
+                let x = Int(whole) + image.left
                 blitGlyph(mask, solid: solid, x: x, y: baseline - image.top, width: image.width, height: image.height)
             }
         }
