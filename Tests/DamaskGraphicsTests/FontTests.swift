@@ -94,3 +94,19 @@ struct FontTests {
         }
     }
 }
+
+extension FontTests {
+    @Test("non-ASCII UTF-8 text uses the font's glyphs, not placeholders")
+    func utf8Text() throws {
+        let font = try Font(size: 20)
+        let accented = font.measure("é"), plain = font.measure("e")
+        #expect(abs(accented.width - plain.width) < 0.01)
+        let box = font.measure("\u{E000}")
+        #expect(abs(box.width - 12) < 0.01)  // placeholder advance: 0.6 em
+        let bitmap = try Bitmap(width: 30, height: 30)
+        GraphicsContext(bitmap: bitmap).draw("é", at: CGPoint(x: 5, y: 24), font: font, color: .black)
+        // The accent sits above the x-height: ink in the top part of the glyph box.
+        let accentInk = (0..<12).contains { y in (0..<30).contains { bitmap.pixel(x: $0, y: y) != 0 } }
+        #expect(accentInk)
+    }
+}
