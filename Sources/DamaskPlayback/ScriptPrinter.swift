@@ -105,10 +105,14 @@ public enum ScriptPrinter {
         }
     }
 
-    /// A bare word if it lexes back as itself, otherwise a quoted string.
+    /// A bare word if it lexes back as itself (as an argument, never the first token of a
+    /// line), otherwise a quoted string.
     static func argument(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        let startsComment =
+            text.hasPrefix("#") && !(scalars.count == 7 && ScriptLexer.isColourLiteral(scalars, at: 0))
         let needsQuotes =
-            text.isEmpty || text.hasPrefix("#") || text.hasPrefix("\"")
+            text.isEmpty || startsComment || text.hasPrefix("\"")
             || text.unicodeScalars.contains { ScriptLexer.isSpace($0) || needsEscape($0) }
         return needsQuotes ? quoted(text) : text
     }

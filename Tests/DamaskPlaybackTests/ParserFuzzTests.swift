@@ -12,7 +12,20 @@ struct ParserFuzzTests {
         "type \"Hello, \\\"world\\\"\\n\"\nkey ctrl+shift+Return\nwait frames 2\nwait idle\n",
         "drag 0 0 100 100 steps 5 # drag\ntouch down 0 1 1\ntouch move 0 2 2\ntouch up 0\n",
         "expect pixel 10 10 #ff0000 ±8\nexpect damage exactly 0 0 10 10 5 5 1 1\nscroll 0 -3\n",
+        "layout de\ntype \"Grüße\"\nscene blue 2\nlayout us:intl\nkey alt+F4\n",
     ]
+
+    /// A registered command for the mutations to exercise: `scene NAME [SPEED]`.
+    static let registry = ScriptCommandRegistry([
+        ScriptCommandDefinition(
+            name: "scene", usage: "scene NAME [SPEED]",
+            parse: { (reader: inout ArgumentReader) throws(ScriptError) -> String in
+                let name = try reader.word("NAME")
+                if reader.peek() != nil { _ = try reader.integer("SPEED", in: 1...10) }
+                return name
+            },
+            handler: { _, _ in })
+    ])
 
     /// Bytes that make mutations interesting: token boundaries, quotes, escapes, numbers.
     static let fragments: [[UInt8]] = [
@@ -25,7 +38,7 @@ struct ParserFuzzTests {
     @Test("a hundred thousand random and mutated inputs never crash and report in-range locations")
     func fuzz() {
         var random = SeededRandom(seed: 0xDA3A5C)
-        let parser = ScriptParser()
+        let parser = ScriptParser(registry: Self.registry)
         var failures = 0
         var successes = 0
         var problems: [String] = []

@@ -56,6 +56,31 @@ struct ScriptPrinterTests {
                 == "expect pixel 0 0 #0102ff")
     }
 
+    @Test("application commands print their arguments as written")
+    func customCommandRoundTrip() throws {
+        let registry = ScriptCommandRegistry([
+            ScriptCommandDefinition(
+                name: "paint", usage: "paint ARGS…",
+                parse: { (reader: inout ArgumentReader) throws(ScriptError) -> [String] in
+                    var words: [String] = []
+                    while let word = reader.optionalWord() { words.append(word) }
+                    return words
+                },
+                handler: { _, _ in })
+        ])
+        let text = "paint #aabbcc \"#not a colour\" plain \"quoted\" \"\" a\"b"
+        let first = try parseScript(text, registry: registry)
+        let printed = ScriptPrinter.print(first)
+        #expect(printed == "paint #aabbcc \"#not a colour\" plain \"quoted\" \"\" a\"b\n")
+        let second = try parseScript(printed, registry: registry)
+        #expect(second.commands == first.commands)
+        guard case .custom(let invocation) = second.commands.first else {
+            Issue.record("not a custom command")
+            return
+        }
+        #expect(invocation.payload as? [String] == ["#aabbcc", "#not a colour", "plain", "quoted", "", "a\"b"])
+    }
+
     @Test("random commands survive print and parse")
     func randomRoundTrip() throws {
         var random = SeededRandom(seed: 7)
