@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// The demo's command line: help, usage errors and `--play` exit statuses.
+@Suite("damask-demo command line")
+struct DemoCommandLineTests {
+    @Test("--help lists every option on a line of its own and exits 0")
+    func helpListsEveryOption() throws {
+        let result = try PrivateCompositor.run(DemoRun.executable, ["--help"])
+        #expect(result.status == 0)
+        let options = [
+            "--size", "--scene", "--headless", "--scale", "--play", "--stay", "--speed", "--record",
+            "--damage-log", "--sequence", "--keymap", "--screenshots", "--help",
+        ]
+        let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for option in options {
+            #expect(lines.contains { $0.hasPrefix(option + " ") || $0 == option }, "\(option) missing")
+        }
+    }
+
+    @Test("an unknown option exits 2 and names it")
+    func unknownOptionExitsTwo() throws {
+        let result = try PrivateCompositor.run(DemoRun.executable, ["--headless", "--frobnicate"])
+        #expect(result.status == 2)
+        #expect(result.output.contains("'--frobnicate'"))
+    }
+
+    @Test("an unknown scene exits 2 and lists the scenes")
+    func unknownSceneExitsTwo() throws {
+        let result = try PrivateCompositor.run(DemoRun.executable, ["--headless", "--scene", "teapot"])
+        #expect(result.status == 2)
+        #expect(result.output.contains("'teapot'"))
+        #expect(result.output.contains("progress, chromosome, paths, layers, canvas, content-mode, text"))
+    }
+
+    @Test("a script error exits 2 with its file, line and column, before any window opens")
+    func scriptErrorExitsTwo() throws {
+        let run = try DemoRun.run(["--headless", "--speed", "fast"], script: "scene progress\nscene teapot\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 2)
+        #expect(run.output.contains("script.damask:2:7: error: unknown scene 'teapot'"), "\(run.output)")
+        #expect(run.commits.isEmpty)
+    }
+
+    @Test("a failed expectation exits 1 and names its line")
+    func failedExpectationExitsOne() throws {
+        let script = "scene paths\nexpect pixel 614 300 #ffcc00\nexpect pixel 614 300 #00ff00\n"
+        let run = try DemoRun.run(["--headless", "--speed", "fast"], script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 1)
+        #expect(run.output.contains("script.damask:3:1: expectation failed: expect pixel 614 300 #00ff00"), "\(run.output)")
+        #expect(!run.output.contains(":2:1: expectation failed"))
+    }
+
+    @Test("a script whose expectations hold exits 0")
+    func passingScriptExitsZero() throws {
+        let run = try DemoRun.run(["--headless", "--speed", "fast"], script: "scene layers\nexpect pixel 297 257 #0000ff\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// The demo in `--headless` mode: the tour, determinism, and the damage each scene sends.
+@Suite("damask-demo headless")
+struct DemoHeadlessTests {
+    static let fast = ["--headless", "--speed", "fast"]
+
+    @Test("the tour plays headless with every expectation holding and a screenshot of every scene")
+    func tourPlaysHeadless() throws {
+        let directory = try DemoRun.makeDirectory()
+        let shots = (directory as NSString).appendingPathComponent("shots")
+        let run = try DemoRun.run(
+            Self.fast + ["--play", DemoRun.tourPath, "--screenshots", shots], directory: directory)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: shots).sorted()
+        #expect(files == ["canvas.png", "chromosome.png", "content-mode.png", "layers.png", "paths.png", "progress.png", "text.png"])
+    }
+
+    @Test("the same script gives the same damage log and screenshots byte for byte")
+    func headlessPlaybackIsDeterministic() throws {
+        var logs: [String] = []
+        var images: [Data] = []
+        for _ in 0..<2 {
+            let directory = try DemoRun.makeDirectory()
+            let shots = (directory as NSString).appendingPathComponent("shots")
+            let run = try DemoRun.run(
+                Self.fast + ["--play", DemoRun.tourPath, "--screenshots", shots], directory: directory)
+            defer { run.removeDirectory() }
+            try #require(run.status == 0, "\(run.output)")
+            logs.append(run.damageLogText)
+            for name in ["chromosome", "text"] {
+                images.append(try Data(contentsOf: URL(fileURLWithPath: "\(shots)/\(name).png")))
+            }
+        }
+        #expect(!logs[0].isEmpty)
+        #expect(logs[0] == logs[1])
+        #expect(images[0] == images[2])
+        #expect(images[1] == images[3])
+    }
+
+    @Test("one progress step draws the bar once and damages only the bar's changed span and its labels")
+    func progressStepDamagesOnlyTheChangedSpan() throws {
+        let run = try DemoRun.run(Self.fast, script: "scene progress\nwait idle\nkey Right\nwait idle\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let last = try #require(run.commits.last)
+        // 25 % → 30 % of a 560-point bar at x 204: the span 344…372.
+        #expect(last.damage == [[344, 152, 28, 36], [204, 200, 560, 18], [204, 220, 560, 18]])
+        #expect(last.draws == 3)
+    }
+
+    @Test("while the sequence loads, each spinner frame damages only the spinner")
+    func spinnerDamagesOnlyItself() throws {
+        let run = try DemoRun.run(Self.fast + ["--scene", "chromosome"], script: "wait idle\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let spinnerOnly = run.commits.filter { $0.damage == [[470, 292, 40, 40]] }
+        // 75 frames of latency, a phase every 5 frames: phases 1…14 alone, the 15th in the
+        // commit that also shows the sequence.
+        #expect(spinnerOnly.count == 14)
+        #expect(spinnerOnly.allSatisfy { $0.draws == 1 })
+        let arrival = try #require(run.commits.last)
+        #expect(arrival.damage.contains { $0[0] == 204 && $0[1] == 156 })
+    }
+
+    @Test("a cursor blink damages only the cursor")
+    func cursorBlinkDamagesOnlyTheCursor() throws {
+        let script = "scene text\nclick 300 180\ntype \"Hi\"\nwait 3s\n"
+        let run = try DemoRun.run(Self.fast, script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let typing = run.commits.lastIndex { $0.damage.count == 1 && $0.damage[0][2] > 100 } ?? 0
+        let blinks = run.commits[(typing + 1)...]
+        #expect(blinks.count >= 5)
+        for blink in blinks {
+            #expect(blink.damage.count == 1)
+            #expect(blink.damage.first?[2] == 2)
+            #expect(blink.damage.first?[3] == 24)
+            #expect(blink.draws == 1)
+        }
+    }
+
+    @Test("an animated progress bar draws once per frame though progress is set three times")
+    func animationDrawsOncePerFrame() throws {
+        let run = try DemoRun.run(Self.fast, script: "scene progress\nkey space\nwait 500ms\nkey space\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let animated = run.commits.filter { commit in commit.damage.contains { $0[1] == 152 && $0[3] == 36 } }
+        #expect(animated.count >= 20)
+        // The bar and its two labels, once each.
+        #expect(animated.allSatisfy { $0.draws == 3 })
+    }
+
+    @Test("a --sequence FASTA file is what the chromosome scene draws")
+    func sequenceFileIsLoaded() throws {
+        let directory = try DemoRun.makeDirectory()
+        let fasta = (directory as NSString).appendingPathComponent("seq.fa")
+        try ">test sequence\nttttttttttttttttttttt\nTTTT\n".write(toFile: fasta, atomically: true, encoding: .utf8)
+        // Thymine is red (0.85, 0.25, 0.25); the sample would start with adenine (green).
+        let script = "wait idle\nexpect pixel 209 162 #d94040 ±2\n"
+        let run = try DemoRun.run(
+            Self.fast + ["--scene", "chromosome", "--sequence", fasta], script: script, directory: directory)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+    }
+}
