@@ -34,8 +34,11 @@ public struct PixelColor: Hashable, Sendable, CustomStringConvertible {
         let alpha = (pixel >> 24) & 0xFF
         func channel(_ shift: UInt32) -> UInt8 {
             let value = (pixel >> shift) & 0xFF
-            if alpha == 0xFF || alpha == 0 { return alpha == 0 ? 0 : UInt8(value) }
-            return UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+            switch alpha {
+            case 0: return 0
+            case 0xFF: return UInt8(value)
+            default: return UInt8(min(255, (value * 255 + alpha / 2) / alpha))
+            }
         }
         self.init(red: channel(16), green: channel(8), blue: channel(0))
     }
