@@ -8,6 +8,9 @@ import Foundation
 /// with opacities multiplied down the tree. With a repaint region, pixels outside it are
 /// left untouched and layers whose footprint misses it are skipped without drawing.
 @MainActor enum Compositor {
+    /// How many layers have painted their own content so far (for tests of skipping).
+    static var paintedLayerCount = 0
+
     /// Paints `layer` and its sublayers into `context`, whose current transform maps the
     /// space holding `layer` (its superlayer's coordinates) to device pixels.
     ///
@@ -26,6 +29,7 @@ import Foundation
         let painted = layer.paintedRect
         let footprint = placement.footprint(of: painted)
         if !footprint.isNull, region.map({ $0.intersects(footprint) }) ?? true {
+            paintedLayerCount += 1
             paintOwnContent(of: layer, in: context, alpha: placement.alpha)
         }
         guard !layer.sublayers.isEmpty else { return }

@@ -67,7 +67,7 @@ import Foundation
         if isReorder {
             sublayers.removeAll { $0 === layer }
         } else {
-            layer.removeFromSuperlayer()
+            layer.detachFromSuperlayer()  // moving keeps the contents
         }
         sublayers.insert(layer, at: min(max(index(), 0), sublayers.count))
         if !isReorder {
@@ -81,13 +81,19 @@ import Foundation
     /// Detaches the layer from its superlayer, repaints the area it covered, and frees
     /// the backing stores of its subtree.
     public func removeFromSuperlayer() {
+        guard superlayer != nil else { return }
+        detachFromSuperlayer()
+        releaseBackingStores()
+    }
+
+    /// Takes the layer out of its superlayer, keeping its contents (for moves).
+    func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
         if let window = parent.window {
             window.layerWillLeave(self)
         }
         parent.sublayers.removeAll { $0 === self }
         superlayer = nil
-        releaseBackingStores()
     }
 
     /// Whether `ancestor` is this layer or one of its superlayers.
@@ -231,11 +237,11 @@ import Foundation
     /// The bitmap shown over the background: set directly, by the delegate's
     /// `display(_:)`, or by drawing into the backing store.
     ///
-    /// Setting it drops the backing store; the bitmap is shown as is (no `draw`).
+    /// Setting it drops the backing store; the bitmap is shown as is (no `draw`). Setting
+    /// the same bitmap again after changing its pixels repaints the layer.
     open var contents: Bitmap? {
         get { storedContents }
         set {
-            guard newValue !== storedContents else { return }
             if newValue !== backingStore { freeBackingStore() }
             storedContents = newValue
             appearanceDidChange()

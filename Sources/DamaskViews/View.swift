@@ -71,7 +71,7 @@ import Foundation
         if isReorder {
             subviews.removeAll { $0 === view }
         } else {
-            view.removeFromSuperview()
+            view.detachFromSuperview()  // moving keeps the contents
         }
         let position = min(max(index(), 0), subviews.count)
         if position < subviews.count {
@@ -104,15 +104,22 @@ import Foundation
     /// Removes the view from its superview; the area it covered is repainted and its
     /// backing stores (and those of its subviews) are freed.
     public func removeFromSuperview() {
-        guard let parent = superview else { return }
+        guard superview != nil else { return }
         let oldWindow = window
-        parent.willRemoveSubview(self)
-        oldWindow?.viewWillLeave(self)
-        parent.subviews.removeAll { $0 === self }
-        superview = nil
-        layer.removeFromSuperlayer()
+        detachFromSuperview()
+        layer.releaseBackingStores()
         didMoveToSuperview()
         if oldWindow != nil { notifyDidMoveToWindow() }
+    }
+
+    /// Takes the view out of its superview, keeping its contents (for moves).
+    private func detachFromSuperview() {
+        guard let parent = superview else { return }
+        parent.willRemoveSubview(self)
+        window?.viewWillLeave(self)
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        layer.detachFromSuperlayer()
     }
 
     /// Whether `ancestor` is this view or one of its superviews.

@@ -136,5 +136,63 @@ extension ViewsTests {
             await h.step()
             #expect(h.commitCount == commits)
         }
+
+        @Test("Layers outside the repaint region are not painted at all")
+        func layersOutsideRepaintRegionCostNothing() async {
+            let h = Harness(width: 200, height: 200)
+            var boxes: [SolidView] = []
+            for row in 0..<10 {
+                for column in 0..<10 {
+                    let box = SolidView(frame: CGRect(x: column * 20, y: row * 20, width: 10, height: 10))
+                    boxes.append(box)
+                    h.root.addSubview(box)
+                }
+            }
+            await h.settle()
+            let before = Compositor.paintedLayerCount
+            boxes[0].center.x += 1
+            await h.step()
+            // The root layer's background and the moved box; the other 99 boxes are skipped.
+            #expect(Compositor.paintedLayerCount - before == 2)
+            #expect(h.lastDamage == Region(CGRect(x: 0, y: 0, width: 11, height: 10)))
+        }
+
+        @Test("Moving a view to another parent keeps its contents: no redraw")
+        func reparentingKeepsContents() async {
+            let h = Harness()
+            let first = PlainView(frame: CGRect(x: 0, y: 0, width: 50, height: 50))
+            let second = PlainView(frame: CGRect(x: 50, y: 0, width: 50, height: 50))
+            let box = SolidView(frame: CGRect(x: 5, y: 5, width: 10, height: 10))
+            first.addSubview(box)
+            h.root.addSubview(first)
+            h.root.addSubview(second)
+            await h.settle()
+            second.addSubview(box)
+            await h.step()
+            #expect(box.drawCount == 1)
+            #expect(Color.red.matches(h.screenColor(60, 10)))
+            #expect(
+                h.lastDamage
+                    == Region(rects: [
+                        CGRect(x: 5, y: 5, width: 10, height: 10), CGRect(x: 55, y: 5, width: 10, height: 10),
+                    ]))
+        }
+
+        @Test("Setting the same contents bitmap again repaints the layer")
+        func resettingContentsRepaints() async throws {
+            let h = Harness()
+            let bitmap = try Bitmap(width: 4, height: 4)
+            bitmap.fill(.green)
+            let layer = Layer()
+            layer.frame = CGRect(x: 10, y: 10, width: 4, height: 4)
+            layer.contents = bitmap
+            h.root.layer.addSublayer(layer)
+            await h.settle()
+            bitmap.fill(.blue)
+            layer.contents = bitmap
+            await h.step()
+            #expect(Color.blue.matches(h.screenColor(11, 11)))
+            #expect(h.lastDamage == Region(CGRect(x: 10, y: 10, width: 4, height: 4)))
+        }
     }
 }

@@ -148,6 +148,21 @@ extension ViewsTests {
             #expect(Color.blue.matches(contents.color(x: 2, y: 2)))
             #expect(contents.color(x: 7, y: 2).alpha == 0)
         }
+
+        @Test("Replacing the content view repaints the window with the new one")
+        func replacingContentViewRepaints() async {
+            let h = Harness()
+            let old = h.window.contentView
+            await h.settle()
+            let replacement = SolidView(frame: .zero, color: .blue)
+            h.window.contentView = replacement
+            await h.step()
+            #expect(replacement.frame == h.window.bounds)
+            #expect(old.window == nil)
+            #expect(replacement.window === h.window)
+            #expect(replacement.next === h.window)
+            #expect(Color.blue.matches(h.screenColor(50, 40)))
+        }
     }
 
     @Suite("Offscreen rendering") @MainActor struct OffscreenRendering {
