@@ -15,6 +15,7 @@ public final class Keymap {
     private var strokeByCharacter: [Unicode.Scalar: KeyStroke] = [:]
     private var strokeByKeysym: [UInt32: KeyStroke] = [:]
     private var modifierKeycode: [KeyModifier: UInt32] = [:]
+    private var keypadKeycodes: Set<UInt32> = []
 
     /// Compiles the keymap for `layout`; nil if XKB cannot (an unknown layout or variant).
     public init?(layout: KeyboardLayout) {
@@ -131,6 +132,10 @@ public final class Keymap {
         for key in minKey...maxKey {
             let levels = xkb_keymap_num_levels_for_key(keymap, key, 0)
             guard levels > 0 else { continue }
+            // Keypad keys (KP_*) type digits and operators too; people use the main block.
+            if keysyms(key: key, level: 0).contains(where: { (0xFF80...0xFFBD).contains($0) }) {
+                keypadKeycodes.insert(key)
+            }
             for level in 0..<levels {
                 let syms = keysyms(key: key, level: level)
                 guard syms.count == 1, let sym = syms.first else { continue }
@@ -158,13 +163,14 @@ public final class Keymap {
         if let tab = strokeByKeysym[0xFF09] { strokeByCharacter["\t"] = tab }
     }
 
-    /// Prefers fewer modifier keys, then lower keycodes, so lookups are deterministic.
+    /// Prefers the main key block over the keypad, then fewer modifier keys, then lower
+    /// keycodes, so lookups are natural and deterministic.
     private func isBetter(_ candidate: KeyStroke, than current: KeyStroke?) -> Bool {
         guard let current else { return true }
-        if candidate.modifierKeycodes.count != current.modifierKeycodes.count {
-            return candidate.modifierKeycodes.count < current.modifierKeycodes.count
+        func rank(_ stroke: KeyStroke) -> (Int, Int, UInt32) {
+            (keypadKeycodes.contains(stroke.keycode) ? 1 : 0, stroke.modifierKeycodes.count, stroke.keycode)
         }
-        return candidate.keycode < current.keycode
+        return rank(candidate) < rank(current)
     }
 
     /// The keysyms of `key` at `level` of the first group.

@@ -43,6 +43,18 @@ struct KeyboardTranslationTests {
         #expect(de.stroke(for: "@")?.modifierKeycodes == [108])  // AltGr (RALT)
     }
 
+    @Test("digits and operators come from the main block, not the keypad")
+    func mainBlockBeforeKeypad() throws {
+        let us = try #require(Keymap(layout: .us))
+        let keyboard = try #require(KeyboardState(keymap: us))
+        for character in "*+-/1" {
+            let scalar = try #require(character.unicodeScalars.first)
+            let press = keyboard.type(try #require(us.stroke(for: scalar))).first { $0.text == String(character) }
+            let keysym = try #require(press?.keysym)
+            #expect(!(0xFF80...0xFFBD).contains(keysym), "\(character) typed on the keypad")
+        }
+    }
+
     @Test("a newline types Return")
     func newlineTypesReturn() throws {
         let us = try #require(Keymap(layout: .us))
