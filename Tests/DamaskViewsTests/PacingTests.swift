@@ -162,5 +162,43 @@ extension ViewsTests {
             #expect(h.commitCount == 2)
             #expect(h.surface.commits.last?.width == 60)
         }
+
+        @Test("A scale change redraws drawing views at the new scale and repaints everything")
+        func scaleChangeRedrawsAtNewScale() async throws {
+            let h = Harness(width: 40, height: 30)
+            let view = SolidView(frame: CGRect(x: 5, y: 5, width: 10, height: 10))
+            let plain = PlainView(frame: CGRect(x: 20, y: 5, width: 10, height: 10))
+            plain.backgroundColor = .green
+            h.root.addSubview(view)
+            h.root.addSubview(plain)
+            await h.settle()
+            h.surface.resize(to: CGSize(width: 40, height: 30), scale: 2)
+            await h.step()
+            #expect(view.drawCount == 2)
+            #expect(view.layer.contents?.width == 20)
+            #expect(plain.layer.backingStoreByteCount == 0)
+            #expect(h.lastDamage == Region(CGRect(x: 0, y: 0, width: 80, height: 60)))
+            #expect(Color.red.matches(h.screenColor(11, 11)))
+            #expect(Color.green.matches(h.screenColor(41, 11)))
+        }
+
+        @Test("Transaction.perform batches the changes made in its body")
+        func transactionPerformBatches() async {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            h.root.addSubview(view)
+            await h.settle()
+            let commits = h.commitCount
+            let result = Transaction.perform { () -> Int in
+                view.center.x += 10
+                view.alpha = 0.5
+                #expect(Transaction.isOpen)
+                return 7
+            }
+            #expect(result == 7)
+            #expect(!Transaction.isOpen)
+            await h.step()
+            #expect(h.commitCount == commits + 1)
+        }
     }
 }
