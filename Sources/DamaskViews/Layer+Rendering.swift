@@ -23,7 +23,7 @@ extension Layer {
         try renderImage(scale: scale).writePNG(to: path)
     }
 
-    /// Draws every marked, shown layer of this tree.
+    /// Draws every marked, shown layer of this tree (hidden subtrees wait until shown).
     func displayTreeIfNeeded() {
         guard !isHidden else { return }
         displayIfNeeded()

@@ -173,7 +173,7 @@ private let environmentFlashesDamage: Bool = {
     /// presented by the next pass (or at once by ``flush()``).
     public func displayIfNeeded() {
         contentView.layoutIfNeeded()
-        displayTree(layer)
+        layer.displayTreeIfNeeded()
     }
 
     /// Runs a full pass now and commits whatever changed, without waiting for the frame
@@ -216,15 +216,18 @@ private let environmentFlashesDamage: Bool = {
 
     // MARK: Notifications from layers and views
 
+    /// A layer was marked for display.
     func layerNeedsDisplay(_ layer: Layer) {
         setNeedsDisplayPass()
     }
 
+    /// A layer's compositing state (placement, opacity, visibility, paint) changed.
     func layerCompositingDidChange(_ layer: Layer) {
         compositingChanged = true
         setNeedsDisplayPass()
     }
 
+    /// A view was marked for layout.
     func viewNeedsLayout() {
         setNeedsDisplayPass()
     }
@@ -262,6 +265,7 @@ private let environmentFlashesDamage: Bool = {
         }
     }
 
+    /// Makes `responder` first responder if the current one resigns; returns success.
     func makeFirstResponder(_ responder: Responder?) -> Bool {
         if firstResponder === responder { return true }
         if let current = firstResponder, !current.canResignFirstResponder { return false }
@@ -269,6 +273,7 @@ private let environmentFlashesDamage: Bool = {
         return true
     }
 
+    /// The outermost explicit transaction committed: present what it held back.
     func transactionDidCommit() {
         if needsPass { queuePass() }
     }
@@ -375,7 +380,7 @@ private let environmentFlashesDamage: Bool = {
         passCount += 1
 
         contentView.layoutIfNeeded()
-        displayTree(layer)
+        layer.displayTreeIfNeeded()
 
         let bufferRect = CGRect(x: 0, y: 0, width: surface.pixelWidth, height: surface.pixelHeight)
         if compositingChanged {
@@ -445,13 +450,6 @@ private let environmentFlashesDamage: Bool = {
         context.clip(to: region)
         context.setFillColor(Color(red: 1, green: 0, blue: 0.6, alpha: 0.3))
         context.fill(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
-    }
-
-    /// Draws every marked layer that is shown (hidden subtrees wait until shown).
-    private func displayTree(_ layer: Layer) {
-        guard !layer.isHidden else { return }
-        layer.displayIfNeeded()
-        for sublayer in layer.sublayers { displayTree(sublayer) }
     }
 
     /// Compares every layer's placement with what was last composited and adds the old and
