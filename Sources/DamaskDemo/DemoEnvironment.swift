@@ -20,8 +20,9 @@ struct DemoEnvironment: Sendable {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// `milliseconds` formatted for a readout, or "n/a" when the run is deterministic.
+    /// `milliseconds` formatted for a readout ("0.42 ms"), or "— ms" when the run is
+    /// deterministic (wall-clock time would differ between runs).
     func format(milliseconds: Double) -> String {
-        isDeterministic ? "n/a (deterministic run)" : String(format: "%.2f ms", milliseconds)
+        isDeterministic ? "— ms" : String(format: "%.2f ms", milliseconds)
     }
 }

@@ -42,7 +42,7 @@ final class DemoRootView: View {
         currentScene.frame = CGRect(
             x: DemoStyle.sidebarWidth, y: 0, width: max(1, bounds.width - DemoStyle.sidebarWidth),
             height: bounds.height)
-        statsOverlay.frame = CGRect(x: bounds.width - 238, y: 8, width: 230, height: 64)
+        statsOverlay.frame = CGRect(x: bounds.width - 238, y: bounds.height - 72, width: 230, height: 64)
     }
 
     /// Returns the scene called `name`, if any.

@@ -6,7 +6,7 @@ import Testing
 struct DemoCommandLineTests {
     @Test("--help lists every option on a line of its own and exits 0")
     func helpListsEveryOption() throws {
-        let result = try PrivateCompositor.run(DemoRun.executable, ["--help"])
+        let result = try DemoRun.runPlain(["--help"])
         #expect(result.status == 0)
         let options = [
             "--size", "--scene", "--headless", "--scale", "--play", "--stay", "--speed", "--record",
@@ -20,14 +20,14 @@ struct DemoCommandLineTests {
 
     @Test("an unknown option exits 2 and names it")
     func unknownOptionExitsTwo() throws {
-        let result = try PrivateCompositor.run(DemoRun.executable, ["--headless", "--frobnicate"])
+        let result = try DemoRun.runPlain(["--headless", "--frobnicate"])
         #expect(result.status == 2)
         #expect(result.output.contains("'--frobnicate'"))
     }
 
     @Test("an unknown scene exits 2 and lists the scenes")
     func unknownSceneExitsTwo() throws {
-        let result = try PrivateCompositor.run(DemoRun.executable, ["--headless", "--scene", "teapot"])
+        let result = try DemoRun.runPlain(["--headless", "--scene", "teapot"])
         #expect(result.status == 2)
         #expect(result.output.contains("'teapot'"))
         #expect(result.output.contains("progress, chromosome, paths, layers, canvas, content-mode, text"))

@@ -40,10 +40,31 @@ struct DemoRun {
             try script.write(toFile: path, atomically: true, encoding: .utf8)
             all += ["--play", path]
         }
-        var environment = environment ?? ProcessInfo.processInfo.environment
+        var environment = Self.environment(environment)
         if arguments.contains("--headless") { environment["WAYLAND_DISPLAY"] = nil }
         let result = try PrivateCompositor.run(executable, all, environment: environment, timeout: timeout)
         return DemoRun(status: result.status, output: result.output, directory: directory)
+    }
+
+    /// Runs the demo with exactly `arguments` (no damage log, no script).
+    static func runPlain(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        var environment = Self.environment(nil)
+        environment["WAYLAND_DISPLAY"] = nil
+        let result = try PrivateCompositor.run(executable, arguments, environment: environment)
+        return (result.status, result.output)
+    }
+
+    /// `base` (default: this process's environment) prepared for the demo.
+    ///
+    /// Under `--sanitize=address` the demo is instrumented too. It exits with its window and
+    /// caches alive (`exit(3)`, as any app does), which LeakSanitizer would report as leaks
+    /// (Swift's weak-reference side tables look unreachable to it), so leak detection is off
+    /// for the demo; every other check stays on.
+    static func environment(_ base: [String: String]?) -> [String: String] {
+        var environment = base ?? ProcessInfo.processInfo.environment
+        let asanOptions = environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        environment["ASAN_OPTIONS"] = asanOptions + "detect_leaks=0"
+        return environment
     }
 
     /// The raw damage log.

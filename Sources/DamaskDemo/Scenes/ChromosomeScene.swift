@@ -146,11 +146,11 @@ final class ChromosomeScene: DemoScene {
         let draws = chromosomeBlockView.drawCount - before
         let base = chromosomeBlockView.highlightedBase.map { "\($0) highlighted" } ?? "no highlight"
         if synchronously {
-            statusLabel.text = "displayNow(): \(draws) draw before it returned, in "
+            statusLabel.text = "displayNow(): \(draws) draw before it returned, which took "
                 + environment.format(milliseconds: milliseconds) + " (\(base)).\n"
                 + "The window presents the new pixels with its next commit."
         } else {
-            statusLabel.text = "setNeedsDisplay(): returned after \(draws) draws, in "
+            statusLabel.text = "setNeedsDisplay(): \(draws) draws before it returned, which took "
                 + environment.format(milliseconds: milliseconds) + " (\(base)).\n"
                 + "The draw happens in the next display pass, at the end of this turn."
         }
