@@ -23,7 +23,7 @@ struct LayerPlacement {
     /// The placement of `layer` inside a superlayer placed at `self`.
     @MainActor func descending(into layer: Layer) -> LayerPlacement {
         let transform = layer.transformToSuperlayer.concatenating(self.transform)
-        let alpha = self.alpha * layer.opacity
+        let alpha = self.alpha * min(max(layer.opacity, 0), 1)
         return LayerPlacement(
             transform: transform, clip: clip, alpha: alpha,
             isVisible: isVisible && !layer.isHidden && alpha > 0)

@@ -254,7 +254,7 @@ extension ViewsTests {
                 views.append(view)
                 h.root.addSubview(view)
             }
-            await h.step()
+            h.window.flush()  // synchronous: no other test can allocate meanwhile
             #expect(Layer.backingStoreAllocationCount == allocationsBefore)
             #expect(Layer.liveBackingStoreBytes == bytesBefore)
             #expect(views.allSatisfy { $0.layer.backingStoreByteCount == 0 && $0.layer.contents == nil })
