@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "DamaskPlayback", targets: ["DamaskPlayback"]),
         .executable(name: "damask-demo", targets: ["DamaskDemo"]),
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
+        .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
     ],
     targets: [
         // MARK: System libraries (found through pkg-config).
@@ -109,7 +110,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CDamaskShims"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -55,6 +55,44 @@ public final class WaylandSurface: Surface {
     /// The buffer presented last (the pixels the compositor shows).
     public private(set) var presentedBuffer: SurfaceBuffer?
 
+    /// The part of the surface outside the window proper (a client-side shadow), in points.
+    ///
+    /// Configure sizes are window sizes: the surface is that size plus these insets, and
+    /// `xdg_surface.set_window_geometry` excludes them (sent with the next commit). Changing
+    /// the insets keeps the window size and resizes the surface. Set them from
+    /// ``onStatesChange`` to make them depend on the maximized, tiled or fullscreen state.
+    public var shadowInsets: WindowInsets = .zero {
+        didSet {
+            guard shadowInsets != oldValue, isConfigured, !isApplyingConfigure else { return }
+            let window = CGSize(
+                width: size.width - oldValue.total.width, height: size.height - oldValue.total.height)
+            resize(to: surfaceSize(forWindowSize: window), scale: scale)
+            scheduleCommit()
+        }
+    }
+    /// The window's size without the shadow insets, in points.
+    public var windowSize: CGSize {
+        CGSize(width: size.width - shadowInsets.total.width, height: size.height - shadowInsets.total.height)
+    }
+    /// Called during a configure whose states differ from the current ones, before the new
+    /// size is applied (so that ``shadowInsets`` set here take effect in the same configure).
+    public var onStatesChange: ((ToplevelState) -> Void)?
+    /// Who draws the decorations: server-side only when the compositor offers xdg-decoration
+    /// and agreed to draw them.
+    public private(set) var decorationMode: DecorationMode = .clientSide
+    /// Called when ``decorationMode`` changes.
+    public var onDecorationModeChange: ((DecorationMode) -> Void)?
+
+    /// Called with every input event for this surface before its window sees it; return
+    /// `true` to consume the event (key commands, decorations).
+    public var eventInterceptor: ((Event) -> Bool)?
+    /// Chooses the cursor at a point (surface points). Default: the arrow everywhere.
+    public var cursorProvider: ((CGPoint) -> CursorShape)?
+    /// The seat that delivered the latest input event, if any.
+    public private(set) weak var lastInputSeat: WaylandSeat?
+    /// How many interactive move and resize requests were sent (for diagnostics and tests).
+    public private(set) var interactiveRequestCount = 0
+
     private var surface: OpaquePointer?
     private var xdgSurface: OpaquePointer?
     private var toplevel: OpaquePointer?
@@ -73,6 +111,9 @@ public final class WaylandSurface: Surface {
     private var appliedViewportSize: CGSize?
     private var needsCommit = false
     private var commitScheduled = false
+    private var isApplyingConfigure = false
+    private var appliedGeometry: CGRect?
+    private var decoration: OpaquePointer?
 
     /// Creates the window and waits (blocking, at start-up) for its first configure.
     ///
@@ -98,6 +139,12 @@ public final class WaylandSurface: Surface {
         xdg_toplevel_add_listener(toplevel, Self.toplevelListener.pointer, data)
         xdg_toplevel_set_title(toplevel, title)
         xdg_toplevel_set_app_id(toplevel, appID)
+        if let manager = connection.decorationManager {
+            decoration = zxdg_decoration_manager_v1_get_toplevel_decoration(manager, toplevel)
+            zxdg_toplevel_decoration_v1_add_listener(decoration, Self.decorationListener.pointer, data)
+            zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue)
+        }
+        if let surface { connection.register(self, proxy: surface) }
         if let viewporter = connection.viewporter, let manager = connection.fractionalScaleManager {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
             fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
@@ -120,7 +167,10 @@ public final class WaylandSurface: Surface {
 
     /// Destroys the window's protocol objects and buffers. Idempotent.
     public func close() {
+        if let surface { connection.unregister(proxy: surface) }
         if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
+        decoration = nil
         if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
         if let viewport { wp_viewport_destroy(viewport) }
         if let toplevel { xdg_toplevel_destroy(toplevel) }
@@ -144,6 +194,7 @@ public final class WaylandSurface: Surface {
     public func present(_ buffer: SurfaceBuffer, damage: Region) {
         guard let surface, let entry = buffers[buffer.identifier], let proxy = entry.shm.proxy else { return }
         applyScale()
+        applyWindowGeometry()
         wl_surface_attach(surface, proxy, 0, 0)
         if wl_surface_get_version(surface) >= 4 {
             for rect in damage.rects {
@@ -199,12 +250,67 @@ public final class WaylandSurface: Surface {
         connection.setNeedsFlush()
     }
 
+    /// Makes the window fullscreen or windowed again.
+    public func setFullscreen(_ fullscreen: Bool) {
+        if fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) } else { xdg_toplevel_unset_fullscreen(toplevel) }
+        connection.setNeedsFlush()
+    }
+
+    /// Starts an interactive move for the latest press (button or touch) on this surface,
+    /// quoting that press's serial; returns `false` when there was no press to quote.
+    @discardableResult
+    public func beginInteractiveMove() -> Bool {
+        guard let seat = lastInputSeat, let serial = seat.latestPressSerial(on: self) else { return false }
+        interactiveRequestCount += 1
+        beginMove(seat: seat.proxy, serial: serial)
+        return true
+    }
+
+    /// Starts an interactive resize from `edge` for the latest press on this surface;
+    /// returns `false` when there was no press to quote.
+    @discardableResult
+    public func beginInteractiveResize(from edge: ResizeEdge) -> Bool {
+        guard let seat = lastInputSeat, let serial = seat.latestPressSerial(on: self) else { return false }
+        interactiveRequestCount += 1
+        beginResize(seat: seat.proxy, serial: serial, edges: edge.rawValue)
+        return true
+    }
+
     /// The part of the surface that is the window proper (excluding shadows), in points.
+    ///
+    /// Sent at once; with non-zero ``shadowInsets`` the surface keeps the geometry in step
+    /// itself and this is rarely needed.
     public func setWindowGeometry(_ rect: CGRect) {
         xdg_surface_set_window_geometry(
             xdgSurface, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+        appliedGeometry = rect
         connection.setNeedsFlush()
     }
+
+    /// The window geometry sent last, if any.
+    public var windowGeometry: CGRect? { appliedGeometry }
+
+    // MARK: - Input
+
+    /// Hands an input event to the interceptor, then to the window drawing this surface.
+    func deliver(_ event: Event, from seat: WaylandSeat) {
+        lastInputSeat = seat
+        if let eventInterceptor, eventInterceptor(event) { return }
+        (delegate as? Window)?.dispatch(event)
+    }
+
+    /// The pointer left because its device went away: the window sees a leave.
+    func pointerDidLeave() {
+        (delegate as? Window)?.dispatch(.pointer(PointerEvent(kind: .exited, location: .zero)))
+    }
+
+    /// The cursor to show at `point` (surface points).
+    func cursorShape(at point: CGPoint) -> CursorShape {
+        cursorProvider?(point) ?? .arrow
+    }
+
+    /// The integer buffer scale cursor images need to be sharp on this surface.
+    var cursorBufferScale: Int { max(1, Int(scale.rounded(.up))) }
 
     /// The `wl_surface` proxy, for input (pointer focus is reported by surface).
     public var surfaceProxy: OpaquePointer? { surface }
@@ -282,15 +388,36 @@ public final class WaylandSurface: Surface {
 
     private func applyConfigure(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
-        var newSize = size
-        if pendingSize.width > 0 { newSize.width = CGFloat(pendingSize.width) }
-        if pendingSize.height > 0 { newSize.height = CGFloat(pendingSize.height) }
-        newSize = clamped(newSize)
-        let changed = !isConfigured || newSize != size || pendingStates != states
+        var window = windowSize
+        let statesChanged = pendingStates != states
         states = pendingStates
+        if statesChanged || !isConfigured {
+            isApplyingConfigure = true
+            onStatesChange?(states)
+            isApplyingConfigure = false
+        }
+        if pendingSize.width > 0 { window.width = CGFloat(pendingSize.width) }
+        if pendingSize.height > 0 { window.height = CGFloat(pendingSize.height) }
+        let newSize = surfaceSize(forWindowSize: window)
+        let changed = !isConfigured || newSize != size || statesChanged
         isConfigured = true
         if changed { resize(to: newSize, scale: scale) }
         scheduleCommit()
+    }
+
+    /// The surface size for a window size: the window plus the shadow insets, clamped.
+    private func surfaceSize(forWindowSize window: CGSize) -> CGSize {
+        clamped(CGSize(
+            width: max(1, window.width) + shadowInsets.total.width,
+            height: max(1, window.height) + shadowInsets.total.height))
+    }
+
+    /// Sends the window geometry (the surface minus the shadow) when it changed.
+    private func applyWindowGeometry() {
+        guard shadowInsets != .zero || appliedGeometry != nil else { return }
+        let rect = shadowInsets.inset(CGRect(origin: .zero, size: size))
+        guard rect != appliedGeometry, rect.width > 0, rect.height > 0 else { return }
+        setWindowGeometry(rect)
     }
 
     private func clamped(_ size: CGSize) -> CGSize {
@@ -405,6 +532,18 @@ public final class WaylandSurface: Surface {
             MainActor.assumeIsolated {
                 if Int(bitPattern: window.frameCallback) == key { window.frameCallback = nil }
                 window.delegate?.surfaceFrameDidFire(window, timestamp: time)
+            }
+        }))
+
+    private static let decorationListener = StaticListener(
+        zxdg_toplevel_decoration_v1_listener(configure: { data, _, mode in
+            let window = owner(data, as: WaylandSurface.self)
+            MainActor.assumeIsolated {
+                let newMode: DecorationMode =
+                    mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE.rawValue ? .serverSide : .clientSide
+                guard newMode != window.decorationMode else { return }
+                window.decorationMode = newMode
+                window.onDecorationModeChange?(newMode)
             }
         }))
 
