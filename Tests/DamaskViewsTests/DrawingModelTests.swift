@@ -113,6 +113,23 @@ extension ViewsTests {
             #expect(view.layer.needsDisplay)
         }
 
+        @Test("Rule 3: the pass queued by a turn's first invalidation runs before later-queued work")
+        func passQueuedByFirstInvalidationRunsBeforeLaterWork() async {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            h.root.addSubview(view)
+            await h.settle()
+            view.setNeedsDisplay()
+            var drawsSeenByLaterWork = -1
+            DispatchQueue.main.async { drawsSeenByLaterWork = view.drawCount }
+            view.color = .blue  // still the same turn: part of the same pass
+            view.setNeedsDisplay()
+            await nextTurn()
+            #expect(drawsSeenByLaterWork == 2)
+            #expect(view.drawCount == 2)
+            #expect(Color.blue.matches(h.screenColor(5, 5)))
+        }
+
         // Rule 4
         @Test("Rule 4: layout runs before display in the same pass")
         func layoutRunsBeforeDisplayInTheSamePass() async {
