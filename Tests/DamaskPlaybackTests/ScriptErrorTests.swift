@@ -82,6 +82,14 @@ struct ScriptErrorTests {
                 == "test.dsc:1:14: error: cannot read reference image '\(path)': not a PNG file")
     }
 
+    @Test("invalid UTF-8 is read as U+FFFD and reported at its column")
+    func invalidUTF8() {
+        let bytes: [UInt8] = Array("move 1 ".utf8) + [0xFF, 0xFE] + Array(" 2".utf8)
+        #expect(throws: ScriptError("bad number '\u{FFFD}\u{FFFD}' for Y", at: SourceLocation(file: "b.dsc", line: 1, column: 8))) {
+            try ScriptParser().parse(bytes: bytes, file: "b.dsc")
+        }
+    }
+
     @Test("an error anywhere rejects the whole script")
     func errorRejectsWholeScript() {
         #expect(message("move 1 2\nclick 3 4\nbogus\nmove 5 6") == "test.dsc:3:1: error: unknown command 'bogus'")
