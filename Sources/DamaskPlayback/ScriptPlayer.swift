@@ -74,7 +74,7 @@ import Foundation
     ///
     /// - Returns: the failed expectations, the commits made and the screenshots written.
     /// - Throws: `PlaybackError` when a command cannot be carried out (a wait times out, a
-    ///   file cannot be written, an application command throws).
+    ///   file cannot be written, an application command throws) or the task is cancelled.
     public func play(_ script: Script) async throws(PlaybackError) -> PlaybackReport {
         self.script = script
         report = PlaybackReport()
@@ -102,6 +102,7 @@ import Foundation
         defer { currentLocation = nil }
         for statement in script.statements {
             currentLocation = statement.location
+            if Task.isCancelled { throw PlaybackError("playback was cancelled", at: statement.location) }
             try await run(statement)
             report.commandCount += 1
             if options.stopsAtFirstFailure, !report.failures.isEmpty { break }
@@ -286,6 +287,9 @@ import Foundation
         guard ContinuousClock.now < deadline else {
             throw PlaybackError(
                 "timed out after \(options.timeout) waiting for \(what)", at: location)
+        }
+        if Task.isCancelled {
+            throw PlaybackError("playback was cancelled while waiting for \(what)", at: location)
         }
         let passes = window.passCount
         let frames = window.frameCount

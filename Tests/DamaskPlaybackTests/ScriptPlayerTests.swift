@@ -197,6 +197,28 @@ struct ScriptPlayerTests {
         }
     }
 
+    @Test("cancelling the playing task stops playback with an error")
+    func cancellationStopsPlayback() async throws {
+        let fixture = PlaybackFixture()
+        let link = DisplayLink(window: fixture.window) { _, _ in fixture.toggle.setNeedsDisplay() }
+        defer { link.invalidate() }
+        let script = try ScriptParser().parse("move 1 1\nwait idle\nclick 20 20", file: "c.dsc")
+        let player = ScriptPlayer(window: fixture.window)
+        let task = Task { @MainActor in try await player.play(script) }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await task.value
+        } throws: { error in
+            // Where it stops depends on how far it got in 50 ms; it never reaches line 3.
+            let description = (error as? PlaybackError)?.description ?? ""
+            return description.hasPrefix("c.dsc:") && description.contains(": error: playback was cancelled")
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(fixture.toggle.isOn == false)
+    }
+
     @Test("with a manual frame clock the player fires the frames itself")
     func manualFrameClock() async throws {
         let fixture = PlaybackFixture(frameClock: .manual)
