@@ -199,12 +199,14 @@ struct ScriptPlayerTests {
         let fixture = PlaybackFixture()
         let link = DisplayLink(window: fixture.window) { _, _ in fixture.toggle.setNeedsDisplay() }
         defer { link.invalidate() }
+        _ = try await fixture.play("move 1 1")  // the first frame, with the default timeout
         var options = PlaybackOptions()
         options.timeout = .milliseconds(100)
         await #expect {
-            _ = try await fixture.play("move 1 1\nwait idle", options: options)
+            _ = try await fixture.play("move 2 2\nwait idle", options: options)
         } throws: { error in
-            (error as? PlaybackError)?.description.hasPrefix("play.dsc:2:1: error: timed out after") == true
+            (error as? PlaybackError)?.description
+                == "play.dsc:2:1: error: timed out after 0.1 seconds waiting for the window to become idle"
         }
     }
 
