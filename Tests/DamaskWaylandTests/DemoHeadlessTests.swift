@@ -106,3 +106,25 @@ struct DemoHeadlessTests {
         #expect(run.status == 0, "\(run.output)")
     }
 }
+
+/// The content-mode scene while the window itself resizes.
+@Suite("damask-demo headless resizing")
+struct DemoResizeTests {
+    @Test("resizing the window redraws the .redraw view and only stretches the .scaleToFill one")
+    func resizeRedrawsOnlyTheRedrawView() throws {
+        // Per resize: the sidebar, the .redraw view, and the two counter labels twice (new
+        // size, then new text) make 6 draws; a .scaleToFill view that drew would make 7.
+        let script = """
+            scene content-mode
+            wait idle
+            expect draws 13
+            size 900x700
+            expect draws 6
+            size 700x500
+            expect draws 6
+            """
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+    }
+}
