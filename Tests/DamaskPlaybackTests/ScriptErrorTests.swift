@@ -59,6 +59,8 @@ struct ScriptErrorTests {
             ("expect pixel 1 2 #12345", "test.dsc:1:17: error: missing argument #rrggbb for 'expect pixel'"),
             ("expect pixel 1 2 #123456 ~3", "test.dsc:1:26: error: bad tolerance '~3' (expected ±N)"),
             ("expect pixel 1 2 #123456 ±300", "test.dsc:1:26: error: tolerance 300 is out of range 0…255"),
+            ("screenshot \"\"", "test.dsc:1:12: error: bad path ''"),
+            ("screenshot", "test.dsc:1:11: error: missing argument PATH for 'screenshot'"),
             ("expect image missing.png", "test.dsc:1:14: error: cannot read reference image 'missing.png': no such file"),
             ("expect damage within 0 0 10", "test.dsc:1:28: error: missing argument H for 'expect damage within'"),
             ("expect damage around 0 0 1 1", "test.dsc:1:15: error: unknown damage check 'around' (expected within or exactly)"),
