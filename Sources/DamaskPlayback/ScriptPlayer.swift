@@ -239,7 +239,13 @@ import Foundation
     /// Lets `count` frames go by. A frame ends with the window's next commit, with a frame
     /// callback the player fires (offscreen), or at once when the window is idle (nothing
     /// would be presented).
-    public func waitForFrames(_ count: Int, at location: SourceLocation) async throws(PlaybackError) {
+    ///
+    /// - Parameter location: the line named in a timeout error; by default the command being
+    ///   played.
+    public func waitForFrames(
+        _ count: Int, at location: SourceLocation? = nil
+    ) async throws(PlaybackError) {
+        let location = location ?? fallbackLocation
         for _ in 0..<count {
             let target = window.frameCount + 1
             let deadline = ContinuousClock.now + options.timeout
@@ -252,11 +258,20 @@ import Foundation
     }
 
     /// Waits until the window has nothing dirty and no frame callback pending.
-    public func waitUntilIdle(at location: SourceLocation) async throws(PlaybackError) {
+    ///
+    /// - Parameter location: the line named in a timeout error; by default the command being
+    ///   played.
+    public func waitUntilIdle(at location: SourceLocation? = nil) async throws(PlaybackError) {
+        let location = location ?? fallbackLocation
         let deadline = ContinuousClock.now + options.timeout
         while try await step(deadline: deadline, waitingFor: "the window to become idle", at: location)
             != .idle
         {}
+    }
+
+    /// The command being played, or the script's first line.
+    private var fallbackLocation: SourceLocation {
+        currentLocation ?? SourceLocation(file: script.file, line: 1, column: 1)
     }
 
     /// Waits until idle, but at most `settleFrameLimit` busy steps (animations never idle).

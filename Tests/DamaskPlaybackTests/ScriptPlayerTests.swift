@@ -263,6 +263,9 @@ struct ScriptPlayerTests {
                 handler: { name, player in
                     #expect(player.currentLocation == SourceLocation(file: "play.dsc", line: 2, column: 3))
                     player.window.contentView.backgroundColor = name == "red" ? .red : .green
+                    let frames = player.window.frameCount
+                    try await player.waitForFrames(1)
+                    #expect(player.window.frameCount == frames + 1)
                 })
         ])
         let report = try await fixture.play(
