@@ -54,8 +54,13 @@ struct PlaybackFixture {
     let toggle = ToggleView(frame: CGRect(x: 10, y: 10, width: 40, height: 40))
     let textView = TextCollectingView(frame: CGRect(x: 60, y: 10, width: 30, height: 30))
 
-    init(frameClock: MemorySurface.FrameClock = .simulated(intervalMilliseconds: 16)) {
-        surface = MemorySurface(size: CGSize(width: 100, height: 80), frameClock: frameClock)
+    init(
+        frameClock: MemorySurface.FrameClock = .simulated(intervalMilliseconds: 16),
+        releasePolicy: MemorySurface.ReleasePolicy = .immediate
+    ) {
+        surface = MemorySurface(
+            size: CGSize(width: 100, height: 80), bufferCapacity: 2, releasePolicy: releasePolicy,
+            frameClock: frameClock)
         window = Window(surface: surface)
         window.contentView.addSubview(toggle)
         window.contentView.addSubview(textView)

@@ -210,6 +210,24 @@ struct ScriptPlayerTests {
         }
     }
 
+    @Test("a compositor that keeps every buffer neither hangs nor spins the player")
+    func buffersNeverReleased() async throws {
+        let fixture = PlaybackFixture(releasePolicy: .never)
+        let report = try await fixture.play(
+            """
+            click 20 20
+            wait idle
+            click 20 20
+            wait idle
+            click 20 20
+            wait idle
+            wait frames 3
+            """)
+        #expect(report.commandCount == 7)
+        #expect(fixture.surface.presentCount == 2)
+        #expect(fixture.toggle.isOn)
+    }
+
     @Test("cancelling the playing task stops playback with an error")
     func cancellationStopsPlayback() async throws {
         let fixture = PlaybackFixture()
