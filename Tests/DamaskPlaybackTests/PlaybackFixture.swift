@@ -4,47 +4,6 @@ import Foundation
 
 @testable import DamaskPlayback
 
-/// A view that draws red when on and blue when off, and toggles on every click.
-final class ToggleView: View {
-    var isOn = false
-    var drawCalls = 0
-
-    override func draw(_ rect: CGRect) {
-        drawCalls += 1
-        guard let context = GraphicsContext.current else { return }
-        context.setFillColor(isOn ? .red : .blue)
-        context.fill(bounds)
-    }
-
-    override func pointerUp(_ event: PointerEvent) {
-        isOn.toggle()
-        setNeedsDisplay()
-    }
-}
-
-/// A view that becomes first responder and collects the text and events of key presses.
-final class TextCollectingView: View {
-    var text = ""
-    var events: [KeyEvent] = []
-
-    override var canBecomeFirstResponder: Bool { true }
-
-    override func keyDown(_ event: KeyEvent) {
-        events.append(event)
-        text += event.text
-        setNeedsDisplay()
-    }
-
-    override func keyUp(_ event: KeyEvent) {
-        events.append(event)
-    }
-
-    override func draw(_ rect: CGRect) {
-        GraphicsContext.current?.setFillColor(text.isEmpty ? .white : .green)
-        GraphicsContext.current?.fill(bounds)
-    }
-}
-
 /// A 100×80 window on a memory surface with a simulated frame clock, holding a toggle at
 /// (10, 10, 40, 40) and a text view at (60, 10, 30, 30).
 @MainActor
