@@ -76,10 +76,8 @@ import Foundation
         let position = min(max(index(), 0), subviews.count)
         if position < subviews.count {
             layer.insertSublayer(view.layer, below: subviews[position].layer)
-        } else if let last = subviews.last {
-            layer.insertSublayer(view.layer, above: last.layer)
         } else {
-            layer.insertSublayer(view.layer, at: 0)
+            layer.addSublayer(view.layer)  // frontmost, above any standalone sublayers too
         }
         subviews.insert(view, at: position)
         guard !isReorder else { return }
