@@ -15,9 +15,10 @@ import Foundation
 /// coordinates in the bounds, default centre) sits in the superlayer, and ``transform``
 /// applies around it. Coordinates are points, y-down.
 ///
-/// Changing ``backgroundColor``, ``opacity``, ``isHidden``, ``position``, ``bounds`` or
-/// ``transform`` never redraws; it only repaints the window area affected. Main-actor
-/// isolated; the layer owns its sublayers and holds its superlayer and delegate weakly.
+/// Changing ``backgroundColor``, ``opacity``, ``isHidden``, ``position``, ``transform`` or
+/// ``masksToBounds`` never redraws; it only repaints the window area affected (a bounds
+/// size change redraws only with ``needsDisplayOnBoundsChange``). Main-actor isolated; the
+/// layer owns its sublayers and holds its superlayer and delegate weakly.
 @MainActor open class Layer {
     /// Creates an empty layer with zero bounds.
     public required init() {}

@@ -84,6 +84,20 @@ extension ViewsTests {
             #expect(h.lastDamage == Region(CGRect(x: 20, y: 40, width: 46, height: 40)))
         }
 
+        @Test("At a fractional scale damage is the moved area in buffer pixels, rounded outwards")
+        func fractionalScaleDamageRoundsOutwards() async {
+            let h = Harness(width: 100, height: 60, scale: 1.5)
+            let box = SolidView(frame: CGRect(x: 10, y: 10, width: 20, height: 20), color: .red)
+            h.root.addSubview(box)
+            await h.settle()
+            box.center.x += 2  // 3 buffer pixels
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 15, y: 15, width: 33, height: 30)))
+            box.center.x += 1  // 1.5 buffer pixels: edges land mid-pixel
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 18, y: 15, width: 32, height: 30)))
+        }
+
         @Test("Showing a hidden view damages exactly its frame")
         func showingHiddenViewDamagesItsFrame() async {
             let h = Harness(width: 200, height: 120)
