@@ -306,6 +306,12 @@ import Foundation
         if Task.isCancelled {
             throw PlaybackError("playback was cancelled while waiting for \(what)", at: location)
         }
+        if Transaction.isOpen {
+            // Nothing is presented until the open transaction commits (it may be held across
+            // awaits); firing frames now would waste them.
+            try? await Task.sleep(for: .milliseconds(1))
+            return .busy
+        }
         let passes = window.passCount
         let frames = window.frameCount
         let firedFrame = fireDrivenFrame()
@@ -368,6 +374,10 @@ import Foundation
         while drivenSurface?.hasPendingFrameRequest == true,
             Int64(end) - Int64(clock) >= Int64(frameInterval)
         {
+            if Transaction.isOpen {
+                try? await Task.sleep(for: .milliseconds(1))
+                continue
+            }
             _ = fireDrivenFrame()
             await nextTurn()
         }
