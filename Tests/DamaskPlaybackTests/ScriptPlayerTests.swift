@@ -210,19 +210,6 @@ struct ScriptPlayerTests {
         }
     }
 
-    @Test("waits hold on while a transaction is open and see its commit")
-    func waitsRespectOpenTransactions() async throws {
-        let fixture = PlaybackFixture()
-        _ = try await fixture.play("move 1 1")
-        Transaction.begin()
-        fixture.toggle.isOn = true
-        fixture.toggle.setNeedsDisplay()
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(30)) { Transaction.commit() }
-        let report = try await fixture.play("wait idle\nexpect pixel 20 20 #ff0000\nexpect draws 1")
-        #expect(report.failures.map(\.description) == [])
-        #expect(!Transaction.isOpen)
-    }
-
     @Test("a compositor that keeps every buffer neither hangs nor spins the player")
     func buffersNeverReleased() async throws {
         let fixture = PlaybackFixture(releasePolicy: .never)
