@@ -16,13 +16,28 @@ import Foundation
 //                    tests see how a protocol error ends the program
 //   quit             exits 0
 //
-// It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit and "commit N x,y,w,h …"
-// after every commit (damage in buffer pixels). Errors end it like the demo.
+// It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit, then "content X Y W H"
+// (the content view's frame in surface points), and "commit N x,y,w,h …" after every commit
+// (damage in buffer pixels). Errors end it like the demo.
+//
+// Input reaching the content view is printed too (coordinates in the view's points):
+//
+//   enter X Y                     the pointer entered the surface (surface points)
+//   focus 1|0                     keyboard focus gained or lost
+//   pointer down|up X Y BUTTON CLICKS
+//   scroll DX DY STEPS-X STEPS-Y
+//   key down|up KEYSYM repeat=0|1 ms=MS text=TEXT
+//                                 (KEYSYM in hex; MS since start; TEXT to the end of the line)
+//   touch began|moved|ended|cancelled ID X Y
 
 /// Writes one line to stdout at once (stdout is a pipe in the tests; no buffering).
 func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
+
+/// Milliseconds since the process started (monotonic).
+let processStart = DispatchTime.now()
+func milliseconds() -> UInt64 { (DispatchTime.now().uptimeNanoseconds - processStart.uptimeNanoseconds) / 1_000_000 }
 
 /// The test window's only view: a solid colour, with marked rects drawn in a cycling colour.
 final class MarkableView: View {
@@ -30,6 +45,52 @@ final class MarkableView: View {
     static let marks = [Color(hex: "#FF0000")!, Color(hex: "#00FF00")!, Color(hex: "#0000FF")!]
     private(set) var marked: [(CGRect, Color)] = []
     private var nextMark = 0
+
+    override var canBecomeFirstResponder: Bool { true }
+
+    override func pointerDown(_ event: PointerEvent) {
+        let point = event.location(in: self)
+        emit("pointer down \(Int(point.x)) \(Int(point.y)) \(Self.name(event.button)) \(event.clickCount)")
+    }
+
+    override func pointerUp(_ event: PointerEvent) {
+        let point = event.location(in: self)
+        emit("pointer up \(Int(point.x)) \(Int(point.y)) \(Self.name(event.button)) \(event.clickCount)")
+    }
+
+    override func pointerMoved(_ event: PointerEvent) {}
+
+    override func scrollWheel(_ event: ScrollEvent) {
+        emit("scroll \(event.deltaX) \(event.deltaY) \(event.discreteX) \(event.discreteY)")
+    }
+
+    override func keyDown(_ event: KeyEvent) {
+        emit("key down \(String(event.keysym, radix: 16)) repeat=\(event.isRepeat ? 1 : 0) ms=\(milliseconds()) text=\(event.text)")
+    }
+
+    override func keyUp(_ event: KeyEvent) {
+        emit("key up \(String(event.keysym, radix: 16)) repeat=0 ms=\(milliseconds()) text=")
+    }
+
+    override func touchesBegan(_ event: TouchEvent) { emitTouch("began", event) }
+    override func touchesMoved(_ event: TouchEvent) { emitTouch("moved", event) }
+    override func touchesEnded(_ event: TouchEvent) { emitTouch("ended", event) }
+    override func touchesCancelled(_ event: TouchEvent) { emitTouch("cancelled", event) }
+
+    private func emitTouch(_ phase: String, _ event: TouchEvent) {
+        let point = event.location(in: self)
+        emit("touch \(phase) \(event.id) \(Int(point.x)) \(Int(point.y))")
+    }
+
+    private static func name(_ button: MouseButton?) -> String {
+        switch button {
+        case .left: return "left"
+        case .right: return "right"
+        case .middle: return "middle"
+        case .other(let code): return "button\(code)"
+        case nil: return "none"
+        }
+    }
 
     func mark(_ rect: CGRect) {
         marked.append((rect, Self.marks[nextMark % Self.marks.count]))
@@ -71,15 +132,29 @@ final class TestClient {
         window.contentView = view
         var announced = false
         let surfaceID = surface.protocolID
-        window.onCommit = { [surface] report in
+        window.onCommit = { [surface, view] report in
             if !announced {
                 announced = true
                 emit("ready \(surface.pixelWidth) \(surface.pixelHeight) \(surfaceID)")
+                let frame = view.convert(view.bounds, to: nil)
+                emit("content \(Int(frame.minX)) \(Int(frame.minY)) \(Int(frame.width)) \(Int(frame.height))")
             }
             let rects = report.damageRects.map { "\(Int($0.minX)),\(Int($0.minY)),\(Int($0.width)),\(Int($0.height))" }
             emit("commit \(report.frameNumber) " + rects.joined(separator: " "))
         }
         window.onClose = { exit(0) }
+        surface.eventInterceptor = { event in
+            switch event {
+            case .pointer(let pointer) where pointer.kind == .entered:
+                emit("enter \(Int(pointer.location.x)) \(Int(pointer.location.y))")
+            case .keyboardFocus(let focused):
+                emit("focus \(focused ? 1 : 0)")
+            default:
+                break
+            }
+            return false
+        }
+        view.becomeFirstResponder()
         connection.start()
         readCommands()
     }

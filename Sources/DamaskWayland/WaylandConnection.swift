@@ -46,6 +46,8 @@ public final class WaylandConnection {
     public private(set) var outputs: [UInt32: WaylandOutput] = [:]
     /// Seats by registry name.
     public private(set) var seats: [UInt32: OpaquePointer] = [:]
+    /// The input side of each seat (pointer, keyboard, touch), by registry name.
+    public private(set) var inputSeats: [UInt32: WaylandSeat] = [:]
 
     /// Called once when the connection fails for good (lost, protocol error). The default
     /// prints the error and exits with its `exitStatus`.
@@ -61,6 +63,15 @@ public final class WaylandConnection {
     public var onOutputsChanged: (() -> Void)?
 
     private var registry: OpaquePointer?
+    /// Open surfaces by `wl_surface` address, for routing input (weak: surfaces unregister
+    /// themselves when they close).
+    private var surfaces: [Int: WeakSurface] = [:]
+    /// Cursor themes by buffer scale, loaded on first use.
+    private var cursorThemes: [Int: CursorTheme] = [:]
+
+    private struct WeakSurface {
+        weak var surface: WaylandSurface?
+    }
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
     private var flushScheduled = false
@@ -163,6 +174,10 @@ public final class WaylandConnection {
         writeSource = nil
         for output in outputs.values { output.destroy() }
         outputs.removeAll()
+        for seat in inputSeats.values { seat.destroy() }
+        inputSeats.removeAll()
+        for theme in cursorThemes.values { theme.destroy() }
+        cursorThemes.removeAll()
         for seat in seats.values { wl_seat_release(seat) }
         seats.removeAll()
         if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
@@ -180,6 +195,38 @@ public final class WaylandConnection {
             wl_display_disconnect(display)
         }
         display = nil
+    }
+
+    // MARK: - Input routing
+
+    /// Records an open surface so that input for its `wl_surface` reaches it.
+    func register(_ surface: WaylandSurface, proxy: OpaquePointer) {
+        surfaces[Int(bitPattern: proxy)] = WeakSurface(surface: surface)
+    }
+
+    /// Forgets a closing surface and drops any input state that points at it.
+    func unregister(proxy: OpaquePointer) {
+        let key = Int(bitPattern: proxy)
+        surfaces[key] = nil
+        for seat in inputSeats.values {
+            seat.pointer?.forget(surfaceKey: key)
+            seat.keyboard?.forget(surfaceKey: key)
+            seat.touch?.forget(surfaceKey: key)
+        }
+    }
+
+    /// The open surface whose `wl_surface` has address `key`.
+    func surface(forKey key: Int) -> WaylandSurface? {
+        surfaces[key]?.surface
+    }
+
+    /// The cursor theme for buffer `scale` (loaded once per scale); nil without wl_shm.
+    public func cursorTheme(scale: Int) -> CursorTheme? {
+        if let theme = cursorThemes[scale] { return theme }
+        guard let shm else { return nil }
+        let theme = CursorTheme(shm: shm, scale: scale)
+        cursorThemes[scale] = theme
+        return theme
     }
 
     // MARK: - Reading
@@ -316,6 +363,7 @@ public final class WaylandConnection {
             let (proxy, version) = bind(name, damask_wl_seat_interface(), offered, SupportedVersion.seat)
             if let proxy {
                 seats[name] = proxy
+                inputSeats[name] = WaylandSeat(connection: self, registryName: name, proxy: proxy, version: version)
                 onSeatAdded?(name, proxy, version)
             }
         default:
@@ -329,6 +377,7 @@ public final class WaylandConnection {
             onOutputsChanged?()
         }
         if let seat = seats.removeValue(forKey: name) {
+            inputSeats.removeValue(forKey: name)?.destroy()
             onSeatRemoved?(name)
             wl_seat_release(seat)
         }

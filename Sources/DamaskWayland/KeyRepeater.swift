@@ -1,0 +1,89 @@
+import Dispatch
+
+/// Repeats a held key at the compositor's rate, from a timer on the main queue.
+///
+/// The state machine: a press of a repeating key arms the timer for ``delay``; when it
+/// fires, ``onRepeat`` runs, then again every `1 / rate` seconds until the key is released,
+/// another key is pressed (which takes over), the keyboard loses focus or the keymap
+/// changes (``stop()``). A rate of 0 turns repeating off (`wl_keyboard.repeat_info`).
+///
+/// Owns its `DispatchSourceTimer`, cancelled on stop and in `deinit`. Main-actor.
+@MainActor
+final class KeyRepeater {
+    /// Repeats per second; 0 disables repeat.
+    private(set) var rate: Int32
+    /// Milliseconds between the press and the first repeat.
+    private(set) var delay: Int32
+    /// Called for every repeat with the key's xkb keycode.
+    var onRepeat: (UInt32) -> Void = { _ in }
+    /// The key being repeated (or waiting for its first repeat), if any.
+    private(set) var activeKey: UInt32?
+    /// How many repeats the current key produced so far.
+    private(set) var repeatCount = 0
+
+    private var timer: (any DispatchSourceTimer)?
+
+    /// Creates a repeater with `rate` repeats per second after `delay` milliseconds (the
+    /// defaults are what most compositors send).
+    init(rate: Int32 = 25, delay: Int32 = 600) {
+        self.rate = max(0, rate)
+        self.delay = max(0, delay)
+    }
+
+    isolated deinit {
+        timer?.cancel()
+    }
+
+    /// Applies `wl_keyboard.repeat_info`. A held key keeps repeating with the new timing.
+    func setRate(_ rate: Int32, delay: Int32) {
+        self.rate = max(0, rate)
+        self.delay = max(0, delay)
+        if let key = activeKey {
+            if self.rate == 0 { stop() } else { start(key) }
+        }
+    }
+
+    /// A key went down; `repeats` says whether the keymap lets that key repeat.
+    func keyPressed(_ keycode: UInt32, repeats: Bool) {
+        guard repeats, rate > 0 else {
+            // A non-repeating key (a modifier) does not end the repeat of a held key.
+            return
+        }
+        start(keycode)
+    }
+
+    /// A key went up: stops the repeat if it was the repeating key.
+    func keyReleased(_ keycode: UInt32) {
+        if activeKey == keycode { stop() }
+    }
+
+    /// Stops repeating (focus lost, keymap changed, keyboard gone).
+    func stop() {
+        timer?.cancel()
+        timer = nil
+        activeKey = nil
+        repeatCount = 0
+    }
+
+    private func start(_ keycode: UInt32) {
+        timer?.cancel()
+        activeKey = keycode
+        repeatCount = 0
+        let interval = DispatchTimeInterval.microseconds(Int(1_000_000 / Int64(rate)))
+        let source = DispatchSource.makeTimerSource(queue: .main)
+        source.schedule(
+            deadline: .now() + .milliseconds(Int(delay)), repeating: interval,
+            leeway: .milliseconds(1))
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.fire(keycode) }
+        }
+        source.resume()
+        timer = source
+    }
+
+    private func fire(_ keycode: UInt32) {
+        guard activeKey == keycode else { return }
+        repeatCount += 1
+        onRepeat(keycode)
+    }
+}

@@ -1,0 +1,167 @@
+import CWaylandClient
+import DamaskViews
+import Foundation
+
+/// A seat's `wl_keyboard`: the compositor's keymap compiled with xkbcommon, modifiers, key
+/// events with their text, key repeat, and keyboard focus.
+///
+/// The keymap arrives as a file descriptor, mapped read-only and private, copied into an
+/// ``XKBKeyboard`` and unmapped and closed at once. A keymap change or focus loss stops
+/// key repeat. Key events go to the focused surface, whose window hands them to its first
+/// responder.
+///
+/// Owns the `wl_keyboard` proxy (released in ``destroy()``, called by its seat), the xkb
+/// objects and the repeat timer. Main-actor.
+@MainActor
+public final class WaylandKeyboard {
+    /// The keyboard's seat (which owns the keyboard).
+    public unowned let seat: WaylandSeat
+    /// The `wl_keyboard` proxy; nil after ``destroy()``.
+    public private(set) var proxy: OpaquePointer?
+    /// The modifiers in effect.
+    public var modifiers: ModifierFlags { xkb?.modifiers ?? [] }
+    /// Repeats per second and delay (ms) from `wl_keyboard.repeat_info`.
+    public var repeatRate: (rate: Int32, delay: Int32) { (repeater.rate, repeater.delay) }
+    /// How many keymaps the compositor sent so far.
+    public private(set) var keymapCount = 0
+
+    private var xkb: XKBKeyboard?
+    private let repeater = KeyRepeater()
+    private var focus: Int?
+    private var pressedKeys: Set<UInt32> = []
+
+    init(seat: WaylandSeat, proxy: OpaquePointer?) {
+        self.seat = seat
+        self.proxy = proxy
+        repeater.onRepeat = { [unowned self] keycode in self.repeatKey(keycode) }
+        wl_keyboard_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Releases the keyboard, stops repeating and takes focus away. Idempotent.
+    func destroy() {
+        repeater.stop()
+        if let proxy {
+            if wl_keyboard_get_version(proxy) >= 3 { wl_keyboard_release(proxy) } else { wl_keyboard_destroy(proxy) }
+        }
+        proxy = nil
+        loseFocus()
+    }
+
+    /// Forgets a surface that is going away.
+    func forget(surfaceKey: Int) {
+        if focus == surfaceKey {
+            focus = nil
+            repeater.stop()
+            pressedKeys.removeAll()
+        }
+    }
+
+    // MARK: Events
+
+    private func setKeymap(format: UInt32, fd: Int32, size: UInt32) {
+        defer { close(fd) }
+        keymapCount += 1
+        repeater.stop()
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 1 else { return }
+        guard let mapping = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {
+            FileHandle.standardError.write(Data("damask: cannot map the keymap: \(String(cString: strerror(errno)))\n".utf8))
+            return
+        }
+        defer { munmap(mapping, Int(size)) }
+        // The text is NUL-terminated within `size` bytes.
+        let bytes = UnsafeRawBufferPointer(start: mapping, count: Int(size))
+        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        do {
+            xkb = try XKBKeyboard(keymapText: text)
+        } catch {
+            FileHandle.standardError.write(Data("damask: the compositor's keymap does not compile\n".utf8))
+        }
+    }
+
+    private func enter(surface key: Int, keys: [UInt32]) {
+        focus = key
+        pressedKeys = Set(keys.map { $0 + 8 })
+        send(.keyboardFocus(true))
+    }
+
+    private func loseFocus() {
+        repeater.stop()
+        pressedKeys.removeAll()
+        if focus != nil { send(.keyboardFocus(false)) }
+        focus = nil
+    }
+
+    private func key(_ evdevCode: UInt32, pressed: Bool, time: UInt32) {
+        guard let xkb else { return }
+        let keycode = evdevCode + 8
+        let translation = xkb.translate(keycode)
+        if pressed {
+            pressedKeys.insert(keycode)
+            repeater.keyPressed(keycode, repeats: xkb.repeats(keycode))
+        } else {
+            pressedKeys.remove(keycode)
+            repeater.keyReleased(keycode)
+        }
+        lastTime = time
+        send(.key(KeyEvent(
+            phase: pressed ? .down : .up, keysym: translation.keysym, keycode: keycode,
+            text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time)))
+    }
+
+    private var lastTime: UInt32 = 0
+
+    private func repeatKey(_ keycode: UInt32) {
+        guard let xkb, pressedKeys.contains(keycode) else { return repeater.stop() }
+        let translation = xkb.translate(keycode)
+        send(.key(KeyEvent(
+            phase: .down, keysym: translation.keysym, keycode: keycode, text: translation.text,
+            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastTime)))
+    }
+
+    private func send(_ event: Event) {
+        guard let focus else { return }
+        seat.connection.surface(forKey: focus)?.deliver(event, from: seat)
+    }
+
+    // MARK: Listener
+
+    private static let listener = StaticListener(
+        wl_keyboard_listener(
+            keymap: { data, _, format, fd, size in
+                let keyboard = owner(data, as: WaylandKeyboard.self)
+                MainActor.assumeIsolated { keyboard.setKeymap(format: format, fd: fd, size: size) }
+            },
+            enter: { data, _, _, surface, keys in
+                let keyboard = owner(data, as: WaylandKeyboard.self)
+                let key = Int(bitPattern: surface)
+                var pressed: [UInt32] = []
+                if let keys, let base = keys.pointee.data {
+                    let count = keys.pointee.size / MemoryLayout<UInt32>.size
+                    pressed = Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: count))
+                }
+                MainActor.assumeIsolated {
+                    guard key != 0 else { return }
+                    keyboard.enter(surface: key, keys: pressed)
+                }
+            },
+            leave: { data, _, _, _ in
+                let keyboard = owner(data, as: WaylandKeyboard.self)
+                MainActor.assumeIsolated { keyboard.loseFocus() }
+            },
+            key: { data, _, _, time, key, state in
+                let keyboard = owner(data, as: WaylandKeyboard.self)
+                MainActor.assumeIsolated {
+                    keyboard.key(key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, time: time)
+                }
+            },
+            modifiers: { data, _, _, depressed, latched, locked, group in
+                let keyboard = owner(data, as: WaylandKeyboard.self)
+                MainActor.assumeIsolated {
+                    keyboard.xkb?.updateModifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+                }
+            },
+            repeat_info: { data, _, rate, delay in
+                let keyboard = owner(data, as: WaylandKeyboard.self)
+                MainActor.assumeIsolated { keyboard.repeater.setRate(rate, delay: delay) }
+            }))
+}

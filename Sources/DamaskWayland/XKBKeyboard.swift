@@ -1,0 +1,121 @@
+import CXKBCommon
+import DamaskViews
+import Foundation
+
+/// A compiled xkb keymap with its keyboard state: turns keycodes into keysyms and text.
+///
+/// Owns its `xkb_context`, `xkb_keymap` and `xkb_state` (unref'd in `deinit`). Modifiers
+/// come from the compositor (`wl_keyboard.modifiers` → ``updateModifiers(depressed:latched:locked:group:)``),
+/// as the protocol asks, never from the key presses themselves. Not thread-safe: used on
+/// the main actor by ``WaylandKeyboard`` (and by tests).
+final class XKBKeyboard {
+    /// What a key press produces.
+    struct Translation: Equatable {
+        /// The keysym with the current modifiers.
+        var keysym: UInt32
+        /// The text, without control characters ("" when the key types nothing).
+        var text: String
+    }
+
+    /// Failure to compile a keymap.
+    enum KeymapError: Error, Equatable {
+        /// xkbcommon rejected the keymap (text or names).
+        case invalidKeymap
+    }
+
+    private let context: OpaquePointer
+    private let keymap: OpaquePointer
+    private let state: OpaquePointer
+
+    /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends).
+    convenience init(keymapText: String) throws {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError.invalidKeymap }
+        guard let keymap = xkb_keymap_new_from_string(
+            context, keymapText, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else {
+            xkb_context_unref(context)
+            throw KeymapError.invalidKeymap
+        }
+        try self.init(context: context, keymap: keymap)
+    }
+
+    /// Compiles a keymap from RMLVO names (`layout: "de"`), as tests and fallbacks need.
+    convenience init(layout: String, variant: String = "") throws {
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError.invalidKeymap }
+        let keymap: OpaquePointer? = layout.withCString { layoutName in
+            variant.withCString { variantName in
+                var names = xkb_rule_names(
+                    rules: nil, model: nil, layout: layoutName, variant: variantName, options: nil)
+                return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+            }
+        }
+        guard let keymap else {
+            xkb_context_unref(context)
+            throw KeymapError.invalidKeymap
+        }
+        try self.init(context: context, keymap: keymap)
+    }
+
+    private init(context: OpaquePointer, keymap: OpaquePointer) throws {
+        guard let state = xkb_state_new(keymap) else {
+            xkb_keymap_unref(keymap)
+            xkb_context_unref(context)
+            throw KeymapError.invalidKeymap
+        }
+        self.context = context
+        self.keymap = keymap
+        self.state = state
+    }
+
+    deinit {
+        xkb_state_unref(state)
+        xkb_keymap_unref(keymap)
+        xkb_context_unref(context)
+    }
+
+    /// Applies the compositor's serialized modifier state.
+    func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+    }
+
+    /// The keysym and text of `keycode` (xkb numbering: evdev + 8) with the current state.
+    func translate(_ keycode: UInt32) -> Translation {
+        let keysym = xkb_state_key_get_one_sym(state, keycode)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = Int(xkb_state_key_get_utf8(state, keycode, &buffer, buffer.count))
+        var text = ""
+        if length > 0 {
+            let bytes = buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }
+            text = String(decoding: bytes, as: UTF8.self)
+            text.unicodeScalars.removeAll { $0.value < 0x20 || $0.value == 0x7f }
+        }
+        return Translation(keysym: keysym, text: text)
+    }
+
+    /// Whether the keymap says `keycode` repeats when held.
+    func repeats(_ keycode: UInt32) -> Bool {
+        xkb_keymap_key_repeats(keymap, keycode) != 0
+    }
+
+    /// The modifiers in effect.
+    var modifiers: ModifierFlags {
+        var flags = ModifierFlags()
+        let names: [(String, ModifierFlags)] = [
+            (XKB_MOD_NAME_SHIFT, .shift), (XKB_MOD_NAME_CTRL, .control), (XKB_MOD_NAME_ALT, .alt),
+            (XKB_MOD_NAME_LOGO, .logo), (XKB_MOD_NAME_CAPS, .capsLock),
+        ]
+        for (name, flag) in names
+        where xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0 {
+            flags.insert(flag)
+        }
+        return flags
+    }
+
+    /// The serialized mask of the named modifiers, for tests that fake `wl_keyboard.modifiers`.
+    func mask(of modifierNames: [String]) -> UInt32 {
+        modifierNames.reduce(0) { mask, name in
+            let index = xkb_keymap_mod_get_index(keymap, name)
+            return index == XKB_MOD_INVALID ? mask : mask | (1 << index)
+        }
+    }
+}
