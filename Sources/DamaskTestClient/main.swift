@@ -29,6 +29,11 @@ import Foundation
 //   key down|up KEYSYM repeat=0|1 ms=MS text=TEXT
 //                                 (KEYSYM in hex; MS since start; TEXT to the end of the line)
 //   touch began|moved|ended|cancelled ID X Y
+//
+// With `--decorated` the window has client-side decorations (DecoratedWindow): a title bar
+// with close, maximize and minimize buttons, a shadow with resize handles, and Ctrl+Q. It
+// then prints "closed" and exits 0 when asked to close (button, Ctrl+Q or compositor),
+// and "states S,S…" after every configure that changes the window's states.
 
 /// Writes one line to stdout at once (stdout is a pipe in the tests; no buffering).
 func emit(_ line: String) {
@@ -114,22 +119,37 @@ final class TestClient {
     let connection: WaylandConnection
     let surface: WaylandSurface
     let window: Window
+    let decorated: DecoratedWindow?
     let view: MarkableView
     var link: DisplayLink?
     var input: (any DispatchSourceRead)?
     var pending = Data()
     let started = DispatchTime.now()
 
-    init(size: CGSize) throws {
+    init(size: CGSize, decorated isDecorated: Bool) throws {
         connection = try WaylandConnection()
         connection.onFatalError = { error in
             FileHandle.standardError.write(Data("damask-test-client: \(error)\n".utf8))
             exit(error.exitStatus)
         }
-        surface = try WaylandSurface(connection: connection, title: "Damask Test", appID: "org.damask.Test", size: size)
-        window = Window(surface: surface)
-        view = MarkableView(frame: window.bounds)
-        window.contentView = view
+        view = MarkableView(frame: CGRect(origin: .zero, size: size))
+        if isDecorated {
+            let decorated = try DecoratedWindow(connection: connection, title: "Damask Test", appID: "org.damask.Test", size: size)
+            decorated.contentView = view
+            self.decorated = decorated
+            surface = decorated.surface
+            window = decorated.window
+            let onStatesChange = surface.onStatesChange
+            surface.onStatesChange = { states in
+                onStatesChange?(states)
+                emit("states " + TestClient.describe(states))
+            }
+        } else {
+            decorated = nil
+            surface = try WaylandSurface(connection: connection, title: "Damask Test", appID: "org.damask.Test", size: size)
+            window = Window(surface: surface)
+            window.contentView = view
+        }
         var announced = false
         let surfaceID = surface.protocolID
         window.onCommit = { [surface, view] report in
@@ -142,7 +162,11 @@ final class TestClient {
             let rects = report.damageRects.map { "\(Int($0.minX)),\(Int($0.minY)),\(Int($0.width)),\(Int($0.height))" }
             emit("commit \(report.frameNumber) " + rects.joined(separator: " "))
         }
-        window.onClose = { exit(0) }
+        window.onClose = {
+            if isDecorated { emit("closed") }
+            exit(0)
+        }
+        let interceptor = surface.eventInterceptor
         surface.eventInterceptor = { event in
             switch event {
             case .pointer(let pointer) where pointer.kind == .entered:
@@ -152,11 +176,21 @@ final class TestClient {
             default:
                 break
             }
-            return false
+            return interceptor?(event) ?? false
         }
         view.becomeFirstResponder()
         connection.start()
         readCommands()
+    }
+
+    static func describe(_ states: ToplevelState) -> String {
+        let names: [(ToplevelState, String)] = [
+            (.maximized, "maximized"), (.fullscreen, "fullscreen"), (.resizing, "resizing"),
+            (.activated, "activated"), (.tiledLeft, "tiled-left"), (.tiledRight, "tiled-right"),
+            (.tiledTop, "tiled-top"), (.tiledBottom, "tiled-bottom"),
+        ]
+        let present = names.filter { states.contains($0.0) }.map(\.1)
+        return present.isEmpty ? "none" : present.joined(separator: ",")
     }
 
     func microseconds() -> UInt64 { (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000 }
@@ -217,7 +251,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--size"), index + 1 < Comma
 }
 let client: TestClient
 do {
-    client = try TestClient(size: size)
+    client = try TestClient(size: size, decorated: CommandLine.arguments.contains("--decorated"))
 } catch let error as WaylandError {
     FileHandle.standardError.write(Data("damask-test-client: \(error)\n".utf8))
     exit(error.exitStatus)

@@ -140,6 +140,18 @@ struct PointerEventAssembler {
         return result
     }
 
+    /// Releases every held button at once, for a compositor grab (interactive move or
+    /// resize) that swallows the real releases; later releases of those buttons are ignored.
+    mutating func releaseAllButtons(modifiers: ModifierFlags) -> [Routed] {
+        guard let surface = focus else { return [] }
+        let released = pressedButtons
+        pressedButtons.removeAll()
+        return released.map { button in
+            Routed(surface: surface, event: .pointer(PointerEvent(
+                kind: .up, location: location, button: button, modifiers: modifiers)))
+        }
+    }
+
     /// Drops everything about `surface` (it is being destroyed).
     mutating func forget(surface: Int) {
         pieces.removeAll { if case .enter(surface, _) = $0 { return true } else { return false } }

@@ -53,6 +53,21 @@ public final class WaylandPointer {
         updateCursor(force: false)
     }
 
+    /// A compositor grab (interactive move or resize) takes the pointer: the held buttons
+    /// are released for the views at the end of this turn, since the real releases go to
+    /// the compositor.
+    func interactiveGrabDidBegin() {
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let routed = self.assembler.releaseAllButtons(modifiers: self.seat.keyboard?.modifiers ?? [])
+                for item in routed {
+                    self.seat.connection.surface(forKey: item.surface)?.deliver(item.event, from: self.seat)
+                }
+            }
+        }
+    }
+
     /// Forgets a surface that is going away.
     func forget(surfaceKey: Int) {
         assembler.forget(surface: surfaceKey)

@@ -263,6 +263,7 @@ public final class WaylandSurface: Surface {
         guard let seat = lastInputSeat, let serial = seat.latestPressSerial(on: self) else { return false }
         interactiveRequestCount += 1
         beginMove(seat: seat.proxy, serial: serial)
+        seat.pointer?.interactiveGrabDidBegin()
         return true
     }
 
@@ -273,6 +274,7 @@ public final class WaylandSurface: Surface {
         guard let seat = lastInputSeat, let serial = seat.latestPressSerial(on: self) else { return false }
         interactiveRequestCount += 1
         beginResize(seat: seat.proxy, serial: serial, edges: edge.rawValue)
+        seat.pointer?.interactiveGrabDidBegin()
         return true
     }
 

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Client-side decorations under Weston on Xvfb, driven with real X input.
+@Suite("Client-side decorations (Weston on Xvfb)", .serialized)
+struct DecorationTests {
+    /// Surface points of the decorated test client (200×150 content, 12-point shadow,
+    /// 32-point title bar, 24-point buttons 6 points apart from the right).
+    enum Layout {
+        static let shadow = 12
+        static let titleBarMiddle = 12 + 16
+        static let closeButton = (x: 12 + 200 - 6 - 12, y: 12 + 16)
+        static let maximizeButton = (x: 12 + 200 - 6 - 24 - 6 - 12, y: 12 + 16)
+    }
+
+    @Test("Dragging the title bar asks the compositor to move the window with the press serial")
+    func titleBarDragMoves() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        let origin = try session.locateWindow()
+        try session.move(to: 60, Layout.titleBarMiddle)
+        try session.display.xdotool(
+            "mousedown", "1", "sleep", "0.1",
+            "mousemove", "\(origin.x + 120)", "\(origin.y + Layout.titleBarMiddle + 40)", "sleep", "0.1",
+            "mousemove", "\(origin.x + 160)", "\(origin.y + Layout.titleBarMiddle + 80)", "sleep", "0.2",
+            "mouseup", "1")
+        usleep(300_000)
+        let moves = session.compositor.logLines(containing: ".move(").filter { $0.contains("rq xdg_toplevel@") }
+        #expect(moves.count == 1, "move requests: \(moves)")
+        // The serial quoted is the press's: the button event Weston sent just before.
+        let presses = session.compositor.logLines(containing: "wl_pointer@").filter { $0.contains(".button(") && $0.hasSuffix(", 1)") }
+        if let move = moves.first, let press = presses.last {
+            let moveSerial = move.split(separator: ",").last?.filter(\.isNumber)
+            let pressSerial = press.split(separator: "(").last?.split(separator: ",").first.map(String.init)
+            #expect(moveSerial == pressSerial, "\(move) vs \(press)")
+        }
+    }
+
+    @Test("The close button closes the window")
+    func closeButtonCloses() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        try session.click(at: Layout.closeButton.x, Layout.closeButton.y)
+        #expect(session.client.waitForLine(where: { $0 == "closed" }) != nil, "\(session.client.lines.suffix(5))")
+        #expect(session.client.waitForExit() == 0)
+    }
+
+    @Test("Ctrl+Q closes the focused window")
+    func controlQCloses() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        try session.click(at: 100, 100)
+        #expect(session.client.waitForLine(where: { $0 == "focus 1" }) != nil)
+        try session.display.xdotool("key", "ctrl+q")
+        #expect(session.client.waitForLine(where: { $0 == "closed" }) != nil, "\(session.client.lines.suffix(5))")
+        // The shortcut is consumed: the view never sees the Q.
+        #expect(!session.client.lines.contains { $0.hasPrefix("key down 71") })
+    }
+
+    @Test("Double-clicking the title bar maximizes and the frame drops its shadow")
+    func doubleClickMaximizes() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        try session.move(to: 60, Layout.titleBarMiddle)
+        let before = session.client.lines.count
+        try session.display.xdotool("click", "--repeat", "2", "--delay", "120", "1")
+        let states = session.client.waitForLine(from: before, where: { $0.hasPrefix("states ") && $0.contains("maximized") })
+        #expect(states != nil, "\(session.client.lines.suffix(8))")
+        // Maximized: the window geometry is the whole surface (no shadow).
+        usleep(300_000)
+        let geometry = session.compositor.logLines(containing: "set_window_geometry(").last ?? ""
+        #expect(geometry.contains("set_window_geometry(0, 0, \(NestedWestonSession.outputSize.width), \(NestedWestonSession.outputSize.height))"), "\(geometry)")
+    }
+
+    @Test("Pressing in the shadow margin starts a resize from that edge")
+    func shadowMarginResizes() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        try session.move(to: Layout.shadow / 2, 100)
+        try session.display.xdotool("mousedown", "1", "sleep", "0.1", "mouseup", "1")
+        usleep(300_000)
+        let resizes = session.compositor.logLines(containing: ".resize(").filter { $0.contains("rq xdg_toplevel@") }
+        #expect(resizes.count == 1)
+        #expect(resizes.first?.hasSuffix(", 4)") == true, "\(resizes)")  // xdg_toplevel.resize_edge.left
+    }
+}
