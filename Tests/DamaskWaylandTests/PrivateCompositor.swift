@@ -65,10 +65,17 @@ final class PrivateCompositor {
 
     deinit { stop() }
 
-    /// Stops the compositor and waits for the script to finish. Idempotent.
+    /// Stops the compositor and waits for the script to finish; a compositor that does not
+    /// stop within 10 s is killed. Idempotent.
     func stop() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            _ = Glibc.kill(pid, SIGKILL)
+            process.terminate()
+        }
         process.waitUntilExit()
     }
 

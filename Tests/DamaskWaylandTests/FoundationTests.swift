@@ -1,0 +1,187 @@
+import DamaskGraphics
+import Foundation
+import Testing
+
+/// The foundation under real compositors: a window maps and shows its pixels, the requests
+/// on the wire are the ones Damask means to send, the main loop runs main-actor work and
+/// sleeps when idle, and every way the program can end is clean.
+@Suite("Foundation", .serialized)
+struct FoundationTests {
+    static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
+    static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
+    static let windowColor: UInt32 = 0x1E90C8
+
+    /// Starts the test client against `compositor` and waits for its first commit.
+    func startClient(on compositor: PrivateCompositor, _ arguments: [String] = []) throws -> (ClientProcess, surfaceID: String) {
+        let client = try ClientProcess(Self.testClient, arguments, environment: compositor.clientEnvironment)
+        let ready = try #require(
+            client.waitForLine { $0.hasPrefix("ready") }, "no first commit; stderr: \(client.standardError)")
+        let fields = ready.split(separator: " ")
+        return (client, String(fields[3]))
+    }
+
+    /// The bounding box of the pixels of `color` (0xRRGGBB) in `bitmap`.
+    func boundingBox(of color: UInt32, in bitmap: Bitmap) -> CGRect {
+        var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width where bitmap.pixel(x: x, y: y) & 0xFF_FFFF == color {
+                (minX, minY, maxX, maxY) = (min(minX, x), min(minY, y), max(maxX, x), max(maxY, y))
+            }
+        }
+        guard maxX >= 0 else { return .null }
+        return CGRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-\(name)").path
+    }
+
+    @Test("The committed protocol glue matches the vendored XML")
+    func committedProtocolGlueMatchesTheXML() throws {
+        let script = PrivateCompositor.packageRoot.appendingPathComponent("scripts/generate-protocols").path
+        let result = try PrivateCompositor.run(script, ["--check"])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test("Under Weston the window maps and a screenshot shows its pixels at its position")
+    func windowMapsUnderWestonAndAScreenshotShowsItsPixels() throws {
+        let weston = try PrivateCompositor(.weston())
+        let (client, _) = try startClient(on: weston)
+        let path = temporaryPath("map.png")
+        try weston.screenshot(to: path)
+        let shot = try Bitmap(contentsOfPNGFile: path)
+        let window = boundingBox(of: Self.windowColor, in: shot)
+        #expect(window.size == CGSize(width: 200, height: 150), "window found at \(window)")
+        #expect(window.minX > 0 && window.minY > 0, "the window lies inside the output")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test("The proto log shows attach, damage_buffer and commit, and a small change sends only its rect")
+    func smallChangeSendsOnlyItsRect() throws {
+        let weston = try PrivateCompositor(.weston())
+        let (client, surfaceID) = try startClient(on: weston)
+        let surface = "wl_surface@\(surfaceID)."
+        #expect(!weston.logLines(containing: surface + "attach(").isEmpty)
+        #expect(weston.logLines(containing: surface + "damage_buffer(").contains { $0.hasSuffix("damage_buffer(0, 0, 200, 150)") })
+        #expect(!weston.logLines(containing: surface + "commit()").isEmpty)
+
+        let before = weston.logLines(containing: surface + "damage_buffer(").count
+        client.send("mark 10 20 30 40")
+        _ = try #require(client.waitForLine { $0.hasPrefix("commit 2 ") })
+        usleep(200_000)  // let Weston write its log line
+        let damage = weston.logLines(containing: surface + "damage_buffer(").dropFirst(before)
+        #expect(damage.count == 1)
+        #expect(damage.first?.hasSuffix("damage_buffer(10, 20, 30, 40)") == true, "\(damage)")
+
+        let path = temporaryPath("mark.png")
+        try weston.screenshot(to: path)
+        let shot = try Bitmap(contentsOfPNGFile: path)
+        let window = boundingBox(of: Self.windowColor, in: shot)
+        let marked = boundingBox(of: 0xFF0000, in: shot)
+        #expect(marked == CGRect(x: window.minX + 10, y: window.minY + 20, width: 30, height: 40))
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test("Under GNOME (mutter) the window maps and frame callbacks arrive")
+    func windowMapsUnderMutterAndFrameCallbacksArrive() throws {
+        let mutter = try PrivateCompositor(.gnome())
+        let (client, _) = try startClient(on: mutter)
+        client.send("frames 5")
+        let fifth = client.waitForLine { _ in
+            client.outputLines.filter { $0.hasPrefix("frame ") }.count >= 5
+        }
+        #expect(fifth != nil, "frames: \(client.outputLines.filter { $0.hasPrefix("frame ") })")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test("While a window is up, Task, MainActor.run and DispatchQueue.main.async run promptly")
+    func mainActorWorkRunsPromptlyWhileAWindowIsUp() throws {
+        let weston = try PrivateCompositor(.weston())
+        let (client, _) = try startClient(on: weston)
+        client.send("async")
+        for kind in ["task", "main-actor-run", "dispatch-async"] {
+            let line = try #require(client.waitForLine(timeout: 2) { $0.hasPrefix("ran \(kind) ") }, "\(kind) never ran")
+            let microseconds = Int(line.split(separator: " ")[2]) ?? .max
+            #expect(microseconds < 100_000, "\(kind) took \(microseconds) µs")
+        }
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    @Test("An idle window wakes up zero times per second")
+    func idleWindowWakesUpZeroTimes() throws {
+        let weston = try PrivateCompositor(.weston())
+        let (client, _) = try startClient(on: weston)
+        usleep(500_000)  // let start-up work and the first frame callback settle
+        let before = client.contextSwitches()
+        sleep(3)
+        let after = client.contextSwitches()
+        #expect(after - before == 0, "\(after - before) wake-ups in 3 s")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    // MARK: - Errors a user can meet
+
+    @Test("No reachable compositor: one line naming the socket tried, exit status 2")
+    func noCompositorIsReportedWithExitStatus2() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path
+        environment["WAYLAND_DISPLAY"] = "damask-no-such-socket"
+        let result = try PrivateCompositor.run(Self.demo.path, [], environment: environment)
+        #expect(result.status == 2)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.output)")
+        #expect(result.output.contains("cannot connect to a Wayland compositor at \(environment["XDG_RUNTIME_DIR"]!)/damask-no-such-socket"))
+    }
+
+    @Test("A missing required global is named, exit status 2")
+    func missingGlobalIsNamedWithExitStatus2() throws {
+        let script = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-weston").path
+        let result = try PrivateCompositor.run(script, ["--shell", "fullscreen-shell.so", "--", Self.demo.path])
+        #expect(result.status == 2)
+        #expect(result.output.contains("the compositor does not offer xdg_wm_base"), "\(result.output)")
+    }
+
+    @Test("A protocol error names interface, object, code and message, exit status 1")
+    func protocolErrorIsReportedWithExitStatus1() throws {
+        let weston = try PrivateCompositor(.weston())
+        let (client, surfaceID) = try startClient(on: weston)
+        client.send("bad-scale")
+        let status = client.waitForExit(timeout: 5)
+        #expect(status == 1)
+        let message = client.standardError
+        #expect(message.contains("protocol error on wl_surface@\(surfaceID), code 0: "), "\(message)")
+        #expect(message.contains("scale"), "the compositor's message is passed on: \(message)")
+        #expect(!message.contains("Fatal error"))
+    }
+
+    @Test("The compositor going away ends the program within a second, exit status 1")
+    func lostCompositorEndsTheProgramWithinASecond() throws {
+        let weston = try PrivateCompositor(.weston())
+        let (client, _) = try startClient(on: weston)
+        let killed = Date()
+        weston.kill()
+        let status = client.waitForExit(timeout: 5)
+        #expect(status == 1)
+        #expect(Date().timeIntervalSince(killed) < 1)
+        #expect(client.standardError.contains("lost connection to the compositor"), "\(client.standardError)")
+    }
+
+    @Test("SIGINT and SIGTERM close the demo window cleanly with exit status 0", arguments: [SIGINT, SIGTERM])
+    func signalsCloseTheWindowCleanly(signal: Int32) throws {
+        let weston = try PrivateCompositor(.weston())
+        let log = temporaryPath("signal-\(signal).jsonl")
+        let demo = try ClientProcess(Self.demo, ["--damage-log", log], environment: weston.clientEnvironment)
+        let deadline = Date().addingTimeInterval(10)
+        while ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty && Date() < deadline {
+            usleep(10_000)
+        }
+        #expect(kill(demo.process.processIdentifier, signal) == 0)
+        #expect(demo.waitForExit(timeout: 5) == 0)
+        #expect(demo.standardError.isEmpty, "\(demo.standardError)")
+    }
+}
