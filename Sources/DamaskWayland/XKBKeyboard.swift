@@ -111,6 +111,13 @@ final class XKBKeyboard {
         return flags
     }
 
+    /// The keymap in xkb text format (what a compositor sends in `wl_keyboard.keymap`).
+    var keymapText: String {
+        guard let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else { return "" }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
     /// The serialized mask of the named modifiers, for tests that fake `wl_keyboard.modifiers`.
     func mask(of modifierNames: [String]) -> UInt32 {
         modifierNames.reduce(0) { mask, name in

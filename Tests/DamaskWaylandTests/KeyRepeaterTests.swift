@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import DamaskWayland
+
+/// The key-repeat state machine, with real timers and short delays.
+@Suite("Key repeat", .serialized) @MainActor
+struct KeyRepeaterTests {
+    /// Lets the main queue run for `milliseconds`; returns the time actually slept.
+    func wait(_ milliseconds: Int) async -> Double {
+        let start = DispatchTime.now()
+        try? await Task.sleep(for: .milliseconds(milliseconds))
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+    }
+
+    /// A repeater whose repeats are counted per keycode.
+    func makeRepeater(rate: Int32, delay: Int32) -> (KeyRepeater, () -> [UInt32]) {
+        let repeater = KeyRepeater(rate: rate, delay: delay)
+        var fired: [UInt32] = []
+        repeater.onRepeat = { fired.append($0) }
+        return (repeater, { fired })
+    }
+
+    @Test("A held key repeats after the delay, no faster than the rate")
+    func heldKeyRepeatsAtRate() async {
+        let (repeater, fired) = makeRepeater(rate: 100, delay: 30)
+        repeater.keyPressed(38, repeats: true)
+        #expect(fired().isEmpty)
+        let elapsed = await wait(200)
+        let count = fired().count
+        #expect(count >= 3, "only \(count) repeats in \(elapsed) ms")
+        #expect(Double(count) <= (elapsed - 30) / 10 + 1, "\(count) repeats in \(elapsed) ms")
+        #expect(Set(fired()) == [38])
+        repeater.stop()
+    }
+
+    @Test("Nothing repeats before the delay has passed")
+    func noRepeatBeforeDelay() async {
+        let (repeater, fired) = makeRepeater(rate: 100, delay: 400)
+        repeater.keyPressed(38, repeats: true)
+        let elapsed = await wait(60)
+        if elapsed < 350 { #expect(fired().isEmpty) }
+        #expect(repeater.activeKey == 38)
+        repeater.stop()
+    }
+
+    @Test("Releasing the key stops the repeat at once")
+    func releaseStops() async {
+        let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
+        repeater.keyPressed(38, repeats: true)
+        _ = await wait(60)
+        repeater.keyReleased(38)
+        let countAtRelease = fired().count
+        #expect(countAtRelease > 0)
+        _ = await wait(60)
+        #expect(fired().count == countAtRelease)
+        #expect(repeater.activeKey == nil)
+    }
+
+    @Test("Releasing another key does not stop the repeat")
+    func otherReleaseKeepsRepeating() async {
+        let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
+        repeater.keyPressed(38, repeats: true)
+        repeater.keyReleased(50)
+        _ = await wait(60)
+        #expect(repeater.activeKey == 38)
+        #expect(!fired().isEmpty)
+        repeater.stop()
+    }
+
+    @Test("A newer key takes over the repeat; a non-repeating key (modifier) leaves it alone")
+    func newerKeyTakesOver() async {
+        let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
+        repeater.keyPressed(38, repeats: true)
+        repeater.keyPressed(56, repeats: true)
+        repeater.keyPressed(50, repeats: false)
+        #expect(repeater.activeKey == 56)
+        _ = await wait(60)
+        #expect(Set(fired()) == [56])
+        repeater.keyReleased(38)
+        #expect(repeater.activeKey == 56)
+        repeater.stop()
+    }
+
+    @Test("Focus loss or a keymap change (stop) ends the repeat")
+    func stopEndsRepeat() async {
+        let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
+        repeater.keyPressed(38, repeats: true)
+        repeater.stop()
+        _ = await wait(50)
+        #expect(fired().isEmpty)
+        #expect(repeater.activeKey == nil)
+    }
+
+    @Test("A rate of 0 disables repeat, also for a key already held")
+    func zeroRateDisables() async {
+        let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
+        repeater.keyPressed(38, repeats: true)
+        repeater.setRate(0, delay: 10)
+        #expect(repeater.activeKey == nil)
+        repeater.keyPressed(39, repeats: true)
+        _ = await wait(50)
+        #expect(fired().isEmpty)
+    }
+
+    @Test("New repeat info applies to the key being held")
+    func newRateAppliesToHeldKey() async {
+        let (repeater, fired) = makeRepeater(rate: 1, delay: 1000)
+        repeater.keyPressed(38, repeats: true)
+        repeater.setRate(200, delay: 10)
+        _ = await wait(60)
+        #expect(fired().count >= 2)
+        #expect(repeater.rate == 200 && repeater.delay == 10)
+        repeater.stop()
+    }
+}
