@@ -474,7 +474,7 @@ public final class WaylandSurface: Surface {
     }
 
     /// Pixels for `points` at `scale`, rounded half away from zero.
-    static func pixels(_ points: CGFloat, _ scale: CGFloat) -> Int {
+    nonisolated static func pixels(_ points: CGFloat, _ scale: CGFloat) -> Int {
         max(1, Int((points * scale).rounded(.toNearestOrAwayFromZero)))
     }
 

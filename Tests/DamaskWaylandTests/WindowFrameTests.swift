@@ -1,0 +1,176 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+import Testing
+
+@testable import DamaskWayland
+
+/// The client-side decorations as views: layout per window state, resize handles, cursors,
+/// and what presses on the title bar and its buttons ask of the window system.
+@Suite("Window frame (client-side decorations)", .serialized) @MainActor
+struct WindowFrameTests {
+    /// A 200×150 content area framed on a memory surface of 224×206 points.
+    @MainActor struct Fixture {
+        let surface: MemorySurface
+        let window: Window
+        let frame: WindowFrameView
+        let content: View
+        let controls = RecordingControls()
+
+        init(states: ToplevelState = [.activated], scale: CGFloat = 1) {
+            let inset = WindowFrameView.shadowInsets(for: states, serverSide: false)
+            let size = CGSize(
+                width: 200 + inset.left + inset.right,
+                height: 150 + TitleBarView.height + inset.top + inset.bottom)
+            surface = MemorySurface(size: size, scale: scale)
+            window = Window(surface: surface)
+            window.flashesDamage = false
+            window.backgroundColor = .clear
+            content = View()
+            frame = WindowFrameView(contentView: content, title: "Test")
+            frame.controls = controls
+            controls.states = states
+            frame.apply(states: states)
+            window.contentView = frame
+            window.displayIfNeeded()
+        }
+
+        func press(at point: CGPoint, clickCount: Int = 1) {
+            window.dispatch(.pointer(PointerEvent(kind: .down, location: point, button: .left, clickCount: clickCount)))
+            window.dispatch(.pointer(PointerEvent(kind: .up, location: point, button: .left)))
+        }
+
+        func center(of view: View) -> CGPoint {
+            let rect = view.convert(view.bounds, to: nil)
+            return CGPoint(x: rect.midX, y: rect.midY)
+        }
+    }
+
+    @Test("A floating window has a shadow margin; maximized, fullscreen, tiled and server-side ones have none")
+    func shadowInsetsPerState() {
+        let margin = WindowInsets(all: WindowFrameView.shadowRadius)
+        #expect(WindowFrameView.shadowInsets(for: [.activated], serverSide: false) == margin)
+        #expect(WindowFrameView.shadowInsets(for: [], serverSide: false) == margin)
+        for states: ToplevelState in [.maximized, .fullscreen, .tiledLeft, [.tiledTop, .activated]] {
+            #expect(WindowFrameView.shadowInsets(for: states, serverSide: false) == .zero)
+        }
+        #expect(WindowFrameView.shadowInsets(for: [.activated], serverSide: true) == .zero)
+    }
+
+    @Test("The title bar sits at the top of the window proper and the content fills the rest")
+    func layoutInsideShadow() {
+        let fixture = Fixture()
+        let m = WindowFrameView.shadowRadius
+        #expect(fixture.frame.windowRect == CGRect(x: m, y: m, width: 200, height: 182))
+        #expect(fixture.frame.titleBar.frame == CGRect(x: m, y: m, width: 200, height: TitleBarView.height))
+        #expect(fixture.content.frame == CGRect(x: m, y: m + TitleBarView.height, width: 200, height: 150))
+    }
+
+    @Test("Fullscreen and server-side decorations hide the title bar; the content takes its place")
+    func titleBarHides() {
+        let fixture = Fixture()
+        fixture.frame.apply(states: [.fullscreen])
+        fixture.frame.layoutIfNeeded()
+        #expect(fixture.frame.titleBar.isHidden)
+        #expect(fixture.content.frame.minY == 0)
+        fixture.frame.apply(states: [.activated])
+        fixture.frame.usesServerSideDecorations = true
+        fixture.frame.layoutIfNeeded()
+        #expect(fixture.frame.titleBar.isHidden)
+        #expect(fixture.frame.shadowInsets == .zero)
+    }
+
+    @Test("The activated state changes the title bar's look, and redraws it")
+    func activatedRestyles() async {
+        let fixture = Fixture(states: [.activated])
+        #expect(fixture.frame.titleBar.isActive)
+        let active = try? fixture.window.renderImage()
+        fixture.frame.apply(states: [])
+        #expect(!fixture.frame.titleBar.isActive)
+        let inactive = try? fixture.window.renderImage()
+        let point = (x: 20, y: 14)
+        #expect(active?.pixel(x: point.x, y: point.y) != inactive?.pixel(x: point.x, y: point.y))
+    }
+
+    @Test("Pressing the title bar starts a move; a double click maximizes, and restores when maximized")
+    func titleBarPresses() {
+        let fixture = Fixture()
+        let bar = CGPoint(x: 60, y: WindowFrameView.shadowRadius + 10)
+        fixture.press(at: bar)
+        #expect(fixture.controls.requests == ["move"])
+        fixture.press(at: bar, clickCount: 2)
+        #expect(fixture.controls.requests == ["move", "maximize"])
+        fixture.controls.states = [.maximized]
+        fixture.press(at: bar, clickCount: 2)
+        #expect(fixture.controls.requests.last == "unmaximize")
+    }
+
+    @Test("The buttons close, maximize and minimize on release over themselves")
+    func buttons() {
+        let fixture = Fixture()
+        var closed = 0
+        fixture.frame.titleBar.onClose = { closed += 1 }
+        fixture.press(at: fixture.center(of: fixture.frame.titleBar.closeButton))
+        #expect(closed == 1)
+        fixture.press(at: fixture.center(of: fixture.frame.titleBar.maximizeButton))
+        fixture.press(at: fixture.center(of: fixture.frame.titleBar.minimizeButton))
+        #expect(fixture.controls.requests == ["maximize", "minimize"])
+        // Pressed on the button, released elsewhere: nothing happens.
+        let button = fixture.center(of: fixture.frame.titleBar.closeButton)
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .down, location: button, button: .left, clickCount: 1)))
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .up, location: CGPoint(x: 100, y: 100), button: .left)))
+        #expect(closed == 1)
+    }
+
+    @Test("Presses in the shadow margin resize from the edge or corner under them")
+    func resizeHandles() {
+        let fixture = Fixture()
+        let frame = fixture.frame
+        let w = frame.bounds.width, h = frame.bounds.height
+        #expect(frame.resizeEdge(at: CGPoint(x: 3, y: 100)) == .left)
+        #expect(frame.resizeEdge(at: CGPoint(x: w - 3, y: 100)) == .right)
+        #expect(frame.resizeEdge(at: CGPoint(x: 100, y: 2)) == .top)
+        #expect(frame.resizeEdge(at: CGPoint(x: 100, y: h - 2)) == .bottom)
+        #expect(frame.resizeEdge(at: CGPoint(x: 2, y: 2)) == .topLeft)
+        #expect(frame.resizeEdge(at: CGPoint(x: 20, y: 5)) == .topLeft)
+        #expect(frame.resizeEdge(at: CGPoint(x: w - 2, y: h - 20)) == .bottomRight)
+        #expect(frame.resizeEdge(at: CGPoint(x: w - 20, y: 3)) == .topRight)
+        #expect(frame.resizeEdge(at: CGPoint(x: 3, y: h - 3)) == .bottomLeft)
+        #expect(frame.resizeEdge(at: CGPoint(x: 100, y: 100)) == nil)
+        fixture.press(at: CGPoint(x: 3, y: 100))
+        #expect(fixture.controls.requests == ["resize left"])
+    }
+
+    @Test("A maximized window has no resize handles")
+    func maximizedHasNoHandles() {
+        let fixture = Fixture(states: [.maximized, .activated])
+        #expect(fixture.frame.resizeEdge(at: CGPoint(x: 1, y: 100)) == nil)
+        #expect(fixture.frame.cursorShape(at: CGPoint(x: 1, y: 100)) == .arrow)
+    }
+
+    @Test("The cursor is a resize arrow over the handles, a hand over the buttons, an arrow elsewhere")
+    func cursorShapes() {
+        let fixture = Fixture()
+        let frame = fixture.frame
+        #expect(frame.cursorShape(at: CGPoint(x: 2, y: 2)) == .resize(.topLeft))
+        #expect(frame.cursorShape(at: CGPoint(x: frame.bounds.width - 3, y: 100)) == .resize(.right))
+        #expect(frame.cursorShape(at: fixture.center(of: frame.titleBar.closeButton)) == .pointingHand)
+        #expect(frame.cursorShape(at: CGPoint(x: 100, y: 120)) == .arrow)
+    }
+
+    @Test("Every resize edge and cursor shape has theme names; hidden has none")
+    func cursorNames() {
+        for edge in ResizeEdge.allCases {
+            #expect(!CursorShape.resize(edge).themeNames.isEmpty)
+        }
+        #expect(CursorShape.arrow.themeNames.contains("left_ptr"))
+        #expect(CursorShape.hidden.themeNames.isEmpty)
+    }
+
+    @Test("Window insets shrink rects and add up")
+    func insets() {
+        let insets = WindowInsets(top: 1, left: 2, bottom: 3, right: 4)
+        #expect(insets.total == CGSize(width: 6, height: 4))
+        #expect(insets.inset(CGRect(x: 0, y: 0, width: 10, height: 10)) == CGRect(x: 2, y: 1, width: 4, height: 6))
+    }
+}
