@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// Real input under GNOME's compositor (mutter), injected through its RemoteDesktop API.
+@Suite("Input under GNOME (mutter RemoteDesktop)", .serialized)
+struct GnomeInputTests {
+    @Test("Virtual devices appear on mutter's seat at run time and their clicks and keys reach the views")
+    func remoteInputReachesViews() throws {
+        let gnome = try MutterRemoteInput()
+        let client = gnome.client
+        try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
+        // The first events create the virtual pointer and keyboard (seat capabilities change).
+        gnome.send("nudge")
+        gnome.type("\u{FFE1}")
+        usleep(300_000)
+
+        let origin = try #require(gnome.locateWindow(), "the pointer never entered: \(client.lines.suffix(5))")
+        let before = client.lines.count
+        gnome.move(to: origin.x + 50, origin.y + 40)
+        gnome.click()
+        let down = client.waitForLine(from: before, where: { $0.hasPrefix("pointer down") })
+        #expect(down?.line == "pointer down 50 40 left 1")
+        #expect(client.waitForLine(from: before, where: { $0.hasPrefix("pointer up") }) != nil)
+
+        #expect(client.waitForLine(where: { $0 == "focus 1" }) != nil)
+        let typed = client.lines.count
+        gnome.type("Damask!")
+        _ = client.waitForLine(from: typed, where: { $0.hasPrefix("key up 21") })
+        let text = client.lines[typed...]
+            .filter { $0.hasPrefix("key down") }
+            .compactMap { line in line.range(of: " text=").map { String(line[$0.upperBound...]) } }
+            .joined()
+        #expect(text == "Damask!")
+
+        // Ending the session removes the devices: the keyboard goes, and focus with it.
+        gnome.stopInput()
+        #expect(client.waitForLine(from: typed, where: { $0 == "focus 0" }) != nil)
+        gnome.stop()
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// A private headless mutter (GNOME) with the test client and a RemoteDesktop session that
+/// injects real input: virtual pointer and keyboard devices appear on mutter's seat when the
+/// session sends its first events, so the client also sees seat capabilities arrive at run
+/// time.
+///
+/// mutter runs under `scripts/with-gnome` (its own D-Bus session); the input comes from
+/// Debian's python3 with PyGObject calling `org.gnome.Mutter.RemoteDesktop` (a small script
+/// written to a temporary file). Relative pointer motion is 1:1 and clamps at the monitor's
+/// edges, so "move to (x, y)" is a large move to the top-left corner followed by (x, y).
+///
+/// Owns the three processes (stopped in ``stop()`` / `deinit`). Use from one test.
+final class MutterRemoteInput {
+    let client: InputTestClient
+    private let session = Process()
+    private let sessionInput = Pipe()
+    private let injector = Process()
+    private let injectorInput = Pipe()
+    private let injectorOutput = Pipe()
+    private let scriptPath: String
+
+    enum MutterError: Error {
+        case missing(String)
+        case didNotStart(String)
+    }
+
+    /// The helper: one command per stdin line, answering "ok" after each.
+    static let script = #"""
+    import sys, time
+    from gi.repository import Gio, GLib
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    def call(path, interface, method, args=None, reply=None):
+        return bus.call_sync('org.gnome.Mutter.RemoteDesktop', path, interface, method, args,
+                             reply and GLib.VariantType(reply), 0, -1, None)
+    session = call('/org/gnome/Mutter/RemoteDesktop', 'org.gnome.Mutter.RemoteDesktop',
+                   'CreateSession', None, '(o)').unpack()[0]
+    S = 'org.gnome.Mutter.RemoteDesktop.Session'
+    call(session, S, 'Start')
+    print('started', flush=True)
+    for line in sys.stdin:
+        w = line.split()
+        if w[0] == 'move':
+            call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (-100000.0, -100000.0)))
+            call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (float(w[1]), float(w[2]))))
+        elif w[0] == 'nudge':
+            call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (1.0, 1.0)))
+        elif w[0] == 'button':
+            call(session, S, 'NotifyPointerButton', GLib.Variant('(ib)', (int(w[1]), w[2] == 'down')))
+        elif w[0] == 'keysym':
+            call(session, S, 'NotifyKeyboardKeysym', GLib.Variant('(ub)', (int(w[1], 16), w[2] == 'down')))
+        print('ok', flush=True)
+    """#
+
+    init(clientArguments: [String] = []) throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw MutterError.missing(python) }
+        scriptPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("damask-remote-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
+        try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+
+        let output = Pipe()
+        session.executableURL = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome")
+        session.arguments = [
+            "--size", "800x600", "--", "sh", "-c",
+            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null"#,
+        ]
+        session.standardInput = sessionInput
+        session.standardOutput = output
+        try session.run()
+        var line = Data()
+        while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first,
+            first != UInt8(ascii: "\n")
+        {
+            line.append(first)
+        }
+        let fields = String(decoding: line, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 3, !fields[2].isEmpty else {
+            throw MutterError.didNotStart(String(decoding: line, as: UTF8.self))
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = fields[0]
+        environment["XDG_RUNTIME_DIR"] = fields[1]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = fields[2]
+        client = try InputTestClient(arguments: clientArguments, environment: environment)
+
+        injector.executableURL = URL(fileURLWithPath: python)
+        injector.arguments = [scriptPath]
+        injector.environment = environment
+        injector.standardInput = injectorInput
+        injector.standardOutput = injectorOutput
+        injector.standardError = FileHandle.nullDevice
+        try injector.run()
+        guard readInjectorLine() == "started" else { throw MutterError.didNotStart("RemoteDesktop session") }
+    }
+
+    deinit { stop() }
+
+    /// Ends the RemoteDesktop session: mutter removes its virtual devices. Idempotent.
+    func stopInput() {
+        guard injector.isRunning else { return }
+        try? injectorInput.fileHandleForWriting.close()
+        injector.waitUntilExit()
+    }
+
+    /// Ends the input session, the client and mutter. Idempotent.
+    func stop() {
+        stopInput()
+        _ = client.waitForExit(timeout: 0)
+        if session.isRunning {
+            try? sessionInput.fileHandleForWriting.close()
+            session.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: scriptPath)
+    }
+
+    /// Sends one command to the helper and waits for its answer.
+    func send(_ command: String) {
+        injectorInput.fileHandleForWriting.write(Data((command + "\n").utf8))
+        _ = readInjectorLine()
+    }
+
+    /// Moves the pointer to (x, y) in monitor coordinates.
+    func move(to x: Int, _ y: Int) { send("move \(x) \(y)") }
+
+    /// Presses and releases the left button.
+    func click() {
+        send("button 272 down")
+        send("button 272 up")
+    }
+
+    /// Types `text` (characters the keymap has, as keysyms; mutter adds Shift as needed).
+    func type(_ text: String) {
+        for scalar in text.unicodeScalars {
+            let keysym = String(scalar.value, radix: 16)
+            send("keysym \(keysym) down")
+            send("keysym \(keysym) up")
+        }
+    }
+
+    /// Finds the surface's top-left in monitor coordinates by moving over a grid until the
+    /// client reports an enter.
+    func locateWindow() -> (x: Int, y: Int)? {
+        for y in stride(from: 40, to: 600, by: 100) {
+            for x in stride(from: 40, to: 800, by: 150) {
+                let before = client.lines.count
+                move(to: x, y)
+                if let enter = client.waitForLine(from: before, timeout: 0.3, where: { $0.hasPrefix("enter ") }) {
+                    let local = enter.line.split(separator: " ").compactMap { Int($0) }
+                    return (x - local[0], y - local[1])
+                }
+            }
+        }
+        return nil
+    }
+
+    private func readInjectorLine() -> String {
+        var line = Data()
+        while let byte = try? injectorOutput.fileHandleForReading.read(upToCount: 1), let first = byte.first,
+            first != UInt8(ascii: "\n")
+        {
+            line.append(first)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
