@@ -126,7 +126,8 @@ public final class CursorTheme {
         "      ##",
     ]
 
-    private func builtInImage() -> Image? {
+    /// Damask's own arrow at this theme's scale (used when the theme has no image).
+    func builtInImage() -> Image? {
         if builtInArrow == nil {
             builtInArrow = makeBuiltInArrow()
         }

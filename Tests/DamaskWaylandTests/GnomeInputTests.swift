@@ -37,4 +37,19 @@ struct GnomeInputTests {
         #expect(client.waitForLine(from: typed, where: { $0 == "focus 0" }) != nil)
         gnome.stop()
     }
+
+    @Test("GNOME draws no title bar: the client's own close button closes the window")
+    func clientTitleBarUnderGnome() throws {
+        let gnome = try MutterRemoteInput(clientArguments: ["--decorated"])
+        let client = gnome.client
+        try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
+        gnome.send("nudge")
+        usleep(300_000)
+        let origin = try #require(gnome.locateWindow(), "the pointer never entered: \(client.lines.suffix(5))")
+        let close = DecorationTests.Layout.closeButton
+        gnome.move(to: origin.x + close.x, origin.y + close.y)
+        gnome.click()
+        #expect(client.waitForLine(where: { $0 == "closed" }) != nil, "\(client.lines.suffix(5))")
+        #expect(client.waitForExit() == 0)
+    }
 }
