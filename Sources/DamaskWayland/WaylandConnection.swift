@@ -215,6 +215,15 @@ public final class WaylandConnection {
         }
     }
 
+    /// An output's scale or geometry changed, or an output went away: every surface picks
+    /// its scale again, then the app hears of it.
+    private func outputsDidChange() {
+        for entry in surfaces.values {
+            entry.surface?.outputsDidChange()
+        }
+        onOutputsChanged?()
+    }
+
     /// The open surface whose `wl_surface` has address `key`.
     func surface(forKey key: Int) -> WaylandSurface? {
         surfaces[key]?.surface
@@ -356,7 +365,7 @@ public final class WaylandConnection {
             let (proxy, version) = bind(name, damask_wl_output_interface(), offered, SupportedVersion.output)
             if let proxy {
                 outputs[name] = WaylandOutput(proxy: proxy, version: version) { [weak self] in
-                    self?.onOutputsChanged?()
+                    self?.outputsDidChange()
                 }
             }
         case "wl_seat":
@@ -374,7 +383,7 @@ public final class WaylandConnection {
     private func removeGlobal(name: UInt32) {
         if let output = outputs.removeValue(forKey: name) {
             output.destroy()
-            onOutputsChanged?()
+            outputsDidChange()
         }
         if let seat = seats.removeValue(forKey: name) {
             inputSeats.removeValue(forKey: name)?.destroy()

@@ -456,6 +456,14 @@ public final class WaylandSurface: Surface {
         resize(to: clamped(size), scale: newScale)
     }
 
+    /// The outputs changed (a new scale, an output gone): picks the scale again.
+    func outputsDidChange() {
+        enteredOutputs = enteredOutputs.filter { key in
+            connection.outputs.values.contains { Int(bitPattern: $0.proxy) == key }
+        }
+        updateScale()
+    }
+
     /// Tells the compositor how buffer pixels map to surface points before an attach.
     private func applyScale() {
         guard let surface else { return }
