@@ -164,7 +164,8 @@ final class TestClient {
         }
         window.onClose = {
             if isDecorated { emit("closed") }
-            exit(0)
+            // Exit from a clean stack, after libwayland has finished dispatching this event.
+            DispatchQueue.main.async { exit(0) }
         }
         let interceptor = surface.eventInterceptor
         surface.eventInterceptor = { event in

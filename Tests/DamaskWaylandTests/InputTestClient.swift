@@ -1,10 +1,12 @@
+import Dispatch
 import Foundation
 
 /// A `damask-test-client` running against a private compositor, with its output collected
 /// line by line so that tests can wait for what it prints.
 ///
 /// Owns the process and its pipes; `deinit` ends the process. The line buffer is guarded by
-/// a condition lock (the pipe is read on a background queue). Use from one test.
+/// a condition lock (the pipe is read on a global queue until end of file). Use from one
+/// test.
 final class InputTestClient: @unchecked Sendable {
     /// The executable, next to the test bundle (named after the product or the target).
     static var executable: URL {
@@ -17,10 +19,36 @@ final class InputTestClient: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private let condition = NSCondition()
-    private var buffer = Data()
-    private var collected: [String] = []
-    private var ended = false
+    private let collector = Collector()
+
+    /// The printed lines, filled by a reader on a global queue until the pipe's end of file.
+    /// Held strongly by that reader (and by the client), so nothing outlives the process.
+    private final class Collector: @unchecked Sendable {
+        let condition = NSCondition()
+        var lines: [String] = []
+        var ended = false
+
+        func read(_ handle: FileHandle) {
+            var buffer = Data()
+            while true {
+                let data = handle.availableData
+                condition.lock()
+                if data.isEmpty {
+                    ended = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                buffer.append(data)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
 
     /// Starts the client with `arguments` in `environment` (a compositor's client environment).
     init(arguments: [String] = [], environment: [String: String]) throws {
@@ -30,14 +58,15 @@ final class InputTestClient: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.receive(handle.availableData)
-        }
         try process.run()
+        // The child has its copy of the write end; closing ours lets the reader see EOF.
+        try? output.fileHandleForWriting.close()
+        let collector = collector
+        let handle = output.fileHandleForReading
+        DispatchQueue.global().async { collector.read(handle) }
     }
 
     deinit {
-        output.fileHandleForReading.readabilityHandler = nil
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -46,9 +75,9 @@ final class InputTestClient: @unchecked Sendable {
 
     /// Every line printed so far.
     var lines: [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return collected
+        collector.condition.lock()
+        defer { collector.condition.unlock() }
+        return collector.lines
     }
 
     /// Sends one command line.
@@ -60,18 +89,19 @@ final class InputTestClient: @unchecked Sendable {
     /// after `timeout` seconds or when the client ended.
     func waitForLine(from start: Int = 0, timeout: TimeInterval = 10, where predicate: (String) -> Bool) -> (index: Int, line: String)? {
         let deadline = Date().addingTimeInterval(timeout)
+        let condition = collector.condition
         condition.lock()
         defer { condition.unlock() }
         var next = start
         while true {
-            while next < collected.count {
-                if predicate(collected[next]) { return (next, collected[next]) }
+            while next < collector.lines.count {
+                if predicate(collector.lines[next]) { return (next, collector.lines[next]) }
                 next += 1
             }
-            if ended || !condition.wait(until: deadline) { break }
+            if collector.ended || !condition.wait(until: deadline) { break }
         }
-        while next < collected.count {
-            if predicate(collected[next]) { return (next, collected[next]) }
+        while next < collector.lines.count {
+            if predicate(collector.lines[next]) { return (next, collector.lines[next]) }
             next += 1
         }
         return nil
@@ -82,23 +112,5 @@ final class InputTestClient: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
-    }
-
-    private func receive(_ data: Data) {
-        condition.lock()
-        defer {
-            condition.broadcast()
-            condition.unlock()
-        }
-        if data.isEmpty {
-            ended = true
-            output.fileHandleForReading.readabilityHandler = nil
-            return
-        }
-        buffer.append(data)
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            collected.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-            buffer.removeSubrange(buffer.startIndex...newline)
-        }
     }
 }
