@@ -14,6 +14,7 @@ import Foundation
 //   frames N         holds a DisplayLink for N frames, printing "frame TIMESTAMP" each
 //   bad-scale        sends wl_surface.set_buffer_scale(0), a protocol error, so that the
 //                    tests see how a protocol error ends the program
+//   close            asks the window to close, as its close button does
 //   quit             exits 0
 //
 // It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit, then "content X Y W H"
@@ -237,6 +238,8 @@ final class TestClient {
             }
         case "bad-scale":
             surface.sendInvalidBufferScaleForTesting()
+        case "close":
+            if let decorated { decorated.performClose() } else { window.surfaceDidRequestClose(surface) }
         case "quit":
             exit(0)
         default:

@@ -32,13 +32,19 @@ public final class WaylandConnection {
 
     /// The `wl_display`; valid until `close()`.
     public private(set) var display: OpaquePointer?
-    /// Bound globals. The required ones are non-nil after `init` succeeds.
+    /// The `wl_compositor` (required; non-nil after `init` succeeds). Owned by the connection.
     public private(set) var compositor: OpaquePointer?
+    /// The `wl_shm` (required). Owned by the connection.
     public private(set) var shm: OpaquePointer?
+    /// The `xdg_wm_base` (required). Owned by the connection.
     public private(set) var xdgWmBase: OpaquePointer?
+    /// The `wp_viewporter`, if offered. Owned by the connection.
     public private(set) var viewporter: OpaquePointer?
+    /// The `wp_fractional_scale_manager_v1`, if offered. Owned by the connection.
     public private(set) var fractionalScaleManager: OpaquePointer?
+    /// The `wp_presentation`, if offered. Owned by the connection.
     public private(set) var presentation: OpaquePointer?
+    /// The `zxdg_decoration_manager_v1`, if offered (never on GNOME). Owned by the connection.
     public private(set) var decorationManager: OpaquePointer?
     /// The interfaces and versions the compositor advertised, by interface name.
     public private(set) var advertisedGlobals: [String: UInt32] = [:]

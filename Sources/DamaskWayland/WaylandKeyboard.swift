@@ -29,6 +29,8 @@ public final class WaylandKeyboard {
     private let repeater = KeyRepeater()
     private var focus: Int?
     private var pressedKeys: Set<UInt32> = []
+    /// The time of the last key event; repeats carry it (the protocol gives them none).
+    private var lastKeyTime: UInt32 = 0
 
     init(seat: WaylandSeat, proxy: OpaquePointer?) {
         self.seat = seat
@@ -102,20 +104,18 @@ public final class WaylandKeyboard {
             pressedKeys.remove(keycode)
             repeater.keyReleased(keycode)
         }
-        lastTime = time
+        lastKeyTime = time
         send(.key(KeyEvent(
             phase: pressed ? .down : .up, keysym: translation.keysym, keycode: keycode,
             text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time)))
     }
-
-    private var lastTime: UInt32 = 0
 
     private func repeatKey(_ keycode: UInt32) {
         guard let xkb, pressedKeys.contains(keycode) else { return repeater.stop() }
         let translation = xkb.translate(keycode)
         send(.key(KeyEvent(
             phase: .down, keysym: translation.keysym, keycode: keycode, text: translation.text,
-            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastTime)))
+            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastKeyTime)))
     }
 
     private func send(_ event: Event) {

@@ -21,12 +21,16 @@ public final class WaylandSurface: Surface {
     /// warning instead of allocating gigabytes.
     public static let maximumPixelDimension = 16_384
 
+    /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly;
+    /// normally the ``Window`` drawing into this surface, which also receives the input).
     public weak var delegate: (any SurfaceDelegate)?
     /// Size in logical points.
     public private(set) var size: CGSize
     /// Buffer pixels per logical point.
     public private(set) var scale: CGFloat = 1
+    /// The buffer width: `size.width × scale`, rounded half away from zero.
     public var pixelWidth: Int { Self.pixels(size.width, scale) }
+    /// The buffer height: `size.height × scale`, rounded half away from zero.
     public var pixelHeight: Int { Self.pixels(size.height, scale) }
     /// The title the compositor shows for the window.
     public var title: String {
@@ -51,6 +55,7 @@ public final class WaylandSurface: Surface {
     public let connection: WaylandConnection
     /// Buffers currently allocated and their shm bytes.
     public var liveBufferCount: Int { buffers.count }
+    /// The shared memory those buffers take, in bytes.
     public var liveShmBytes: Int { buffers.values.reduce(0) { $0 + $1.shm.bytesPerRow * $1.shm.height } }
     /// The buffer presented last (the pixels the compositor shows).
     public private(set) var presentedBuffer: SurfaceBuffer?
@@ -186,11 +191,16 @@ public final class WaylandSurface: Surface {
 
     // MARK: - Surface
 
+    /// Returns a free buffer of the current pixel size (allocating one while fewer than
+    /// three exist), or `nil` when every buffer is held by the compositor.
     public func dequeueBuffer() -> SurfaceBuffer? {
         guard surface != nil else { return nil }
         return pool.dequeue(width: pixelWidth, height: pixelHeight)
     }
 
+    /// Attaches `buffer` with `damage` (buffer pixels; `damage_buffer`, or `damage` in points
+    /// before wl_surface v4), applies scale and window geometry, and commits. The buffer is
+    /// busy until the compositor releases it.
     public func present(_ buffer: SurfaceBuffer, damage: Region) {
         guard let surface, let entry = buffers[buffer.identifier], let proxy = entry.shm.proxy else { return }
         applyScale()
@@ -213,6 +223,8 @@ public final class WaylandSurface: Surface {
         commit()
     }
 
+    /// Asks for one frame callback, sent with the next commit (or a bare commit at the end
+    /// of this turn when nothing is presented).
     public func requestFrame() {
         guard let surface, frameCallback == nil else { return }
         frameCallback = wl_surface_frame(surface)

@@ -35,6 +35,21 @@ struct DecorationTests {
         }
     }
 
+    @Test("The window geometry excludes the shadow and the minimum size includes the title bar")
+    func geometryExcludesShadow() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        let ready = try #require(session.client.waitForLine(where: { $0.hasPrefix("ready ") }))
+        #expect(ready.line.hasPrefix("ready \(200 + 2 * Layout.shadow) \(150 + 32 + 2 * Layout.shadow) "))
+        var geometry: [String] = []
+        for _ in 0..<40 where geometry.isEmpty {
+            usleep(50_000)
+            geometry = session.compositor.logLines(containing: "set_window_geometry(")
+        }
+        #expect(geometry.last?.hasSuffix("set_window_geometry(12, 12, 200, 182)") == true, "\(geometry)")
+        let minimum = session.compositor.logLines(containing: "set_min_size(")
+        #expect(minimum.last?.hasSuffix("set_min_size(120, 72)") == true, "\(minimum)")
+    }
+
     @Test("The close button closes the window")
     func closeButtonCloses() throws {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
