@@ -91,6 +91,8 @@ public final class WaylandSurface: Surface {
     /// Called with every input event for this surface before its window sees it; return
     /// `true` to consume the event (key commands, decorations).
     public var eventInterceptor: ((Event) -> Bool)?
+    /// Sees every input event for this surface first, consumed or not (for recording input).
+    public var inputObserver: ((Event) -> Void)?
     /// Chooses the cursor at a point (surface points). Default: the arrow everywhere.
     public var cursorProvider: ((CGPoint) -> CursorShape)?
     /// The seat that delivered the latest input event, if any.
@@ -309,6 +311,7 @@ public final class WaylandSurface: Surface {
     /// Hands an input event to the interceptor, then to the window drawing this surface.
     func deliver(_ event: Event, from seat: WaylandSeat) {
         lastInputSeat = seat
+        inputObserver?(event)
         if let eventInterceptor, eventInterceptor(event) { return }
         (delegate as? Window)?.dispatch(event)
     }
