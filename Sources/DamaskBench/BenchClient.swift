@@ -1,0 +1,54 @@
+import DamaskGraphics
+import DamaskViews
+import DamaskWayland
+import Foundation
+
+/// `damask-bench client`: a plain Damask window measured from outside by the idle and
+/// memory suites.
+///
+/// It opens a window on `WAYLAND_DISPLAY` (an empty content view, or with `--blink` a caret
+/// that a 1 Hz timer shows and hides), prints `ready` after the first commit and runs the
+/// real main loop until its stdin closes.
+@MainActor enum BenchClient {
+    /// Runs the client; returns only by exiting the process.
+    static func run(_ options: BenchOptions.ClientOptions) throws -> Never {
+        let connection = try WaylandConnection()
+        connection.onFatalError = { error in
+            FileHandle.standardError.write(Data("damask-bench client: \(error)\n".utf8))
+            exit(1)
+        }
+        let surface = try WaylandSurface(
+            connection: connection, title: "Damask Bench", appID: "org.damask.Bench",
+            size: CGSize(width: options.width, height: options.height))
+        let window = Window(surface: surface)
+        window.contentView.backgroundColor = Color(red: 0.95, green: 0.95, blue: 0.96, alpha: 1)
+        var timer: (any DispatchSourceTimer)?
+        if options.blinks {
+            let caret = View(frame: CGRect(x: 40, y: 40, width: 2, height: 20))
+            caret.backgroundColor = .black
+            window.contentView.addSubview(caret)
+            let source = DispatchSource.makeTimerSource(queue: .main)
+            source.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(50))
+            source.setEventHandler { MainActor.assumeIsolated { caret.isHidden.toggle() } }
+            source.resume()
+            timer = source
+        }
+        var announced = false
+        window.onCommit = { _ in
+            guard !announced else { return }
+            announced = true
+            FileHandle.standardOutput.write(Data("ready\n".utf8))
+        }
+        let stdin = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        stdin.setEventHandler {
+            var byte: UInt8 = 0
+            if read(STDIN_FILENO, &byte, 1) <= 0 { exit(0) }
+        }
+        stdin.resume()
+        connection.start()
+        withExtendedLifetime((surface, window, timer, stdin)) {
+            RunLoop.main.run()
+        }
+        exit(0)
+    }
+}

@@ -1,0 +1,138 @@
+/// The command line of `damask-bench`.
+struct BenchOptions {
+    /// The measurement suites, in the order `all` runs them.
+    static let suiteNames = ["graphics", "views", "damage", "latency", "idle", "memory"]
+
+    /// The suites to run.
+    var suites: [String] = []
+    /// Where to write the JSON report, if anywhere.
+    var jsonPath: String?
+    /// Samples kept per figure.
+    var repeats = 15
+    /// Runs discarded before sampling.
+    var warmUps = 3
+    /// The least CPU time of one sample, in nanoseconds.
+    var minimumSampleNanoseconds: UInt64 = 3_000_000
+    /// How long the idle windows are watched, in seconds.
+    var idleSeconds = 5.0
+    /// Frames measured per damage scenario.
+    var frames = 30
+    /// Whether to skip everything that needs a private Weston.
+    var offscreenOnly = false
+    /// Whether `--help` was asked for.
+    var showHelp = false
+    /// Whether this process is a measured window (`client`), not the bench.
+    var clientMode: ClientOptions?
+
+    /// What a `damask-bench client` process shows.
+    struct ClientOptions {
+        /// Window size in points.
+        var width = 800
+        /// Window size in points.
+        var height = 600
+        /// Whether a caret blinks once a second.
+        var blinks = false
+    }
+
+    /// Printed by `--help`.
+    static let help = """
+        Usage: damask-bench [SUITE…] [options]
+
+        Measures Damask against baselines measured in the same run and prints a table.
+        Build it in release mode: swift run -c release damask-bench all
+
+        Suites (default: all):
+          graphics   rasterizer throughput vs pixman_image_fill_rectangles, memset, memcpy
+          views      a display pass over 1,000 views, 10 dirty vs none dirty
+          damage     named scenarios at 1920x1080 and 3840x2160: damage, repaint, CPU per
+                     frame, vs a full repaint and vs memcpy of the frame
+          latency    input event to commit (offscreen and under a private headless Weston),
+                     commit to presentation (wp_presentation)
+          idle       wake-ups and CPU time of an idle window and of a 1 Hz blink, 5 s each
+          memory     peak RSS and shm bytes of an empty window and of damask-demo at
+                     1920x1080 and 3840x2160; backing-store bytes of a sparse tree
+          all        every suite above
+
+        Options:
+          --json FILE          also write every figure and the machine facts as JSON
+          --repeats N          samples per figure (default 15)
+          --warmups N          discarded runs before sampling (default 3)
+          --frames N           frames per damage scenario (default 30)
+          --idle-seconds S     how long idle windows are watched (default 5)
+          --quick              a smoke run: 3 repeats, 1 warm-up, 4 frames, 1 s idle
+          --offscreen          skip the parts that need a private Weston
+          --help               show this help and exit
+
+        The Weston parts start a private headless Weston through scripts/with-weston; when
+        WAYLAND_DISPLAY is set (scripts/with-weston -- damask-bench latency) the latency
+        suite uses that compositor instead. The memory suite runs damask-demo when it is
+        built next to damask-bench.
+        """
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: `BenchError.usage` naming the bad argument.
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(for option: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw BenchError.usage("\(option) needs a value") }
+            return value
+        }
+        func number(for option: String, in range: ClosedRange<Double>) throws -> Double {
+            let text = try value(for: option)
+            guard let number = Double(text), range.contains(number) else {
+                throw BenchError.usage("\(option) expects a number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            }
+            return number
+        }
+        if remaining.first == "client" {
+            remaining.removeFirst()
+            var client = ClientOptions()
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--size":
+                    let parts = try value(for: argument).split(separator: "x").compactMap { Int($0) }
+                    guard parts.count == 2, parts.allSatisfy({ (1...16_384).contains($0) }) else {
+                        throw BenchError.usage("--size expects WxH")
+                    }
+                    (client.width, client.height) = (parts[0], parts[1])
+                case "--blink": client.blinks = true
+                default: throw BenchError.usage("unknown client option '\(argument)'")
+                }
+            }
+            clientMode = client
+            return
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--help", "-h": showHelp = true
+            case "--json": jsonPath = try value(for: argument)
+            case "--repeats": repeats = Int(try number(for: argument, in: 1...10_000))
+            case "--warmups": warmUps = Int(try number(for: argument, in: 0...10_000))
+            case "--frames": frames = Int(try number(for: argument, in: 2...10_000))
+            case "--idle-seconds": idleSeconds = try number(for: argument, in: 0.1...600)
+            case "--offscreen": offscreenOnly = true
+            case "--quick":
+                repeats = 3
+                warmUps = 1
+                frames = 4
+                idleSeconds = 1
+                minimumSampleNanoseconds = 300_000
+            case "all": suites.append(contentsOf: Self.suiteNames)
+            default:
+                guard Self.suiteNames.contains(argument) else {
+                    throw BenchError.usage("unknown suite or option '\(argument)' (see --help)")
+                }
+                suites.append(argument)
+            }
+        }
+        if suites.isEmpty { suites = Self.suiteNames }
+        var seen = Set<String>()
+        suites = suites.filter { seen.insert($0).inserted }
+    }
+
+    /// The sampler these options ask for.
+    var sampler: Sampler {
+        Sampler(warmUps: warmUps, repeats: repeats, minimumSampleNanoseconds: minimumSampleNanoseconds)
+    }
+}

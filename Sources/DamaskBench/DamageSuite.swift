@@ -1,0 +1,122 @@
+import DamaskViews
+import Foundation
+
+/// Per named scenario and window size: what a frame damages and repaints, what it costs,
+/// and how that compares with a full repaint and with a `memcpy` of the frame.
+///
+/// Each scenario frame is paired with a full repaint of an identical reference window and
+/// a `memcpy` of the frame's bytes, so the ratios are taken pair by pair.
+@MainActor struct DamageSuite {
+    /// Where figures go.
+    let report: BenchReport
+    /// Frames measured per scenario (after the warm-up frames).
+    let frames: Int
+    /// Frames discarded first.
+    let warmUps: Int
+
+    /// The window sizes measured.
+    static let sizes = [(1920, 1080), (3840, 2160)]
+
+    /// Runs every scenario at every size.
+    func run() {
+        for (width, height) in Self.sizes {
+            let reference = DamageScene(width: width, height: height)
+            let byteCount = width * height * 4
+            let source = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+            let destination = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+            defer {
+                source.deallocate()
+                destination.deallocate()
+            }
+            memset(source, 0x5a, byteCount)
+            memset(destination, 0, byteCount)
+            let copyFrame = { () -> Double in
+                let start = BenchClock.threadCPU()
+                memcpy(destination, source, byteCount)
+                return Double(BenchClock.threadCPU() - start) / 1e6
+            }
+            let fullRepaint = { () -> Double in
+                reference.frame { reference.window.setNeedsDisplay() }?.cpuMilliseconds ?? 0
+            }
+            let size = "\(width)x\(height)"
+
+            // The full repaint itself against memcpy of the frame.
+            for _ in 0..<warmUps { _ = fullRepaint(); _ = copyFrame() }
+            var repaints: [Double] = [], copies: [Double] = [], ratios: [Double] = []
+            for _ in 0..<frames {
+                let repaint = fullRepaint(), copy = copyFrame()
+                repaints.append(repaint)
+                copies.append(copy)
+                ratios.append(copy > 0 ? repaint / copy : 0)
+            }
+            report.add(
+                Figure(
+                    suite: "damage", name: "full repaint \(size)", metric: "CPU/frame", unit: "ms",
+                    value: Statistics(repaints), baseline: "memcpy of the frame",
+                    baselineValue: Statistics(copies), ratio: Statistics(ratios),
+                    note: "recomposite every pixel, no draw"))
+            report.check(
+                Target(
+                    statement: "full repaint at \(size) ≤ 3× memcpy of the frame",
+                    measured: Statistics(ratios).median, limit: 3, unit: "× memcpy"))
+
+            for scenario in DamageScenario.allCases {
+                measure(scenario, width: width, height: height, fullRepaint: fullRepaint, copyFrame: copyFrame)
+            }
+        }
+    }
+
+    private func measure(
+        _ scenario: DamageScenario, width: Int, height: Int,
+        fullRepaint: () -> Double, copyFrame: () -> Double
+    ) {
+        let scene = DamageScene(width: width, height: height)
+        let name = "\(scenario.rawValue) \(width)x\(height)"
+        for index in 0..<warmUps { scene.frame { scenario.apply(index, to: scene) } }
+        var damaged: [Double] = [], rects: [Double] = [], repainted: [Double] = [], draws: [Double] = []
+        var cpu: [Double] = [], repaints: [Double] = [], copies: [Double] = []
+        var toRepaint: [Double] = [], toCopy: [Double] = []
+        var missing = 0
+        for index in warmUps..<(warmUps + frames) {
+            let repaintFirst = index.isMultiple(of: 2)
+            let before = repaintFirst ? fullRepaint() : 0
+            guard let commit = scene.frame({ scenario.apply(index, to: scene) }) else {
+                missing += 1
+                continue
+            }
+            let repaint = repaintFirst ? before : fullRepaint()
+            let copy = copyFrame()
+            damaged.append(Double(commit.damagedPixelCount))
+            rects.append(Double(commit.damageRects.count))
+            repainted.append(commit.repaintedRects.reduce(0) { $0 + Double($1.width * $1.height) })
+            draws.append(Double(commit.drawCount))
+            cpu.append(commit.cpuMilliseconds)
+            repaints.append(repaint)
+            copies.append(copy)
+            toRepaint.append(repaint > 0 ? commit.cpuMilliseconds / repaint : 0)
+            toCopy.append(copy > 0 ? commit.cpuMilliseconds / copy : 0)
+        }
+        let note = missing > 0 ? "\(missing) frames committed nothing" : nil
+        report.add(Figure(suite: "damage", name: name, metric: "damaged px", unit: "px", value: Statistics(damaged), note: note))
+        report.add(Figure(suite: "damage", name: name, metric: "damage rects", unit: "count", value: Statistics(rects)))
+        report.add(
+            Figure(
+                suite: "damage", name: name, metric: "repainted px", unit: "px", value: Statistics(repainted),
+                note: "damage ∪ what the buffer missed"))
+        report.add(Figure(suite: "damage", name: name, metric: "draws", unit: "count", value: Statistics(draws)))
+        report.add(
+            Figure(
+                suite: "damage", name: name, metric: "CPU/frame", unit: "ms", value: Statistics(cpu),
+                baseline: "full repaint", baselineValue: Statistics(repaints), ratio: Statistics(toRepaint)))
+        report.add(
+            Figure(
+                suite: "damage", name: name, metric: "CPU/frame", unit: "ms", value: Statistics(cpu),
+                baseline: "memcpy of the frame", baselineValue: Statistics(copies), ratio: Statistics(toCopy)))
+        if scenario == .tileChange && width == 3840 {
+            report.check(
+                Target(
+                    statement: "64x64 change in a 3840x2160 window ≤ 1% of a full repaint",
+                    measured: Statistics(toRepaint).median * 100, limit: 1, unit: "% of full repaint"))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CPixman
+import DamaskGraphics
+import Foundation
+
+/// Rasterizer throughput, each case against pixman or a `memset`/`memcpy` of the same bytes.
+@MainActor struct GraphicsSuite {
+    /// Where figures go.
+    let report: BenchReport
+    /// How samples are taken.
+    let sampler: Sampler
+
+    /// Runs every graphics case.
+    func run() throws {
+        try opaqueRectFill()
+        try circleFill()
+        try starStroke()
+        try textLine()
+        try bilinearScale()
+    }
+
+    /// Opaque rect fill of a whole 1920×1080 bitmap, vs pixman_image_fill_rectangles and memset.
+    private func opaqueRectFill() throws {
+        let bitmap = try Bitmap(width: 1920, height: 1080)
+        let context = GraphicsContext(bitmap: bitmap)
+        let rect = CGRect(x: 0, y: 0, width: 1920, height: 1080)
+        var colors = [Color(red: 0.2, green: 0.4, blue: 0.8, alpha: 1), Color(red: 0.8, green: 0.4, blue: 0.2, alpha: 1)]
+        var flip = 0
+        let fill = {
+            flip ^= 1
+            context.setFillColor(colors[flip])
+            context.fill(rect)
+        }
+        var pixmanColor = pixman_color_t(red: 0x3333, green: 0x6666, blue: 0xcccc, alpha: 0xffff)
+        var box = pixman_rectangle16_t(x: 0, y: 0, width: 1920, height: 1080)
+        let pixmanFill = {
+            pixmanColor.red ^= 0xffff
+            _ = pixman_image_fill_rectangles(PIXMAN_OP_OVER, bitmap.image, &pixmanColor, 1, &box)
+        }
+        let name = "opaque rect fill 1920x1080"
+        add(name, sampler.compare(fill, against: pixmanFill), baseline: "pixman_image_fill_rectangles")
+        var byte: Int32 = 0x33
+        let bytes = bitmap.bytes
+        let count = bitmap.bytesPerRow * bitmap.height
+        let clear = {
+            byte ^= 0xff
+            memset(bytes, byte, count)
+        }
+        add(name, sampler.compare(fill, against: clear), baseline: "memset same bytes")
+        colors.removeAll()
+    }
+
+    /// Antialiased circle fill in 512×512.
+    private func circleFill() throws {
+        let bitmap = try Bitmap(width: 512, height: 512)
+        let context = GraphicsContext(bitmap: bitmap)
+        context.setFillColor(Color(red: 0.1, green: 0.5, blue: 0.3, alpha: 1))
+        let circle = Path(ellipseIn: CGRect(x: 6.5, y: 6.5, width: 499, height: 499))
+        try compareWithMemcpy("antialiased circle fill 512x512", bitmap: bitmap) { context.fill(circle) }
+    }
+
+    /// A five-pointed star stroked 3 wide in 512×512.
+    private func starStroke() throws {
+        let bitmap = try Bitmap(width: 512, height: 512)
+        let context = GraphicsContext(bitmap: bitmap)
+        context.setStrokeColor(Color(red: 0.7, green: 0.1, blue: 0.2, alpha: 1))
+        context.setLineWidth(3)
+        var star = Path()
+        for index in 0..<10 {
+            let radius: CGFloat = index.isMultiple(of: 2) ? 240 : 96
+            let angle = -CGFloat.pi / 2 + CGFloat(index) * .pi / 5
+            let point = CGPoint(x: 256 + radius * cos(angle), y: 256 + radius * sin(angle))
+            if index == 0 { star.move(to: point) } else { star.addLine(to: point) }
+        }
+        star.closeSubpath()
+        try compareWithMemcpy("star stroke width 3 512x512", bitmap: bitmap) { context.stroke(star) }
+    }
+
+    /// One line of 80 glyphs (14 pt system font), glyph caches warm.
+    private func textLine() throws {
+        let font = Font.system(size: 14)
+        let text = String(repeating: "The quick brown fox jumps over a lazy dog ", count: 2).prefix(80)
+        let line = String(text)
+        let metrics = font.measure(line)
+        let width = Int(metrics.width.rounded(.up)) + 4
+        let height = Int((metrics.ascent + metrics.descent).rounded(.up)) + 4
+        let bitmap = try Bitmap(width: width, height: height)
+        let context = GraphicsContext(bitmap: bitmap)
+        let origin = CGPoint(x: 2, y: 2 + metrics.ascent)
+        try compareWithMemcpy("text line of 80 glyphs (\(width)x\(height))", bitmap: bitmap) {
+            context.draw(line, at: origin, font: font, color: .black)
+        }
+    }
+
+    /// A 256×256 bitmap drawn scaled 2× with bilinear filtering.
+    private func bilinearScale() throws {
+        let source = try Bitmap(width: 256, height: 256)
+        let sourceContext = GraphicsContext(bitmap: source)
+        for index in 0..<16 {
+            sourceContext.setFillColor(Color(red: CGFloat(index) / 15, green: 0.5, blue: 1 - CGFloat(index) / 15, alpha: 1))
+            sourceContext.fill(CGRect(x: index * 16, y: 0, width: 16, height: 256))
+        }
+        let bitmap = try Bitmap(width: 512, height: 512)
+        let context = GraphicsContext(bitmap: bitmap)
+        let target = CGRect(x: 0, y: 0, width: 512, height: 512)
+        try compareWithMemcpy("bitmap scaled 2x bilinear 512x512", bitmap: bitmap) {
+            context.draw(source, in: target, interpolation: .low)
+        }
+    }
+
+    /// Measures `body` against a `memcpy` of all of `bitmap`'s bytes.
+    private func compareWithMemcpy(_ name: String, bitmap: Bitmap, _ body: () -> Void) throws {
+        let count = bitmap.bytesPerRow * bitmap.height
+        let source = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
+        defer { source.deallocate() }
+        memset(source, 0x5a, count)
+        let destination = bitmap.bytes
+        let copy = { _ = memcpy(destination, source, count) }
+        add(name, sampler.compare(body, against: copy), baseline: "memcpy same bytes")
+    }
+
+    private func add(
+        _ name: String, _ result: (subject: Statistics, baseline: Statistics, ratio: Statistics),
+        baseline: String
+    ) {
+        report.add(
+            Figure(
+                suite: "graphics", name: name, metric: "time", unit: "µs",
+                value: result.subject.scaled(by: 1e-3), baseline: baseline,
+                baselineValue: result.baseline.scaled(by: 1e-3), ratio: result.ratio))
+    }
+}

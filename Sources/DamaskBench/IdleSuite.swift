@@ -1,0 +1,53 @@
+import Foundation
+
+/// Wake-ups and CPU time of a real Damask window process under a private Weston: left
+/// alone, and with only a 1 Hz caret blink.
+@MainActor struct IdleSuite {
+    /// Where figures go.
+    let report: BenchReport
+    /// The command line (idle duration, offscreen-only).
+    let options: BenchOptions
+
+    /// Runs both cases.
+    func run() throws {
+        guard !options.offscreenOnly else {
+            report.skip("idle", reason: "--offscreen")
+            return
+        }
+        let weston = try WestonSession(size: "1024x768")
+        defer { weston.stop() }
+        let seconds = options.idleSeconds
+        let label = BenchReport.format(seconds)
+        for (name, arguments) in [("idle window", [String]()), ("1 Hz blink", ["--blink"])] {
+            let client = try ChildProcess(
+                ChildProcess.benchExecutable, ["client", "--size", "640x480"] + arguments,
+                environment: weston.clientEnvironment)
+            defer { client.stop() }
+            guard client.waitForLine(startingWith: "ready", timeout: 10) else {
+                throw BenchError.helper("the bench client did not show its window")
+            }
+            usleep(300_000)  // let the first frame callback and buffer release settle
+            let probe = ProcessProbe(pid: client.pid)
+            let before = probe.read()
+            usleep(UInt32(seconds * 1_000_000))
+            let after = probe.read()
+            let wakeUps = Double(after.contextSwitches - before.contextSwitches)
+            let cpu = Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6
+            report.add(
+                Figure(
+                    suite: "idle", name: "\(name), \(label) s", metric: "wake-ups", unit: "count",
+                    value: Statistics(exactly: wakeUps),
+                    note: "context switches of all \(after.threads) threads"))
+            report.add(
+                Figure(
+                    suite: "idle", name: "\(name), \(label) s", metric: "CPU", unit: "ms",
+                    value: Statistics(exactly: cpu)))
+            if arguments.isEmpty {
+                report.check(
+                    Target(
+                        statement: "idle window: 0 wake-ups over \(label) s", measured: wakeUps, limit: 0,
+                        unit: "wake-ups"))
+            }
+        }
+    }
+}
