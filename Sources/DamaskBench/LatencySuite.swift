@@ -29,7 +29,7 @@ import Foundation
         try underWeston()
     }
 
-    private var samples: Int { max(5, options.repeats * 2) }
+    private var samples: Int { max(6, options.repeats * 2) }
 
     /// A press on a 64×64 button in an 800×600 window on a ``BenchSurface``, with no frame
     /// callback outstanding and with one outstanding (fired right after the dispatch).
@@ -105,31 +105,33 @@ import Foundation
         var presentations: [Double] = []
         var discarded = 0
         var generator = SystemRandomNumberGenerator()
-        for index in 0..<(samples + options.warmUps) {
-            // Even presses come after the previous commit was presented, at a random phase
-            // of the compositor's repaint cycle (no frame callback outstanding); odd presses
-            // follow the previous commit at once (its frame callback still outstanding).
-            let measuresPresentation = index.isMultiple(of: 2)
-            let delay = measuresPresentation ? Double.random(in: 0...0.02, using: &generator) : 0
-            _ = spin(until: { false }, timeout: delay)
+        for index in 0..<(samples / 2 + options.warmUps) {
+            // The first press of a pair comes when the window is quiet (its last frame
+            // callback fired), at a random phase of the compositor's repaint cycle; the
+            // second follows the first's commit at once, so its frame callback is still
+            // outstanding and the commit must wait for it.
+            _ = spin(until: { !surface.isFramePending }, timeout: 0.1)
+            _ = spin(until: { false }, timeout: Double.random(in: 0...0.02, using: &generator))
             var outcome: PresentationFeedback.Outcome?
-            if measuresPresentation { feedback?.requestFeedback(for: surface) { outcome = $0 } }
-            guard let press = self.press(window, counter: counter, whileWaiting: {}) else { continue }
-            let commitClock = feedback?.clockID.map { BenchClock.read($0) } ?? 0
-            let commitMonotonic = BenchClock.monotonic()
-            let offset = Int64(bitPattern: commitClock) - Int64(bitPattern: commitMonotonic)
-            if measuresPresentation, feedback != nil { _ = spin(until: { outcome != nil }, timeout: 1) }
+            feedback?.requestFeedback(for: surface) { outcome = $0 }
+            guard let quiet = self.press(window, counter: counter, whileWaiting: {}) else { continue }
+            let offset = feedback?.clockID.map {
+                Int64(bitPattern: BenchClock.read($0)) - Int64(bitPattern: BenchClock.monotonic())
+            } ?? 0
+            let outstanding = self.press(window, counter: counter, whileWaiting: {})
+            if feedback != nil { _ = spin(until: { outcome != nil }, timeout: 1) }
             guard index >= options.warmUps else { continue }
-            if measuresPresentation { presses.append(press) } else { outstandingPresses.append(press) }
+            presses.append(quiet)
+            if let outstanding { outstandingPresses.append(outstanding) }
             switch outcome {
             case .presented(let timestamp, _, _):
-                let committedAt = Int64(bitPattern: press.commitTime) + offset
+                let committedAt = Int64(bitPattern: quiet.commitTime) + offset
                 presentations.append(Double(Int64(bitPattern: timestamp) - committedAt) / 1e6)
             case .discarded: discarded += 1
             case nil: break
             }
         }
-        add("Weston, after presentation", presses)
+        add("Weston, quiet window", presses)
         add("Weston, frame callback outstanding", outstandingPresses)
         report.check(
             Target(
@@ -141,7 +143,7 @@ import Foundation
         } else {
             report.add(
                 Figure(
-                    suite: "latency", name: "Weston, after presentation", metric: "commit→presented", unit: "ms",
+                    suite: "latency", name: "Weston, quiet window", metric: "commit→presented", unit: "ms",
                     value: Statistics(presentations),
                     note: "wp_presentation feedback" + (discarded > 0 ? ", \(discarded) discarded" : "")))
         }

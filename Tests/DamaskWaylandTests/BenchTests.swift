@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `damask-bench`: its command line, and that quick runs print a table and write
+/// well-formed JSON with every figure and the machine facts.
+@Suite("damask-bench")
+struct BenchTests {
+    static let executable = PrivateCompositor.productsDirectory.appendingPathComponent("damask-bench").path
+
+    /// Runs the bench with `arguments`, writing JSON into a fresh directory; returns the exit
+    /// status, stdout+stderr and the decoded JSON (nil when none was written).
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, json: [String: Any]?) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("damask-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bench.json").path
+        #expect(FileManager.default.isExecutableFile(atPath: executable), "damask-bench is not built next to the tests")
+        let result = try PrivateCompositor.run(executable, arguments + ["--json", path], timeout: 30)
+        let data = FileManager.default.contents(atPath: path)
+        let json = try data.map { try JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? nil
+        return (result.status, result.output, json)
+    }
+
+    @Test("--help names every suite and option and exits 0")
+    func helpNamesEverySuiteAndOption() throws {
+        let result = try PrivateCompositor.run(Self.executable, ["--help"], timeout: 10)
+        #expect(result.status == 0)
+        for word in [
+            "graphics", "views", "damage", "latency", "idle", "memory", "all", "--json", "--repeats",
+            "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--help",
+        ] {
+            #expect(result.output.contains(word), "\(word) missing from --help")
+        }
+    }
+
+    @Test("an unknown suite exits 2 and names it")
+    func unknownSuiteExitsTwo() throws {
+        let result = try PrivateCompositor.run(Self.executable, ["teapot"], timeout: 10)
+        #expect(result.status == 2)
+        #expect(result.output.contains("'teapot'"))
+    }
+
+    @Test("a quick offscreen run prints the table and writes every figure, target and machine fact as JSON")
+    func quickOffscreenRunWritesWellFormedJSON() throws {
+        let result = try Self.run(["views", "latency", "memory", "--quick", "--offscreen"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("== views =="))
+        #expect(result.output.contains("== latency =="))
+        let json = try #require(result.json)
+
+        let machine = try #require(json["machine"] as? [String: Any])
+        #expect(((machine["cores"] as? Int) ?? 0) >= 1)
+        #expect(!((machine["cpuModel"] as? String) ?? "").isEmpty)
+        let pixman = try #require(machine["pixmanVersion"] as? String)
+        #expect(pixman.split(separator: ".").count == 3)
+
+        let figures = try #require(json["figures"] as? [[String: Any]])
+        #expect(Set(figures.compactMap { $0["suite"] as? String }) == ["views", "latency", "memory"])
+        for figure in figures {
+            let value = try #require(figure["value"] as? [String: Any])
+            let median = try #require(value["median"] as? Double)
+            #expect(median.isFinite && median >= 0, "\(figure)")
+            #expect(((value["count"] as? Int) ?? 0) >= 1)
+            if figure["baseline"] != nil {
+                #expect(figure["ratio"] is [String: Any], "a figure with a baseline has a ratio: \(figure)")
+            }
+        }
+        // The none-dirty pass over 1,000 views commits nothing.
+        let idlePass = try #require(figures.first { ($0["metric"] as? String) == "commits" })
+        #expect((idlePass["value"] as? [String: Any])?["median"] as? Double == 0)
+
+        let targets = try #require(json["targets"] as? [[String: Any]])
+        #expect(!targets.isEmpty)
+        for target in targets {
+            let measured = try #require(target["measured"] as? Double)
+            let limit = try #require(target["limit"] as? Double)
+            #expect(target["holds"] as? Bool == (measured <= limit))
+        }
+        let skipped = try #require(json["skipped"] as? [String: String])
+        #expect(skipped.keys.contains { $0.hasPrefix("latency") }, "--offscreen skips the Weston latency")
+    }
+
+    @Test("the idle suite measures a real window process under a private Weston")
+    func idleSuiteMeasuresARealProcess() throws {
+        let result = try Self.run(["idle", "--quick", "--idle-seconds", "0.5"])
+        #expect(result.status == 0, "\(result.output)")
+        let json = try #require(result.json)
+        let figures = try #require(json["figures"] as? [[String: Any]])
+        let names = Set(figures.compactMap { $0["name"] as? String })
+        #expect(names.contains { $0.hasPrefix("idle window") })
+        #expect(names.contains { $0.hasPrefix("1 Hz blink") })
+        let targets = try #require(json["targets"] as? [[String: Any]])
+        #expect(targets.contains { ($0["statement"] as? String)?.contains("0 wake-ups") == true })
+    }
+}
