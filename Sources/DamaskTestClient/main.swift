@@ -122,6 +122,7 @@ final class TestClient {
     let window: Window
     let decorated: DecoratedWindow?
     let view: MarkableView
+    let sceneCommands: SceneCommands
     var link: DisplayLink?
     var input: (any DispatchSourceRead)?
     var pending = Data()
@@ -134,6 +135,7 @@ final class TestClient {
             exit(error.exitStatus)
         }
         view = MarkableView(frame: CGRect(origin: .zero, size: size))
+        sceneCommands = SceneCommands(content: view)
         if isDecorated {
             let decorated = try DecoratedWindow(connection: connection, title: "Damask Test", appID: "org.damask.Test", size: size)
             decorated.contentView = view
@@ -243,7 +245,9 @@ final class TestClient {
         case "quit":
             exit(0)
         default:
-            emit("error unknown command: \(line)")
+            if !sceneCommands.run(words, window: window, surface: surface) {
+                emit("error unknown command: \(line)")
+            }
         }
     }
 }
