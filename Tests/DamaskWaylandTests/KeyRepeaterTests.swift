@@ -25,11 +25,16 @@ struct KeyRepeaterTests {
     @Test("A held key repeats after the delay, no faster than the rate")
     func heldKeyRepeatsAtRate() async {
         let (repeater, fired) = makeRepeater(rate: 100, delay: 30)
+        let start = DispatchTime.now()
         repeater.keyPressed(38, repeats: true)
         #expect(fired().isEmpty)
-        let elapsed = await wait(200)
+        // Other main-actor work may delay the timer (never speed it up): wait for three
+        // repeats, then check they did not come faster than the rate allows.
+        for _ in 0..<200 where fired().count < 3 { _ = await wait(10) }
         let count = fired().count
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
         #expect(count >= 3, "only \(count) repeats in \(elapsed) ms")
+        #expect(elapsed >= 30 + 2 * 10 - 2, "\(count) repeats after only \(elapsed) ms")
         #expect(Double(count) <= (elapsed - 30) / 10 + 1, "\(count) repeats in \(elapsed) ms")
         #expect(Set(fired()) == [38])
         repeater.stop()
@@ -49,7 +54,7 @@ struct KeyRepeaterTests {
     func releaseStops() async {
         let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
         repeater.keyPressed(38, repeats: true)
-        _ = await wait(60)
+        for _ in 0..<200 where fired().isEmpty { _ = await wait(10) }
         repeater.keyReleased(38)
         let countAtRelease = fired().count
         #expect(countAtRelease > 0)
@@ -63,7 +68,7 @@ struct KeyRepeaterTests {
         let (repeater, fired) = makeRepeater(rate: 200, delay: 10)
         repeater.keyPressed(38, repeats: true)
         repeater.keyReleased(50)
-        _ = await wait(60)
+        for _ in 0..<200 where fired().isEmpty { _ = await wait(10) }
         #expect(repeater.activeKey == 38)
         #expect(!fired().isEmpty)
         repeater.stop()
@@ -76,7 +81,7 @@ struct KeyRepeaterTests {
         repeater.keyPressed(56, repeats: true)
         repeater.keyPressed(50, repeats: false)
         #expect(repeater.activeKey == 56)
-        _ = await wait(60)
+        for _ in 0..<200 where fired().isEmpty { _ = await wait(10) }
         #expect(Set(fired()) == [56])
         repeater.keyReleased(38)
         #expect(repeater.activeKey == 56)
@@ -109,7 +114,7 @@ struct KeyRepeaterTests {
         let (repeater, fired) = makeRepeater(rate: 1, delay: 1000)
         repeater.keyPressed(38, repeats: true)
         repeater.setRate(200, delay: 10)
-        _ = await wait(60)
+        for _ in 0..<200 where fired().count < 2 { _ = await wait(10) }
         #expect(fired().count >= 2)
         #expect(repeater.rate == 200 && repeater.delay == 10)
         repeater.stop()
