@@ -93,4 +93,31 @@ struct DecorationTests {
         #expect(resizes.count == 1)
         #expect(resizes.first?.hasSuffix(", 4)") == true, "\(resizes)")  // xdg_toplevel.resize_edge.left
     }
+
+    @Test("The cursor changes to a resize arrow over the shadow margin and back over the content")
+    func cursorFollowsHandles() throws {
+        let session = try NestedWestonSession(clientArguments: ["--decorated"])
+        try session.move(to: 100, 100)
+        usleep(200_000)
+        try session.move(to: Layout.shadow / 2, 100)
+        usleep(200_000)
+        try session.move(to: 110, 110)
+        usleep(300_000)
+        // Every cursor change is a set_cursor naming the cursor surface, whose attaches show
+        // which image: the arrow, then the left-edge arrow, then the arrow again.
+        let setCursor = session.compositor.logLines(containing: ".set_cursor(").filter { $0.contains("rq wl_pointer@") }
+        #expect(setCursor.count >= 3, "\(setCursor)")
+        let cursorSurface = setCursor.last.flatMap { line in
+            line.range(of: "wl_surface@").map { String(line[$0.lowerBound...].prefix { $0 != "," }) }
+        }
+        let surface = try #require(cursorSurface)
+        let buffers = session.compositor.logLines(containing: "\(surface).attach(").compactMap { line in
+            line.range(of: "wl_buffer@").map { String(line[$0.lowerBound...].prefix { $0 != "," }) }
+        }
+        #expect(buffers.count >= 3, "\(buffers)")
+        if buffers.count >= 3 {
+            let last = Array(buffers.suffix(3))
+            #expect(last[0] != last[1] && last[0] == last[2], "\(last)")
+        }
+    }
 }
