@@ -19,6 +19,10 @@ struct BenchOptions {
     var frames = 30
     /// Whether to skip everything that needs a private Weston.
     var offscreenOnly = false
+    /// A damage scenario to run alone, without baselines, for a profiler (`--profile`).
+    var profiledScenario: DamageScenario?
+    /// Whether `--profile` runs each frame after a full repaint elsewhere (`--cold`).
+    var profilesColdCaches = false
     /// Whether `--help` was asked for.
     var showHelp = false
     /// Whether this process is a measured window (`client`), not the bench.
@@ -61,6 +65,11 @@ struct BenchOptions {
           --idle-seconds S     how long idle windows are watched (default 5)
           --quick              a smoke run: 3 repeats, 1 warm-up, 4 frames, 1 s idle
           --offscreen          skip the parts that need a private Weston
+          --profile SCENARIO   run one damage scenario alone at 3840x2160 (no baselines), for
+                               valgrind --tool=callgrind --toggle-collect='*profiledFrames*'
+                               or perf; SCENARIO is one of: \(DamageScenario.allCases.map(\.rawValue).joined(separator: ", "))
+          --cold               with --profile: each frame follows a full repaint of another
+                               3840x2160 window (in evictCaches), as in the paired figures
           --help               show this help and exit
 
         The Weston parts start a private headless Weston through scripts/with-weston; when
@@ -112,6 +121,13 @@ struct BenchOptions {
             case "--frames": frames = Int(try number(for: argument, in: 2...10_000))
             case "--idle-seconds": idleSeconds = try number(for: argument, in: 0.1...600)
             case "--offscreen": offscreenOnly = true
+            case "--cold": profilesColdCaches = true
+            case "--profile":
+                let name = try value(for: argument)
+                guard let scenario = DamageScenario(rawValue: name) else {
+                    throw BenchError.usage("unknown scenario '\(name)' for --profile (see --help)")
+                }
+                profiledScenario = scenario
             case "--quick":
                 repeats = 3
                 warmUps = 1

@@ -12,6 +12,11 @@ import Foundation
         let report = BenchReport(machine: .current(), arguments: Array(CommandLine.arguments.dropFirst()))
         report.printHeader()
         let sampler = options.sampler
+        if let scenario = options.profiledScenario {
+            DamageSuite(report: report, frames: options.frames, warmUps: options.warmUps).profile(
+                scenario, coldCaches: options.profilesColdCaches)
+            return
+        }
         for suite in options.suites {
             do {
                 switch suite {

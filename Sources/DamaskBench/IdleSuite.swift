@@ -32,12 +32,13 @@ import Foundation
             usleep(UInt32(seconds * 1_000_000))
             let after = probe.read()
             let wakeUps = Double(after.contextSwitches - before.contextSwitches)
+            let mainWakeUps = after.mainThreadContextSwitches - before.mainThreadContextSwitches
             let cpu = Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6
             report.add(
                 Figure(
                     suite: "idle", name: "\(name), \(label) s", metric: "wake-ups", unit: "count",
                     value: Statistics(exactly: wakeUps),
-                    note: "context switches of all \(after.threads) threads"))
+                    note: "context switches of all \(after.threads) threads; main thread \(mainWakeUps)"))
             report.add(
                 Figure(
                     suite: "idle", name: "\(name), \(label) s", metric: "CPU", unit: "ms",

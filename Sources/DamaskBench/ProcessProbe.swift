@@ -14,20 +14,24 @@ struct ProcessProbe {
         var cpuNanoseconds: UInt64
         /// Threads alive.
         var threads: Int
+        /// The main thread's share of ``contextSwitches`` (the thread whose id is the pid).
+        var mainThreadContextSwitches: Int
     }
 
     /// Reads the counters now.
     func read() -> Reading {
         let taskDirectory = "/proc/\(pid)/task"
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: taskDirectory)) ?? []
-        var reading = Reading(contextSwitches: 0, cpuNanoseconds: 0, threads: tasks.count)
+        var reading = Reading(contextSwitches: 0, cpuNanoseconds: 0, threads: tasks.count, mainThreadContextSwitches: 0)
         for task in tasks {
+            let before = reading.contextSwitches
             let status = (try? String(contentsOfFile: "\(taskDirectory)/\(task)/status", encoding: .utf8)) ?? ""
             for line in status.split(separator: "\n") {
                 if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
                     reading.contextSwitches += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
                 }
             }
+            if task == String(pid) { reading.mainThreadContextSwitches += reading.contextSwitches - before }
             let schedstat = (try? String(contentsOfFile: "\(taskDirectory)/\(task)/schedstat", encoding: .utf8)) ?? ""
             reading.cpuNanoseconds += schedstat.split(separator: " ").first.flatMap { UInt64($0) } ?? 0
         }
