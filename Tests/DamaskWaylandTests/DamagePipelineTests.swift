@@ -192,3 +192,38 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// `DAMASK_DEBUG=damage` flashes each frame's damage for one frame.
+@Suite("Damage flashing from the environment", .serialized)
+struct DamageFlashEnvironmentTests {
+    func commits(after command: String, environment extra: [String: String]) throws -> [String] {
+        let weston = try PrivateCompositor(.weston())
+        var environment = weston.clientEnvironment
+        environment.merge(extra) { $1 }
+        let client = try ClientProcess(FoundationTests.testClient, [], environment: environment)
+        _ = try #require(client.waitForLine { $0.hasPrefix("ready") }, "\(client.standardError)")
+        usleep(300_000)  // the first frame's own flash, if any, ends
+        let before = client.outputLines.count
+        client.send(command)
+        usleep(400_000)
+        let lines = client.outputLines.dropFirst(before).filter { $0.hasPrefix("commit ") }
+        let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-flash.png").path
+        let render = snapshot + ".render.png"
+        client.send("snapshot \(snapshot)")
+        client.send("render \(render)")
+        _ = try #require(client.waitForLine { $0 == "wrote \(render)" })
+        let difference = Bitmap.difference(try Bitmap(contentsOfPNGFile: snapshot), try Bitmap(contentsOfPNGFile: render), tolerance: 0)
+        #expect(difference.differingPixelCount == 0, "after the flash the screen shows the real pixels again")
+        client.send("quit")
+        _ = client.waitForExit(timeout: 5)
+        return lines.map { String($0.split(separator: " ").dropFirst(2).joined(separator: " ")) }
+    }
+
+    @Test("DAMASK_DEBUG=damage adds one frame that takes the flash away again")
+    func flashingAddsOneFrameOverTheSameDamage() throws {
+        let plain = try commits(after: "mark 10 20 30 40", environment: ["DAMASK_DEBUG": ""])
+        #expect(plain == ["10,20,30,40"])
+        let flashing = try commits(after: "mark 10 20 30 40", environment: ["DAMASK_DEBUG": "damage"])
+        #expect(flashing == ["10,20,30,40", "10,20,30,40"])
+    }
+}
