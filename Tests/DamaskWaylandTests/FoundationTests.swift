@@ -180,6 +180,8 @@ struct FoundationTests {
         while ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty && Date() < deadline {
             usleep(10_000)
         }
+        #expect(!weston.logLines(containing: #"set_title("Damask")"#).isEmpty, "the window is titled Damask")
+        #expect(!weston.logLines(containing: #"set_app_id("org.damask.Demo")"#).isEmpty, "the app id is org.damask.Demo")
         #expect(kill(demo.process.processIdentifier, signal) == 0)
         #expect(demo.waitForExit(timeout: 5) == 0)
         #expect(demo.standardError.isEmpty, "\(demo.standardError)")
