@@ -72,6 +72,9 @@ struct BenchOptions {
                                3840x2160 window (in evictCaches), as in the paired figures
           --help               show this help and exit
 
+        damask-bench client [--size WxH] [--blink] is the plain window (optionally with a
+        1 Hz caret blink) that the idle and memory suites start and measure.
+
         The Weston parts start a private headless Weston through scripts/with-weston; when
         WAYLAND_DISPLAY is set (scripts/with-weston -- damask-bench latency) the latency
         suite uses that compositor instead. The memory suite runs damask-demo when it is

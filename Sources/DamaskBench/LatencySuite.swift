@@ -69,17 +69,11 @@ import Foundation
     /// The same press under a private headless Weston (or the compositor in
     /// `WAYLAND_DISPLAY`), with commit-to-presentation from `wp_presentation`.
     private func underWeston() throws {
-        var weston: WestonSession?
-        if ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
-            weston = try WestonSession(size: "1024x768")
-            setenv("WAYLAND_DISPLAY", weston!.socketPath, 1)
-            setenv("XDG_RUNTIME_DIR", weston!.runtimeDirectory, 1)
-        }
-        defer {
-            if weston != nil { unsetenv("WAYLAND_DISPLAY") }
-            weston?.stop()
-        }
-        let connection = try WaylandConnection()
+        let weston = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil
+            ? try WestonSession(size: "1024x768") : nil
+        defer { weston?.stop() }
+        // An absolute socket path works as a display name; nil means WAYLAND_DISPLAY.
+        let connection = try WaylandConnection(name: weston?.socketPath)
         var failure: WaylandError?
         connection.onFatalError = { failure = $0 }
         let surface = try WaylandSurface(
