@@ -16,6 +16,24 @@ import Foundation
         try starStroke()
         try textLine()
         try bilinearScale()
+        try currentContextLookup()
+    }
+
+    /// What a view's draw pays to find its context: `GraphicsContext.push`, `current` and
+    /// `pop`, against the same three steps on a `pthread_key_t` stack (the proposed fix).
+    private func currentContextLookup() throws {
+        let context = GraphicsContext(bitmap: try Bitmap(width: 1, height: 1))
+        let damask = {
+            GraphicsContext.push(context)
+            precondition(GraphicsContext.current === context)
+            GraphicsContext.pop()
+        }
+        let proposed = {
+            ThreadLocalContextStack.forCurrentThread.contexts.append(context)
+            precondition(ThreadLocalContextStack.forCurrentThread.contexts.last === context)
+            _ = ThreadLocalContextStack.forCurrentThread.contexts.popLast()
+        }
+        add("current context push+current+pop", sampler.compare(damask, against: proposed), baseline: "pthread_getspecific stack")
     }
 
     /// Opaque rect fill of a whole 1920×1080 bitmap, vs pixman_image_fill_rectangles and memset.
