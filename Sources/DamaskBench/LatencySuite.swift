@@ -55,7 +55,7 @@ import Foundation
             if !outstanding {
                 report.check(
                     Target(
-                        statement: "input event to commit for a small change ≤ 1 ms CPU",
+                        statement: "input event to commit for a small change ≤ 1 ms CPU (offscreen)",
                         measured: Statistics(presses.map(\.cpuMilliseconds)).median, limit: 1, unit: "ms CPU"))
             }
             report.check(
@@ -126,6 +126,10 @@ import Foundation
             }
         }
         add("Weston, quiet window", presses)
+        report.check(
+            Target(
+                statement: "input event to commit for a small change ≤ 1 ms CPU (Weston)",
+                measured: Statistics(presses.map(\.cpuMilliseconds)).median, limit: 1, unit: "ms CPU"))
         add("Weston, frame callback outstanding", outstandingPresses)
         report.check(
             Target(
