@@ -4,7 +4,7 @@ import Foundation
 
 /// A client-side title bar: the window title, centred, and minimize, maximize and close
 /// buttons on the right. Dragging it moves the window; a double click maximizes or
-/// restores it.
+/// restores it; a right click opens the compositor's window menu.
 ///
 /// Talks to the window system through ``controls`` (held weakly; normally the
 /// ``WaylandSurface``). Main-actor, like every view.
@@ -93,6 +93,10 @@ open class TitleBarView: View {
     private static let titleMargin: CGFloat = 10
 
     open override func pointerDown(_ event: PointerEvent) {
+        if event.button == .right {
+            controls?.showWindowMenu(at: event.location)
+            return
+        }
         guard event.button == .left else { return }
         if event.clickCount == 2 {
             toggleMaximized()

@@ -21,6 +21,11 @@ public final class WaylandSurface: Surface {
     /// warning instead of allocating gigabytes.
     public static let maximumPixelDimension = 16_384
 
+    /// Largest buffer area (pixels) accepted from a configure, an 8K screen's worth; a
+    /// larger request is scaled down, keeping its aspect, with a warning, so that a bogus
+    /// configure (100000×100000) costs neither a gigabyte of shm nor seconds of drawing.
+    public static let maximumPixelCount = 7_680 * 4_320
+
     /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly;
     /// normally the ``Window`` drawing into this surface, which also receives the input).
     public weak var delegate: (any SurfaceDelegate)?
@@ -292,6 +297,19 @@ public final class WaylandSurface: Surface {
         return true
     }
 
+    /// Asks the compositor for its window menu at `point` (surface points) for the latest
+    /// press on this surface; returns `false` when there was no press to quote.
+    @discardableResult
+    public func showWindowMenu(at point: CGPoint) -> Bool {
+        guard let seat = lastInputSeat, let serial = seat.latestPressSerial(on: self) else { return false }
+        let geometry = windowGeometry?.origin ?? .zero
+        xdg_toplevel_show_window_menu(
+            toplevel, seat.proxy, serial, Int32(point.x - geometry.x), Int32(point.y - geometry.y))
+        seat.pointer?.interactiveGrabDidBegin()
+        connection.setNeedsFlush()
+        return true
+    }
+
     /// The part of the surface that is the window proper (excluding shadows), in points.
     ///
     /// Sent at once; with non-zero ``shadowInsets`` the surface keeps the geometry in step
@@ -439,8 +457,14 @@ public final class WaylandSurface: Surface {
 
     private func clamped(_ size: CGSize) -> CGSize {
         let limit = CGFloat(Self.maximumPixelDimension) / max(scale, 1)
-        let result = CGSize(width: min(max(size.width, 1), limit), height: min(max(size.height, 1), limit))
-        if result != size && (size.width > limit || size.height > limit) {
+        var result = CGSize(width: min(max(size.width, 1), limit), height: min(max(size.height, 1), limit))
+        let area = result.width * result.height * max(scale, 1) * max(scale, 1)
+        if area > CGFloat(Self.maximumPixelCount) {
+            let shrink = (CGFloat(Self.maximumPixelCount) / area).squareRoot()
+            result = CGSize(
+                width: max(1, (result.width * shrink).rounded(.down)), height: max(1, (result.height * shrink).rounded(.down)))
+        }
+        if result != size && (size.width > result.width || size.height > result.height) {
             FileHandle.standardError.write(Data(
                 "damask: warning: configure size \(Int(size.width))×\(Int(size.height)) clamped to \(Int(result.width))×\(Int(result.height))\n".utf8))
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What window decorations ask of the window system: the requests a title bar and its
 /// borders make, and the state they reflect.
 ///
@@ -16,6 +18,9 @@ public protocol WindowControlling: AnyObject {
     func setMaximized(_ maximized: Bool)
     /// Minimizes the window.
     func minimize()
+    /// Asks the compositor for its window menu at `point` (surface points) for the latest
+    /// press; returns whether a request was sent.
+    @discardableResult func showWindowMenu(at point: CGPoint) -> Bool
 }
 
 extension WaylandSurface: WindowControlling {}

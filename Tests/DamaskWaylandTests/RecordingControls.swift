@@ -1,3 +1,5 @@
+import Foundation
+
 @testable import DamaskWayland
 
 /// A stand-in for the window system that records what decorations ask of it.
@@ -22,5 +24,10 @@ final class RecordingControls: WindowControlling {
 
     func minimize() {
         requests.append("minimize")
+    }
+
+    func showWindowMenu(at point: CGPoint) -> Bool {
+        requests.append("menu \(Int(point.x)),\(Int(point.y))")
+        return true
     }
 }

@@ -105,6 +105,15 @@ struct WindowFrameTests {
         #expect(fixture.controls.requests.last == "unmaximize")
     }
 
+    @Test("A right click on the title bar opens the window menu where it happened")
+    func rightClickOpensMenu() {
+        let fixture = Fixture()
+        let point = CGPoint(x: 60, y: WindowFrameView.shadowRadius + 10)
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .down, location: point, button: .right, clickCount: 1)))
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .up, location: point, button: .right)))
+        #expect(fixture.controls.requests == ["menu 60,22"])
+    }
+
     @Test("The buttons close, maximize and minimize on release over themselves")
     func buttons() {
         let fixture = Fixture()
