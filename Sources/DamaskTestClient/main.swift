@@ -245,7 +245,8 @@ final class TestClient {
         case "quit":
             exit(0)
         default:
-            if !sceneCommands.run(words, window: window, surface: surface) {
+            if !sceneCommands.run(words, window: window, surface: surface)
+                && !ReliabilityCommands.run(words, window: window, surface: surface) {
                 emit("error unknown command: \(line)")
             }
         }
