@@ -88,6 +88,7 @@ public final class WaylandKeyboard {
 
     private func loseFocus() {
         repeater.stop()
+        xkb?.resetCompose()
         pressedKeys.removeAll()
         if focus != nil { send(.keyboardFocus(false)) }
         focus = nil
@@ -96,7 +97,7 @@ public final class WaylandKeyboard {
     private func key(_ evdevCode: UInt32, pressed: Bool, time: UInt32) {
         guard let xkb else { return }
         let keycode = evdevCode + 8
-        let translation = xkb.translate(keycode)
+        let translation = pressed ? xkb.press(keycode) : xkb.translate(keycode)
         if pressed {
             pressedKeys.insert(keycode)
             repeater.keyPressed(keycode, repeats: xkb.repeats(keycode))

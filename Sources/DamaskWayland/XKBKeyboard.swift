@@ -4,7 +4,11 @@ import Foundation
 
 /// A compiled xkb keymap with its keyboard state: turns keycodes into keysyms and text.
 ///
-/// Owns its `xkb_context`, `xkb_keymap` and `xkb_state` (unref'd in `deinit`). Modifiers
+/// Dead keys and compose sequences (`^` then `e` gives "ê") follow the compose table of the
+/// user's locale (`LC_ALL`, `LC_CTYPE`, `LANG`), when one exists.
+///
+/// Owns its `xkb_context`, `xkb_keymap`, `xkb_state` and compose table and state (unref'd
+/// in `deinit`). Modifiers
 /// come from the compositor (`wl_keyboard.modifiers` → ``updateModifiers(depressed:latched:locked:group:)``),
 /// as the protocol asks, never from the key presses themselves. Not thread-safe: used on
 /// the main actor by ``WaylandKeyboard`` (and by tests).
@@ -26,9 +30,12 @@ final class XKBKeyboard {
     private let context: OpaquePointer
     private let keymap: OpaquePointer
     private let state: OpaquePointer
+    private let composeTable: OpaquePointer?
+    private let composeState: OpaquePointer?
 
-    /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends).
-    convenience init(keymapText: String) throws {
+    /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends); compose
+    /// sequences follow `composeLocale` (default: the user's locale).
+    convenience init(keymapText: String, composeLocale: String? = nil) throws {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError.invalidKeymap }
         guard let keymap = xkb_keymap_new_from_string(
             context, keymapText, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
@@ -36,11 +43,11 @@ final class XKBKeyboard {
             xkb_context_unref(context)
             throw KeymapError.invalidKeymap
         }
-        try self.init(context: context, keymap: keymap)
+        try self.init(context: context, keymap: keymap, composeLocale: composeLocale ?? Self.userLocale)
     }
 
     /// Compiles a keymap from RMLVO names (`layout: "de"`), as tests and fallbacks need.
-    convenience init(layout: String, variant: String = "") throws {
+    convenience init(layout: String, variant: String = "", composeLocale: String? = nil) throws {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError.invalidKeymap }
         let keymap: OpaquePointer? = layout.withCString { layoutName in
             variant.withCString { variantName in
@@ -53,10 +60,17 @@ final class XKBKeyboard {
             xkb_context_unref(context)
             throw KeymapError.invalidKeymap
         }
-        try self.init(context: context, keymap: keymap)
+        try self.init(context: context, keymap: keymap, composeLocale: composeLocale ?? Self.userLocale)
     }
 
-    private init(context: OpaquePointer, keymap: OpaquePointer) throws {
+    /// `LC_ALL`, `LC_CTYPE` or `LANG`, whichever is set first; "C" otherwise.
+    static var userLocale: String {
+        let environment = ProcessInfo.processInfo.environment
+        return [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? "C"
+    }
+
+    private init(context: OpaquePointer, keymap: OpaquePointer, composeLocale: String) throws {
         guard let state = xkb_state_new(keymap) else {
             xkb_keymap_unref(keymap)
             xkb_context_unref(context)
@@ -65,9 +79,13 @@ final class XKBKeyboard {
         self.context = context
         self.keymap = keymap
         self.state = state
+        composeTable = xkb_compose_table_new_from_locale(context, composeLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+        composeState = composeTable.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
     }
 
     deinit {
+        if let composeState { xkb_compose_state_unref(composeState) }
+        if let composeTable { xkb_compose_table_unref(composeTable) }
         xkb_state_unref(state)
         xkb_keymap_unref(keymap)
         xkb_context_unref(context)
@@ -90,6 +108,38 @@ final class XKBKeyboard {
             text.unicodeScalars.removeAll { $0.value < 0x20 || $0.value == 0x7f }
         }
         return Translation(keysym: keysym, text: text)
+    }
+
+    /// What a key press types, through the compose table: a dead key or the middle of a
+    /// sequence types nothing, the end of a sequence types its result, a sequence that
+    /// does not exist types nothing; any other key types as ``translate(_:)`` says.
+    func press(_ keycode: UInt32) -> Translation {
+        let plain = translate(keycode)
+        guard let composeState,
+            xkb_compose_state_feed(composeState, plain.keysym) == XKB_COMPOSE_FEED_ACCEPTED
+        else { return plain }
+        switch xkb_compose_state_get_status(composeState) {
+        case XKB_COMPOSE_COMPOSING:
+            return Translation(keysym: plain.keysym, text: "")
+        case XKB_COMPOSE_COMPOSED:
+            var buffer = [CChar](repeating: 0, count: 64)
+            let length = Int(xkb_compose_state_get_utf8(composeState, &buffer, buffer.count))
+            let bytes = buffer.prefix(max(0, min(length, buffer.count - 1))).map { UInt8(bitPattern: $0) }
+            let result = Translation(
+                keysym: xkb_compose_state_get_one_sym(composeState), text: String(decoding: bytes, as: UTF8.self))
+            xkb_compose_state_reset(composeState)
+            return result
+        case XKB_COMPOSE_CANCELLED:
+            xkb_compose_state_reset(composeState)
+            return Translation(keysym: plain.keysym, text: "")
+        default:
+            return plain
+        }
+    }
+
+    /// Forgets a half-typed compose sequence (focus lost, keymap changed).
+    func resetCompose() {
+        if let composeState { xkb_compose_state_reset(composeState) }
     }
 
     /// Whether the keymap says `keycode` repeats when held.

@@ -58,6 +58,23 @@ struct KeyboardTests {
         }
     }
 
+    @Test("A dead key types nothing and composes with the next key (^ then e gives ê)")
+    func deadKeysCompose() throws {
+        let keyboard = try XKBKeyboard(layout: "de", composeLocale: "en_US.UTF-8")
+        let circumflex: UInt32 = 41 + 8, e: UInt32 = 18 + 8, q: UInt32 = 16 + 8
+        #expect(keyboard.press(circumflex).text == "")
+        #expect(keyboard.press(e) == .init(keysym: 0xEA, text: "ê"))
+        #expect(keyboard.press(e).text == "e")
+        // A sequence that does not exist types nothing, and the next key types normally.
+        #expect(keyboard.press(circumflex).text == "")
+        #expect(keyboard.press(q).text == "")
+        #expect(keyboard.press(q).text == "q")
+        // Reset (focus loss) forgets a half-typed sequence.
+        #expect(keyboard.press(circumflex).text == "")
+        keyboard.resetCompose()
+        #expect(keyboard.press(e).text == "e")
+    }
+
     @Test("Letters repeat, modifiers do not")
     func repeatingKeys() throws {
         let keyboard = try XKBKeyboard(layout: "us")

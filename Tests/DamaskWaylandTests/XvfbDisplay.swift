@@ -71,6 +71,8 @@ final class XvfbDisplay {
         guard let path = Self.path(of: program) else { throw XError.missingProgram(program) }
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = name
+        // xdotool reads its text argument in the locale's encoding: make that UTF-8.
+        environment["LC_ALL"] = "C.UTF-8"
         let result = try PrivateCompositor.run(path, arguments, environment: environment, timeout: 30)
         guard result.status == 0 else {
             throw XError.commandFailed("\(program) \(arguments.joined(separator: " "))", result.output)
