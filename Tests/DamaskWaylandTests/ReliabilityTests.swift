@@ -1,0 +1,187 @@
+import DamaskWayland
+import Foundation
+import Testing
+
+/// Faults a long-running client meets on someone's desktop, provoked under a private Weston:
+/// the compositor dying mid-animation, a hidden window that gets no frame callbacks, a storm
+/// of configures with absurd sizes, and a soak of continuous animation.
+///
+/// The test client reports its own figures (`stats`: frames, live shm buffers and bytes,
+/// resident memory, open descriptors); the tests read CPU time from `/proc/PID/stat`.
+@Suite("Reliability", .serialized)
+struct ReliabilityTests {
+    static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
+    static let withWeston = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-weston")
+
+    /// Starts the test client against `compositor` and waits for its first commit.
+    func startClient(on compositor: PrivateCompositor) throws -> ClientProcess {
+        let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
+        _ = try #require(
+            client.waitForLine { $0.hasPrefix("ready") }, "no first commit; stderr: \(client.standardError)")
+        return client
+    }
+
+    /// How many commits the client has reported.
+    func commitCount(_ client: ClientProcess) -> Int {
+        client.outputLines.count { $0.hasPrefix("commit ") }
+    }
+
+    /// Waits until the client has reported `count` commits; false on timeout.
+    func waitForCommits(_ client: ClientProcess, _ count: Int, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while commitCount(client) < count && Date() < deadline { usleep(5_000) }
+        return commitCount(client) >= count
+    }
+
+    /// CPU time (user + system) the process `pid` has used, in seconds.
+    static func cpuSeconds(of pid: Int32) -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The fields after the command name (in parentheses): state is field 3, utime 14, stime 15.
+        guard let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    // MARK: - The compositor dies mid-frame
+
+    @Test(
+        "The compositor killed while the window animates ends the program within a second, exit status 1, no crash",
+        arguments: [3, 11, 23])
+    func compositorKilledWhileAnimating(afterCommits extra: Int) throws {
+        let weston = try PrivateCompositor(.weston())
+        let client = try startClient(on: weston)
+        client.send("animate")
+        let target = commitCount(client) + extra
+        #expect(waitForCommits(client, target), "the animation does not commit")
+        let killed = Date()
+        weston.kill()
+        let status = client.waitForExit(timeout: 5)
+        #expect(status == 1)
+        #expect(client.process.terminationReason == .exit, "ended by a signal (a crash or a core dump)")
+        #expect(Date().timeIntervalSince(killed) < 1)
+        #expect(client.standardError.contains("lost connection to the compositor"), "\(client.standardError)")
+        #expect(!client.standardError.contains("Fatal error"))
+    }
+
+    // MARK: - No frame callbacks
+
+    @Test("A minimized window with a running DisplayLink gets no frames, stays under 1% CPU over 10 s and allocates nothing")
+    func minimizedAnimatingWindowNeitherSpinsNorAllocates() throws {
+        let weston = try PrivateCompositor(.weston())
+        let client = try startClient(on: weston)
+        client.send("animate")
+        #expect(waitForCommits(client, commitCount(client) + 5))
+        client.send("minimize")
+        _ = try #require(client.waitForLine { $0 == "minimized" })
+        usleep(500_000)  // let the frames already on their way arrive
+        let before = try ReliabilitySample(of: client)
+        let cpuBefore = Self.cpuSeconds(of: client.process.processIdentifier)
+        sleep(10)
+        let cpuAfter = Self.cpuSeconds(of: client.process.processIdentifier)
+        let after = try ReliabilitySample(of: client)
+        #expect(after.frames == before.frames, "Weston hides minimized windows, so no frame callback should arrive")
+        #expect(cpuAfter - cpuBefore < 0.1, "\(cpuAfter - cpuBefore) s of CPU in 10 s")
+        #expect(after.buffers == before.buffers && after.buffers <= 3)
+        #expect(after.shm == before.shm)
+        #expect(after.descriptors == before.descriptors)
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    // MARK: - Resize storm
+
+    /// Builds Tests/WestonModules/resize-storm.c with gcc against libweston-10; returns
+    /// the shared object's path.
+    static func buildStormModule() throws -> String {
+        let source = PrivateCompositor.packageRoot.appendingPathComponent("Tests/WestonModules/resize-storm.c").path
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("damask-\(getpid())-resize-storm.so").path
+        let command = "gcc -shared -fPIC -Wall -Werror $(pkg-config --cflags libweston-10 libweston-desktop-10) "
+            + "-o '\(output)' '\(source)' $(pkg-config --libs libweston-10 libweston-desktop-10)"
+        let result = try PrivateCompositor.run("/bin/sh", ["-c", command])
+        guard result.status == 0 else { throw CompositorError.didNotStart("gcc: \(result.output)") }
+        return output
+    }
+
+    @Test("A storm of 1,000 configures (0×0, 1×1, 100000×100000 among them) is survived with bounded shm, and memory returns to its baseline")
+    func resizeStormIsSurvived() async throws {
+        let module = try Self.buildStormModule()
+        defer { try? FileManager.default.removeItem(atPath: module) }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-storm.log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let client = try ClientProcess(
+            Self.withWeston, ["--log", log, "--module", module, "--", Self.testClient.path],
+            environment: ProcessInfo.processInfo.environment)
+        _ = try #require(client.waitForLine { $0.hasPrefix("ready") }, "no first commit; \(client.standardError)")
+        client.send("trim")
+        let baseline = try ReliabilitySample(of: client)
+
+        client.send("storm")
+        var (maximumBuffers, maximumShm) = (0, 0)
+        var latest = baseline
+        let deadline = Date().addingTimeInterval(60)
+        var stormOver = false
+        repeat {
+            latest = try ReliabilitySample(of: client)
+            maximumBuffers = max(maximumBuffers, latest.buffers)
+            maximumShm = max(maximumShm, latest.shm)
+            stormOver = stormOver || ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("resize-storm: done")
+            usleep(20_000)
+        } while !(stormOver && latest.width == 320 && latest.height == 240) && Date() < deadline
+        #expect(stormOver, "the storm did not finish; \(client.standardError)")
+        #expect(latest.width == 320 && latest.height == 240, "the last configure was not applied: \(latest)")
+
+        usleep(300_000)  // the compositor releases the buffers of the storm's last sizes
+        client.send("trim")
+        let after = try ReliabilitySample(of: client)
+        let bufferBytesLimit = await MainActor.run { 3 * WaylandSurface.maximumPixelCount * 4 }
+        #expect(maximumBuffers <= 3)
+        #expect(maximumShm <= bufferBytesLimit, "\(maximumShm) bytes of shm at the peak")
+        #expect(client.standardError.contains("configure size 100000×100000 clamped to"), "\(client.standardError)")
+        #expect(!client.standardError.contains("lost connection"), "\(client.standardError)")
+        #expect(after.descriptors == baseline.descriptors)
+        #expect(after.buffers <= 2)
+        let growth = after.rss - baseline.rss
+        #expect(growth < 2 << 20, "resident memory grew by \(growth) bytes: \(baseline) → \(after)")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    // MARK: - Soak
+
+    /// The soak's length: `DAMASK_SOAK_SECONDS` (`scripts/soak` sets it), 20 s by default.
+    static let soakSeconds = ProcessInfo.processInfo.environment["DAMASK_SOAK_SECONDS"].flatMap(Int.init) ?? 20
+
+    @Test("A soak of continuous animation keeps descriptors, shm buffers and (in long runs) memory constant")
+    func soakKeepsResourcesConstant() throws {
+        let weston = try PrivateCompositor(.weston())
+        let client = try startClient(on: weston)
+        client.send("animate")
+        let warmUp: UInt32 = Self.soakSeconds >= 120 ? 30 : 3
+        sleep(warmUp)
+        client.send("trim")
+        let start = try ReliabilitySample(of: client)
+        let end = Date().addingTimeInterval(TimeInterval(Self.soakSeconds))
+        var samples: [ReliabilitySample] = []
+        while Date() < end {
+            sleep(min(10, max(1, UInt32(Self.soakSeconds / 10))))
+            samples.append(try ReliabilitySample(of: client))
+        }
+        client.send("trim")
+        let last = try ReliabilitySample(of: client)
+        print("soak: \(Self.soakSeconds) s, \(last.frames - start.frames) frames, rss \(start.rss) → \(last.rss), fds \(start.descriptors) → \(last.descriptors), buffers \(start.buffers) → \(last.buffers)")
+        #expect(last.frames - start.frames >= Self.soakSeconds * 5, "the animation stalled: \(start) → \(last)")
+        for sample in samples + [last] {
+            #expect(sample.descriptors == start.descriptors, "\(start) → \(sample)")
+            #expect(sample.buffers == start.buffers, "\(start) → \(sample)")
+            #expect(sample.shm == start.shm, "\(start) → \(sample)")
+        }
+        if Self.soakSeconds >= 120 {
+            #expect(last.rss - start.rss < 1 << 20, "resident memory grew by \(last.rss - start.rss) bytes")
+        }
+        #expect(!client.standardError.contains("damask:"), "\(client.standardError)")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+}
