@@ -33,10 +33,10 @@ final class WestonSession {
         process.standardError = FileHandle.nullDevice
         try process.run()
         var line = Data()
-        while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first,
-            first != UInt8(ascii: "\n")
-        {
-            line.append(first)
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var byte: UInt8 = 0
+        while read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+            line.append(byte)
         }
         let fields = String(decoding: line, as: UTF8.self).split(separator: "|").map(String.init)
         guard fields.count == 3, let pid = Int32(fields[2]) else {
