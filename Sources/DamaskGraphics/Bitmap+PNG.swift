@@ -53,6 +53,15 @@ extension Bitmap {
             png_image_free(&png)
             throw error
         }
+        // Deflate expands at most about 1032:1, and each row needs at least a filter byte and
+        // one bit per pixel: a header claiming more pixels than the data can hold is a
+        // truncated or corrupt file, rejected before allocating what it claims.
+        let leastRawBytes = Double(height) * (1 + (Double(width) / 8).rounded(.up))
+        guard leastRawBytes <= 1_100 * Double(data.count) else {
+            png_image_free(&png)
+            throw GraphicsError.pngDecodingFailed(
+                "the header claims \(width)×\(height) pixels, more than \(data.count) bytes can hold (truncated or corrupt)")
+        }
         png.format = pngFormatBGRA
         var pixels = [UInt32](repeating: 0, count: width * height)
         let finished = pixels.withUnsafeMutableBytes { out in
