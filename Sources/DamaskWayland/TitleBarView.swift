@@ -3,14 +3,17 @@ import DamaskViews
 import Foundation
 
 /// A client-side title bar: the window title, centred, and minimize, maximize and close
-/// buttons on the right. Dragging it moves the window; a double click maximizes or
-/// restores it; a right click opens the compositor's window menu.
+/// buttons on the right. Dragging it (a press, then a move of more than
+/// ``dragThreshold`` points) moves the window; a double click maximizes or restores it; a
+/// right click opens the compositor's window menu.
 ///
 /// Talks to the window system through ``controls`` (held weakly; normally the
 /// ``WaylandSurface``). Main-actor, like every view.
 open class TitleBarView: View {
     /// The bar's height in points.
     public static let height: CGFloat = 32
+    /// How far the pointer must travel with the button down before the window moves.
+    public static let dragThreshold: CGFloat = 3
 
     /// The title shown.
     public var title: String {
@@ -41,6 +44,8 @@ open class TitleBarView: View {
     public let minimizeButton = TitleBarButton(kind: .minimize)
 
     private var buttons: [TitleBarButton] { [closeButton, maximizeButton, minimizeButton] }
+    /// Where a left press that may become a drag happened (window points).
+    private var pressLocation: CGPoint?
     private let font = Font.system(size: 13, weight: .bold)
 
     /// Creates a bar showing `title`.
@@ -99,14 +104,24 @@ open class TitleBarView: View {
         }
         guard event.button == .left else { return }
         if event.clickCount == 2 {
+            pressLocation = nil
             toggleMaximized()
         } else {
-            controls?.beginInteractiveMove()
+            pressLocation = event.location
         }
     }
 
-    open override func pointerUp(_ event: PointerEvent) {}
-    open override func pointerMoved(_ event: PointerEvent) {}
+    open override func pointerUp(_ event: PointerEvent) {
+        pressLocation = nil
+    }
+
+    open override func pointerMoved(_ event: PointerEvent) {
+        guard let start = pressLocation else { return }
+        let distance = hypot(event.location.x - start.x, event.location.y - start.y)
+        guard distance > Self.dragThreshold else { return }
+        pressLocation = nil
+        controls?.beginInteractiveMove()
+    }
 
     private func toggleMaximized() {
         guard let controls else { return }

@@ -92,14 +92,28 @@ struct WindowFrameTests {
         #expect(active?.pixel(x: point.x, y: point.y) != inactive?.pixel(x: point.x, y: point.y))
     }
 
-    @Test("Pressing the title bar starts a move; a double click maximizes, and restores when maximized")
-    func titleBarPresses() {
+    @Test("Dragging the title bar past the threshold starts a move; a click does not")
+    func titleBarDrag() {
         let fixture = Fixture()
         let bar = CGPoint(x: 60, y: WindowFrameView.shadowRadius + 10)
         fixture.press(at: bar)
+        #expect(fixture.controls.requests.isEmpty)
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .down, location: bar, button: .left, clickCount: 1)))
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .moved, location: CGPoint(x: bar.x + 2, y: bar.y))))
+        #expect(fixture.controls.requests.isEmpty)
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .moved, location: CGPoint(x: bar.x + 5, y: bar.y + 2))))
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .moved, location: CGPoint(x: bar.x + 9, y: bar.y + 4))))
         #expect(fixture.controls.requests == ["move"])
+        fixture.window.dispatch(.pointer(PointerEvent(kind: .up, location: bar, button: .left)))
+    }
+
+    @Test("A double click on the title bar maximizes, and restores when maximized")
+    func titleBarDoubleClick() {
+        let fixture = Fixture()
+        let bar = CGPoint(x: 60, y: WindowFrameView.shadowRadius + 10)
+        fixture.press(at: bar)
         fixture.press(at: bar, clickCount: 2)
-        #expect(fixture.controls.requests == ["move", "maximize"])
+        #expect(fixture.controls.requests == ["maximize"])
         fixture.controls.states = [.maximized]
         fixture.press(at: bar, clickCount: 2)
         #expect(fixture.controls.requests.last == "unmaximize")
