@@ -64,19 +64,52 @@ public final class WaylandKeyboard {
         defer { close(fd) }
         keymapCount += 1
         repeater.stop()
-        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 1 else { return }
+        do {
+            xkb = try Self.compileKeymap(format: format, fd: fd, size: size)
+        } catch {
+            // Keys typed under an unknown keymap would mean something else: ignore them.
+            xkb = nil
+            FileHandle.standardError.write(Data("damask: \(error.message); the keyboard is ignored\n".utf8))
+        }
+    }
+
+    /// Why a keymap from the compositor cannot be used, worded for the log.
+    struct KeymapProblem: Error, Equatable {
+        var message: String
+    }
+
+    /// Compiles the keymap the compositor sent in `fd` (`size` bytes including the final
+    /// NUL, in `format`). Maps the file read-only and private and unmaps it before
+    /// returning; the caller keeps ownership of `fd` and closes it.
+    ///
+    /// - Throws: ``KeymapProblem`` for an unknown format, a file that cannot be mapped or
+    ///   is shorter than `size`, or text xkbcommon does not compile.
+    static func compileKeymap(format: UInt32, fd: Int32, size: UInt32) throws(KeymapProblem) -> XKBKeyboard {
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
+            if format == WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue {
+                throw KeymapProblem(message: "the compositor sends no keymap")
+            }
+            throw KeymapProblem(message: "the compositor's keymap has an unknown format (\(format))")
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw KeymapProblem(message: "cannot read the keymap: \(String(cString: strerror(errno)))")
+        }
+        // Reading past the end of a mapped file raises SIGBUS: trust the file, not `size`.
+        guard size > 1, Int(size) <= Int(status.st_size) else {
+            throw KeymapProblem(message: "the keymap is \(size) bytes but its file has \(status.st_size)")
+        }
         guard let mapping = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {
-            FileHandle.standardError.write(Data("damask: cannot map the keymap: \(String(cString: strerror(errno)))\n".utf8))
-            return
+            throw KeymapProblem(message: "cannot map the keymap: \(String(cString: strerror(errno)))")
         }
         defer { munmap(mapping, Int(size)) }
         // The text is NUL-terminated within `size` bytes.
         let bytes = UnsafeRawBufferPointer(start: mapping, count: Int(size))
         let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         do {
-            xkb = try XKBKeyboard(keymapText: text)
+            return try XKBKeyboard(keymapText: text)
         } catch {
-            FileHandle.standardError.write(Data("damask: the compositor's keymap does not compile\n".utf8))
+            throw KeymapProblem(message: "the compositor's keymap does not compile")
         }
     }
 
