@@ -32,6 +32,35 @@ final class DemoPlayback {
         } catch {
             throw DemoError.usage(error.description)
         }
+        if let screenshotDirectory { try Self.prepare(screenshotDirectory: screenshotDirectory) }
+    }
+
+    /// Creates `directory` if needed and checks that it is writable, so that a bad
+    /// `--screenshots` path ends the demo at once with the system's reason.
+    ///
+    /// - Throws: `DemoError.usage` naming the directory and the reason.
+    private static func prepare(screenshotDirectory directory: String) throws {
+        let failure = makeDirectory(directory)
+        guard failure == 0 else {
+            throw DemoError.usage("cannot create the screenshot directory \(directory): \(String(cString: strerror(failure)))")
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw DemoError.usage("cannot write screenshots to \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// `mkdir -p`: 0 when `path` is (now) a directory, else the errno of the step that failed.
+    private static func makeDirectory(_ path: String) -> Int32 {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            return isDirectory.boolValue ? 0 : ENOTDIR
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path {
+            let failure = makeDirectory(parent)
+            if failure != 0 { return failure }
+        }
+        return mkdir(path, 0o755) == 0 || errno == EEXIST ? 0 : errno
     }
 
     /// The demo's script commands: `scene NAME` shows a scene (as its key would).

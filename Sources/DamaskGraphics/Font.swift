@@ -53,11 +53,18 @@ public final class Font: Sendable {
 
     /// The default sans-serif font at `size`. Never fails: a bad size is clamped to
     /// 1…``maximumSize`` (NaN becomes 12), and without any usable font the built-in box
-    /// font is returned.
+    /// font is returned (said once on stderr).
     public static func system(size: CGFloat, weight: Weight = .regular) -> Font {
         let size = size.isNaN ? 12 : min(max(size, 1), maximumSize)
-        return (try? Font(size: size, weight: weight)) ?? Font(boxFontOfSize: size, weight: weight)
+        if let font = try? Font(size: size, weight: weight) { return font }
+        _ = reportMissingFonts
+        return Font(boxFontOfSize: size, weight: weight)
     }
+
+    /// Writes, the first time it is read, that no font was found.
+    private static let reportMissingFonts: Void = {
+        FileHandle.standardError.write(Data("damask: no usable font found (fontconfig); text is drawn as boxes\n".utf8))
+    }()
 
     /// A font that draws every visible character as a box; needs no font files.
     public static func builtInBoxFont(size: CGFloat) -> Font {

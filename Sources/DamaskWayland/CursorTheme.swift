@@ -55,6 +55,21 @@ public final class CursorTheme {
         } else if let loaded {
             wl_cursor_theme_destroy(loaded)
         }
+        if let name, !Self.isInstalled(themeNamed: name) {
+            FileHandle.standardError.write(Data("damask: cursor theme '\(name)' is not installed; using fallback cursors\n".utf8))
+        }
+    }
+
+    /// Whether a theme directory called `name` exists where libXcursor looks for themes
+    /// (`XCURSOR_PATH`, or its default path).
+    nonisolated static func isInstalled(themeNamed name: String) -> Bool {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"] ?? "\(home)/.local/share"
+        let defaultPath = "\(dataHome)/icons:\(home)/.icons:/usr/share/icons:/usr/share/pixmaps:/usr/X11R6/lib/X11/icons"
+        let searchPath = ProcessInfo.processInfo.environment["XCURSOR_PATH"] ?? defaultPath
+        return searchPath.split(separator: ":").contains { directory in
+            FileManager.default.fileExists(atPath: "\(directory)/\(name)")
+        }
     }
 
     isolated deinit {
@@ -74,9 +89,24 @@ public final class CursorTheme {
         ProcessInfo.processInfo.environment["XCURSOR_THEME"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// `XCURSOR_SIZE`, or 24.
-    public nonisolated static var environmentSize: Int {
-        ProcessInfo.processInfo.environment["XCURSOR_SIZE"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 24
+    /// `XCURSOR_SIZE`, or 24 when it is unset; a value that is not a size (1…512) is
+    /// reported once on stderr and replaced by 24.
+    public nonisolated static var environmentSize: Int { checkedEnvironmentSize }
+
+    private nonisolated static let checkedEnvironmentSize: Int = {
+        let (size, warning) = CursorTheme.size(fromEnvironment: ProcessInfo.processInfo.environment["XCURSOR_SIZE"])
+        if let warning { FileHandle.standardError.write(Data("damask: \(warning)\n".utf8)) }
+        return size
+    }()
+
+    /// The cursor size an `XCURSOR_SIZE` of `value` gives, with a warning when the value is
+    /// not usable.
+    nonisolated static func size(fromEnvironment value: String?) -> (size: Int, warning: String?) {
+        guard let value, !value.isEmpty else { return (24, nil) }
+        guard let size = Int(value), (1...512).contains(size) else {
+            return (24, "XCURSOR_SIZE=\(value) is not a cursor size (1…512); using 24")
+        }
+        return (size, nil)
     }
 
     /// The image for `shape`: the theme's first matching name, else the built-in arrow;

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+@testable import DamaskWayland
+
+/// A bad environment — an unwritable screenshot path, no fonts, a nonsense `XCURSOR_SIZE`,
+/// a cursor theme that is not installed — gives a clear message and a sensible fallback,
+/// never a crash.
+@Suite("Reliability: bad environment", .serialized)
+@MainActor
+struct ReliabilityEnvironmentTests {
+    static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
+
+    /// A one-line script the demo can play headless, in a temporary file.
+    func shortScript() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-short.damask").path
+        try Data("wait frames 2\n".utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("An unwritable screenshot path ends the demo at once with one line naming it and the reason, exit status 2",
+        arguments: ["/proc/damask-screenshots", "/etc/hostname/screenshots"])
+    func unwritableScreenshotPathIsReported(directory: String) throws {
+        let script = try shortScript()
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let result = try PrivateCompositor.run(
+            Self.demo.path, ["--headless", "--play", script, "--screenshots", directory], timeout: 30)
+        #expect(result.status == 2)
+        #expect(result.reason == .exit)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.output)")
+        #expect(result.output.hasPrefix("damask-demo: cannot create the screenshot directory \(directory): "), "\(result.output)")
+        #expect(!result.output.contains("Error Domain"))
+    }
+
+    @Test("Without any font the demo says so once, draws boxes and plays on")
+    func noFontsFallBackToBoxesWithAMessage() throws {
+        let script = try shortScript()
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-nofonts").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = "\(directory)/fonts.conf"
+        try Data("""
+            <?xml version="1.0"?>
+            <fontconfig><dir>\(directory)/none</dir><cachedir>\(directory)/cache</cachedir></fontconfig>
+            """.utf8).write(to: URL(fileURLWithPath: configuration))
+        var environment = ProcessInfo.processInfo.environment
+        environment["FONTCONFIG_FILE"] = configuration
+        let result = try PrivateCompositor.run(
+            Self.demo.path, ["--headless", "--scene", "text", "--play", script], environment: environment, timeout: 30)
+        #expect(result.status == 0, "\(result.output)")
+        let warnings = result.output.components(separatedBy: "no usable font found").count - 1
+        #expect(warnings == 1, "\(result.output)")
+    }
+
+    @Test("XCURSOR_SIZE that is not a size falls back to 24 with a warning; a good one is used as is")
+    func cursorSizeFromTheEnvironment() {
+        for bad in ["abc", "0", "-3", "100000", "24px"] {
+            let (size, warning) = CursorTheme.size(fromEnvironment: bad)
+            #expect(size == 24)
+            #expect(warning == "XCURSOR_SIZE=\(bad) is not a cursor size (1…512); using 24")
+        }
+        #expect(CursorTheme.size(fromEnvironment: "48") == (48, nil))
+        #expect(CursorTheme.size(fromEnvironment: nil) == (24, nil))
+        #expect(CursorTheme.size(fromEnvironment: "") == (24, nil))
+    }
+
+    @Test("A cursor theme that is not installed is detected and every shape still has an image")
+    func missingCursorThemeFallsBack() throws {
+        #expect(CursorTheme.isInstalled(themeNamed: "Adwaita"), "the theme the other cursor tests use")
+        #expect(!CursorTheme.isInstalled(themeNamed: "damask-no-such-theme"))
+        let weston = try PrivateCompositor(.weston())
+        let connection = try WaylandConnection(name: weston.socketPath)
+        defer { connection.close() }
+        let shm = try #require(connection.shm)
+        let theme = CursorTheme(shm: shm, scale: 1, name: "damask-no-such-theme", size: 24)
+        defer { theme.destroy() }
+        for shape in [CursorShape.arrow, .text, .pointingHand, .resize(.bottomRight)] {
+            #expect(theme.image(for: shape) != nil, "\(shape)")
+        }
+    }
+}
