@@ -19,6 +19,8 @@ final class DemoApplication {
     private var signalMonitor: SignalMonitor?
     private var damageLog: DamageLog?
     private var playback: DemoPlayback?
+    private var decoratedWindow: DecoratedWindow?
+    private var recording: DemoRecording?
     /// The exit status `--play` earned, used when a `--stay` window is closed.
     private var playStatus: Int32 = 0
 
@@ -48,9 +50,8 @@ final class DemoApplication {
     /// - Throws: `WaylandError`, `DemoError` (usage errors, including a bad script, exit 2);
     ///   the caller reports it and exits.
     func start() throws {
-        if options.recordPath != nil {
-            throw DemoError.usage(
-                "--record is not available yet: it needs the Wayland seat's input, which this build does not read")
+        if options.recordPath != nil, options.headless {
+            throw DemoError.usage("--record records a compositor's seat and cannot be used with --headless")
         }
         guard let layout = KeyboardLayout(options.keymap) else {
             throw DemoError.usage("--keymap expects LAYOUT or LAYOUT:VARIANT, got '\(options.keymap)'")
@@ -73,30 +74,57 @@ final class DemoApplication {
         if let path = options.damageLogPath {
             damageLog = try DamageLog(path: path, recordsTime: !environment.isDeterministic)
         }
+        if let path = options.recordPath {
+            recording = try DemoRecording(path: path, firstScene: Self.sceneNames[initialIndex])
+        }
 
         let size = CGSize(width: options.size.width, height: options.size.height)
-        let surface: any Surface
+        let rootView = DemoRootView(
+            frame: CGRect(origin: .zero, size: size), scenes: Self.makeScenes(environment: environment),
+            environment: environment)
+        let window: Window
         if options.headless {
             // Fast playback runs frames back to back; anything else paces them like a display.
             let clock: MemorySurface.FrameClock =
                 playback != nil && options.speed == .fast
                 ? .simulated(intervalMilliseconds: 16) : .realTime(intervalMilliseconds: 16)
-            surface = MemorySurface(
+            let surface = MemorySurface(
                 size: size, scale: CGFloat(options.scale), releasePolicy: .immediate, frameClock: clock)
+            window = Window(surface: surface)
+            window.contentView = rootView
         } else {
+            // Wayland: decorated and interactive, or plain while a script plays.
             let connection = try WaylandConnection()
             connection.onFatalError = { error in
                 Self.fail(with: error.description, status: error.exitStatus)
             }
-            surface = try WaylandSurface(connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
             self.connection = connection
+            if playback == nil {
+                // The window's own title bar, shadow and resize handles (Ctrl+Q closes).
+                let decorated = try DecoratedWindow(
+                    connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
+                decorated.contentView = rootView
+                decoratedWindow = decorated
+                window = decorated.window
+            } else {
+                // Scripts address the content area from its top-left corner: while playing,
+                // the content fills the surface, undecorated.
+                let surface = try WaylandSurface(
+                    connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
+                window = Window(surface: surface)
+                window.contentView = rootView
+            }
+            if let recording, let surface = window.surface as? WaylandSurface {
+                recording.contentFrame = { [weak rootView] in
+                    rootView.map { $0.convert($0.bounds, to: nil) } ?? .infinite
+                }
+                surface.inputObserver = { recording.observe($0) }
+            }
         }
-        surface.title = "Damask"
-        let window = Window(surface: surface)
-        window.backgroundColor = DemoStyle.windowBackground
-        let rootView = DemoRootView(
-            frame: window.bounds, scenes: Self.makeScenes(environment: environment), environment: environment)
-        window.contentView = rootView
+        if decoratedWindow == nil {
+            window.title = "Damask"
+            window.backgroundColor = DemoStyle.windowBackground
+        }
         rootView.becomeFirstResponder()
         rootView.onQuit = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
         window.onClose = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
@@ -105,7 +133,7 @@ final class DemoApplication {
             damageLog?.record(report)
             rootView?.statsOverlay.record(report)
         }
-        self.surface = surface
+        self.surface = window.surface
         self.window = window
         self.rootView = rootView
         signalMonitor = SignalMonitor { [weak self] _ in self?.quit(status: 0) }
@@ -131,8 +159,13 @@ final class DemoApplication {
         if !options.stay { quit(status: status) }
     }
 
-    /// Closes the window, disconnects and exits with `status`.
+    /// Writes the recording (if any), closes the window, disconnects and exits with `status`.
     func quit(status: Int32) -> Never {
+        do {
+            try recording?.write()
+        } catch {
+            Self.fail(with: "cannot write the recording: \(error)", status: 1)
+        }
         window = nil
         (surface as? WaylandSurface)?.close()
         connection?.close()

@@ -35,7 +35,7 @@ struct DemoOptions {
                                 1: an expect failed, 2: a usage or script error)
           --stay                keep the window open after --play finishes
           --speed fast|realtime fast skips wall-clock waits while playing (default realtime)
-          --record FILE         write the real seat input as a script (not available yet)
+          --record FILE         write the real seat input as a script to FILE (on quit)
           --damage-log FILE     write one JSON line per commit (damage, repainted, draws, ms)
           --sequence FILE       FASTA file for the chromosome scene
           --keymap LAYOUT[:VARIANT]  xkb layout for scripted keys (default us)

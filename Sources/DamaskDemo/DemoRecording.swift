@@ -1,0 +1,76 @@
+import DamaskPlayback
+import DamaskViews
+import Foundation
+
+/// `--record FILE`: turns the real input the seat delivers to the window into a script that
+/// `--play` replays.
+///
+/// Events arrive from the surface's input observer in window coordinates; they are moved into
+/// the content area's coordinates (what scripts use), and pointer, scroll and touch events
+/// outside the content (on the title bar or the shadow) are left out, as is the quit key
+/// (replaying it would end the replay). The script starts with `scene NAME` for the scene
+/// shown when recording began and is written when the demo quits.
+///
+/// Owns its `ScriptRecorder`. Main-actor.
+@MainActor
+final class DemoRecording {
+    private let path: String
+    private let recorder = ScriptRecorder()
+    private let firstScene: String
+
+    /// The content area in window points; events are recorded relative to its origin.
+    var contentFrame: () -> CGRect = { .infinite }
+
+    /// Prepares to record into `path`, creating the file now so a bad path fails at once.
+    ///
+    /// - Throws: `DemoError.usage` naming the path.
+    init(path: String, firstScene: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw DemoError.usage("cannot write the recording to '\(path)'")
+        }
+        self.path = path
+        self.firstScene = firstScene
+    }
+
+    /// Records `event` if it belongs to the content area.
+    func observe(_ event: Event) {
+        let frame = contentFrame()
+        let origin = frame.origin
+        func inside(_ point: CGPoint) -> Bool { frame.isInfinite || frame.contains(point) }
+        func shifted(_ point: CGPoint) -> CGPoint {
+            frame.isInfinite ? point : CGPoint(x: point.x - origin.x, y: point.y - origin.y)
+        }
+        switch event {
+        case .pointer(var pointer):
+            guard inside(pointer.location) || pointer.kind == .up else { return }
+            pointer.location = shifted(pointer.location)
+            record(.pointer(pointer), at: pointer.timestamp)
+        case .scroll(var scroll):
+            guard inside(scroll.location) else { return }
+            scroll.location = shifted(scroll.location)
+            record(.scroll(scroll), at: scroll.timestamp)
+        case .touch(var touch):
+            guard inside(touch.location) || touch.phase != .began else { return }
+            touch.location = shifted(touch.location)
+            record(.touch(touch), at: touch.timestamp)
+        case .key(let key):
+            let isQuit = key.modifiers.contains(.control) && (key.keysym == 0x71 || key.keysym == 0x51)
+            guard !isQuit else { return }
+            record(.key(key), at: key.timestamp)
+        case .keyboardFocus:
+            break
+        }
+    }
+
+    private func record(_ event: Event, at timestamp: UInt32) {
+        recorder.record(event, at: timestamp)
+    }
+
+    /// Writes the script.
+    ///
+    /// - Throws: the file system's error.
+    func write() throws {
+        let header = "# Recorded by damask-demo. Replay: damask-demo --play \((path as NSString).lastPathComponent)\n"
+        try (header + "scene \(firstScene)\n" + recorder.script()).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}
