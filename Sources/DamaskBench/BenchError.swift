@@ -5,6 +5,7 @@ enum BenchError: Error, CustomStringConvertible {
     /// A helper process (Weston, a client) failed.
     case helper(String)
 
+    /// The message printed after `damask-bench: `.
     var description: String {
         switch self {
         case .usage(let message): return message

@@ -9,9 +9,13 @@ import Foundation
 /// The damage and latency suites measure the window's own work through it. Main-actor
 /// isolated; owns its buffers and keeps its delegate weakly.
 @MainActor final class BenchSurface: Surface {
+    /// The window (held weakly).
     weak var delegate: (any SurfaceDelegate)?
+    /// The size in points.
     private(set) var size: CGSize
+    /// Always 1.
     private(set) var scale: CGFloat = 1
+    /// Ignored.
     var title = ""
     /// Whether a frame callback was requested and has not fired.
     private(set) var hasPendingFrame = false
@@ -35,15 +39,19 @@ import Foundation
             destroy: { _ in })
     }
 
+    /// `size.width` in pixels.
     var pixelWidth: Int { Self.pixelLength(size.width, scale: scale) }
+    /// `size.height` in pixels.
     var pixelHeight: Int { Self.pixelLength(size.height, scale: scale) }
     /// The bytes of the buffers alive now.
     var liveBytes: Int { pool.liveBytes }
 
+    /// A free buffer from the pool (nil when all three are busy).
     func dequeueBuffer() -> SurfaceBuffer? {
         pool.dequeue(width: pixelWidth, height: pixelHeight)
     }
 
+    /// Records the present and releases the previously presented buffer, as Weston does.
     func present(_ buffer: SurfaceBuffer, damage: Region) {
         pool.didPresent(buffer, damage: damage)
         presentCount += 1
@@ -54,6 +62,7 @@ import Foundation
         held = buffer
     }
 
+    /// Notes the request; ``fireFrame()`` answers it.
     func requestFrame() {
         hasPendingFrame = true
     }

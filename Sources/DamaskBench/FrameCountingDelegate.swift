@@ -17,19 +17,23 @@ import Foundation
         window.surface.delegate = self
     }
 
+    /// Forwards to the window.
     func surface(_ surface: any Surface, didResizeTo size: CGSize, scale: CGFloat) {
         window.surface(surface, didResizeTo: size, scale: scale)
     }
 
+    /// Counts the callback and forwards it to the window.
     func surfaceFrameDidFire(_ surface: any Surface, timestamp: UInt32) {
         frames += 1
         window.surfaceFrameDidFire(surface, timestamp: timestamp)
     }
 
+    /// Forwards to the window.
     func surfaceBufferDidBecomeAvailable(_ surface: any Surface) {
         window.surfaceBufferDidBecomeAvailable(surface)
     }
 
+    /// Forwards to the window.
     func surfaceDidRequestClose(_ surface: any Surface) {
         window.surfaceDidRequestClose(surface)
     }
