@@ -17,6 +17,7 @@ final class DemoRecording {
     private let path: String
     private let recorder = ScriptRecorder()
     private let firstScene: String
+    private var lastTimestamp: UInt32?
 
     /// The content area in window points; events are recorded relative to its origin.
     var contentFrame: () -> CGRect = { .infinite }
@@ -62,8 +63,13 @@ final class DemoRecording {
         }
     }
 
+    /// Events without a time of their own (a pointer entering carries none on Wayland)
+    /// take the time of the event before them, so they make no pause; before the first timed
+    /// event they are left out (a replayed move enters the window by itself).
     private func record(_ event: Event, at timestamp: UInt32) {
-        recorder.record(event, at: timestamp)
+        if timestamp != 0 { lastTimestamp = timestamp }
+        guard let time = lastTimestamp else { return }
+        recorder.record(event, at: time)
     }
 
     /// Writes the script.
