@@ -38,7 +38,7 @@ import Foundation
             Console.write(
                 Self.pad("case", 40) + Self.pad("metric", 18) + Self.pad("median", 22, right: true)
                     + "  " + Self.pad("baseline", 24) + Self.pad("baseline median", 18, right: true)
-                    + Self.pad("ratio", 22, right: true))
+                    + "  " + Self.pad("ratio", 26, right: true))
         }
         figures.append(figure)
         var line = Self.pad(figure.name, 40) + Self.pad(figure.metric, 18)
@@ -49,7 +49,7 @@ import Foundation
             line += Self.pad("", 24) + Self.pad("", 18)
         }
         if let ratio = figure.ratio {
-            line += Self.pad(Self.describeRatio(ratio), 22, right: true)
+            line += "  " + Self.pad(Self.describeRatio(ratio), 26, right: true)
         }
         if let note = figure.note { line += "  (\(note))" }
         Console.write(line)

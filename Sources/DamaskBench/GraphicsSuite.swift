@@ -41,7 +41,7 @@ import Foundation
         let bitmap = try Bitmap(width: 1920, height: 1080)
         let context = GraphicsContext(bitmap: bitmap)
         let rect = CGRect(x: 0, y: 0, width: 1920, height: 1080)
-        var colors = [Color(red: 0.2, green: 0.4, blue: 0.8, alpha: 1), Color(red: 0.8, green: 0.4, blue: 0.2, alpha: 1)]
+        let colors = [Color(red: 0.2, green: 0.4, blue: 0.8, alpha: 1), Color(red: 0.8, green: 0.4, blue: 0.2, alpha: 1)]
         var flip = 0
         let fill = {
             flip ^= 1
@@ -64,7 +64,6 @@ import Foundation
             memset(bytes, byte, count)
         }
         add(name, sampler.compare(fill, against: clear), baseline: "memset same bytes")
-        colors.removeAll()
     }
 
     /// Antialiased circle fill in 512×512.
