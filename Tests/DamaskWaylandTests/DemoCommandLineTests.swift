@@ -59,3 +59,17 @@ struct DemoCommandLineTests {
         #expect(run.status == 0, "\(run.output)")
     }
 }
+
+/// `--record` needs a seat.
+@Suite("damask-demo --record command line")
+struct DemoRecordCommandLineTests {
+    @Test("--record with --headless exits 2: there is no seat to record")
+    func recordNeedsACompositor() throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("damask-record-\(UUID().uuidString).damask").path
+        let result = try DemoRun.runPlain(["--headless", "--record", path])
+        #expect(result.status == 2)
+        #expect(result.output.contains("--record"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
