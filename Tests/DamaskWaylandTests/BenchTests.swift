@@ -93,3 +93,24 @@ struct BenchTests {
         #expect(targets.contains { ($0["statement"] as? String)?.contains("0 wake-ups") == true })
     }
 }
+
+extension BenchTests {
+    @Test("latency under a private Weston times input to commit and commit to wp_presentation feedback")
+    func latencyUnderWestonUsesPresentationFeedback() throws {
+        let result = try Self.run(["latency", "--quick"])
+        #expect(result.status == 0, "\(result.output)")
+        let json = try #require(result.json)
+        let figures = try #require(json["figures"] as? [[String: Any]])
+        let presented = try #require(figures.first { ($0["metric"] as? String) == "commit→presented" })
+        let value = try #require(presented["value"] as? [String: Any])
+        let median = try #require(value["median"] as? Double)
+        // Presented after the commit, and within a second at 60 Hz.
+        #expect(median > 0 && median < 1000, "commit→presented \(median) ms")
+        let waited = figures.filter { ($0["metric"] as? String) == "frames waited" }
+        #expect(waited.count == 4)
+        for figure in waited {
+            let maximum = try #require((figure["value"] as? [String: Any])?["maximum"] as? Double)
+            #expect(maximum <= 1, "\(figure["name"] ?? "") waited \(maximum) frame callbacks")
+        }
+    }
+}
