@@ -485,17 +485,30 @@ public final class GraphicsContext {
 }
 
 /// This thread's stack of current graphics contexts (see ``GraphicsContext/current``).
-/// Lives in the thread dictionary, so each thread sees only its own pushes.
+///
+/// Kept in a POSIX thread-specific slot, so each thread sees only its own pushes and a
+/// look-up costs one `pthread_getspecific` (views look it up for every layer they draw).
+/// Ownership: the slot holds one retain on its thread's stack (`passRetained`), which the
+/// key's destructor releases when the thread exits.
 private final class ContextStack {
     var contexts: [GraphicsContext] = []
 
-    private static let key = "DamaskGraphics.GraphicsContext.stack"
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ContextStack>.fromOpaque(pointer).release()
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
 
     static var forCurrentThread: ContextStack {
-        let dictionary = Thread.current.threadDictionary
-        if let stack = dictionary[key] as? ContextStack { return stack }
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ContextStack>.fromOpaque(pointer).takeUnretainedValue()
+        }
         let stack = ContextStack()
-        dictionary[key] = stack
+        pthread_setspecific(key, Unmanaged.passRetained(stack).toOpaque())
         return stack
     }
 }
