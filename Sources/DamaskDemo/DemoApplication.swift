@@ -82,45 +82,7 @@ final class DemoApplication {
         let rootView = DemoRootView(
             frame: CGRect(origin: .zero, size: size), scenes: Self.makeScenes(environment: environment),
             environment: environment)
-        let window: Window
-        if options.headless {
-            // Fast playback runs frames back to back; anything else paces them like a display.
-            let clock: MemorySurface.FrameClock =
-                playback != nil && options.speed == .fast
-                ? .simulated(intervalMilliseconds: 16) : .realTime(intervalMilliseconds: 16)
-            let surface = MemorySurface(
-                size: size, scale: CGFloat(options.scale), releasePolicy: .immediate, frameClock: clock)
-            window = Window(surface: surface)
-            window.contentView = rootView
-        } else {
-            // Wayland: decorated and interactive, or plain while a script plays.
-            let connection = try WaylandConnection()
-            connection.onFatalError = { error in
-                Self.fail(with: error.description, status: error.exitStatus)
-            }
-            self.connection = connection
-            if playback == nil {
-                // The window's own title bar, shadow and resize handles (Ctrl+Q closes).
-                let decorated = try DecoratedWindow(
-                    connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
-                decorated.contentView = rootView
-                decoratedWindow = decorated
-                window = decorated.window
-            } else {
-                // Scripts address the content area from its top-left corner: while playing,
-                // the content fills the surface, undecorated.
-                let surface = try WaylandSurface(
-                    connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
-                window = Window(surface: surface)
-                window.contentView = rootView
-            }
-            if let recording, let surface = window.surface as? WaylandSurface {
-                recording.contentFrame = { [weak rootView] in
-                    rootView.map { $0.convert($0.bounds, to: nil) } ?? .infinite
-                }
-                surface.inputObserver = { recording.observe($0) }
-            }
-        }
+        let window = try openWindow(showing: rootView, size: size, playing: playback != nil)
         if decoratedWindow == nil {
             window.title = "Damask"
             window.backgroundColor = DemoStyle.windowBackground
@@ -152,6 +114,49 @@ final class DemoApplication {
                 self?.playbackDidFinish(status: status)
             }
         }
+    }
+
+    /// Opens the window showing `rootView`: in memory with `--headless`; otherwise on the
+    /// compositor, with the window's own decorations when interactive and plain while a
+    /// script plays (scripts address the content area from its top-left corner).
+    private func openWindow(showing rootView: DemoRootView, size: CGSize, playing: Bool) throws -> Window {
+        if options.headless {
+            // Fast playback runs frames back to back; anything else paces them like a display.
+            let clock: MemorySurface.FrameClock =
+                playing && options.speed == .fast
+                ? .simulated(intervalMilliseconds: 16) : .realTime(intervalMilliseconds: 16)
+            let surface = MemorySurface(
+                size: size, scale: CGFloat(options.scale), releasePolicy: .immediate, frameClock: clock)
+            let window = Window(surface: surface)
+            window.contentView = rootView
+            return window
+        }
+        let connection = try WaylandConnection()
+        connection.onFatalError = { error in
+            Self.fail(with: error.description, status: error.exitStatus)
+        }
+        self.connection = connection
+        let window: Window
+        if playing {
+            let surface = try WaylandSurface(
+                connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
+            window = Window(surface: surface)
+            window.contentView = rootView
+        } else {
+            // A title bar, a shadow and resize handles; Ctrl+Q and the close button close.
+            let decorated = try DecoratedWindow(
+                connection: connection, title: "Damask", appID: "org.damask.Demo", size: size)
+            decorated.contentView = rootView
+            decoratedWindow = decorated
+            window = decorated.window
+        }
+        if let recording, let surface = window.surface as? WaylandSurface {
+            recording.contentFrame = { [weak rootView] in
+                rootView.map { $0.convert($0.bounds, to: nil) } ?? .infinite
+            }
+            surface.inputObserver = { recording.observe($0) }
+        }
+        return window
     }
 
     private func playbackDidFinish(status: Int32) {
