@@ -93,6 +93,18 @@ struct DemoHeadlessTests {
         #expect(animated.allSatisfy { $0.draws == 3 })
     }
 
+    @Test("D turns on damage flashing: a change is tinted for one frame, then repainted without drawing")
+    func damageFlashingTintsThenClears() throws {
+        let run = try DemoRun.run(Self.fast, script: "scene progress\nwait idle\nkey d\nkey Right\nwait idle\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let span = [[344, 152, 28, 36], [204, 200, 560, 18], [204, 220, 560, 18]]
+        let last = run.commits.suffix(2)
+        try #require(last.count == 2)
+        #expect(last.map(\.damage) == [span, span])
+        #expect(last.map(\.draws) == [3, 0])
+    }
+
     @Test("a --sequence FASTA file is what the chromosome scene draws")
     func sequenceFileIsLoaded() throws {
         let directory = try DemoRun.makeDirectory()
