@@ -15,6 +15,11 @@ extension Bitmap {
     /// - Throws: ``GraphicsError/pngDecodingFailed(_:)`` when the file cannot be read or
     ///   decoded, or ``GraphicsError/invalidSize(width:height:)`` for an oversized image.
     public convenience init(contentsOfPNGFile path: String) throws {
+        // Said before Foundation reads the file: its reader leaks a buffer on empty files.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 {
+            throw GraphicsError.pngDecodingFailed("\(path) is empty")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw GraphicsError.pngDecodingFailed("cannot read \(path)")
         }

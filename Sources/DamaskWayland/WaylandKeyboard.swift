@@ -95,8 +95,9 @@ public final class WaylandKeyboard {
         guard fstat(fd, &status) == 0 else {
             throw KeymapProblem(message: "cannot read the keymap: \(String(cString: strerror(errno)))")
         }
+        guard size > 1 else { throw KeymapProblem(message: "the compositor's keymap is empty") }
         // Reading past the end of a mapped file raises SIGBUS: trust the file, not `size`.
-        guard size > 1, Int(size) <= Int(status.st_size) else {
+        guard Int(size) <= Int(status.st_size) else {
             throw KeymapProblem(message: "the keymap is \(size) bytes but its file has \(status.st_size)")
         }
         guard let mapping = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {

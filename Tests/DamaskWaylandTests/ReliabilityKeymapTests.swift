@@ -51,7 +51,7 @@ struct ReliabilityKeymapTests {
         #expect(problem(format: WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue, fd: fd, size: 0) == "the compositor sends no keymap")
     }
 
-    @Test("Garbage bytes, a closed descriptor, a pipe and a size beyond the file are reported")
+    @Test("Garbage bytes, a closed descriptor, a pipe, an empty keymap and a size beyond the file are reported")
     func garbageKeymapsAreReported() throws {
         var random = SystemRandomNumberGenerator()
         let garbage = (0..<5000).map { _ in UInt8.random(in: 1...255, using: &random) } + [0]
@@ -67,6 +67,8 @@ struct ReliabilityKeymapTests {
         try #require(pipe(&ends) == 0)
         defer { close(ends[0]); close(ends[1]) }
         #expect(problem(fd: ends[0], size: 4096) == "the keymap is 4096 bytes but its file has 0")
+
+        #expect(problem(fd: garbageFD, size: 0) == "the compositor's keymap is empty")
 
         let short = try descriptor(holding: Array("xkb_keymap {".utf8))
         defer { close(short) }
