@@ -140,6 +140,12 @@ struct ReliabilityTests {
         #expect(maximumShm <= bufferBytesLimit, "\(maximumShm) bytes of shm at the peak")
         #expect(client.standardError.contains("configure size 100000×100000 clamped to"), "\(client.standardError)")
         #expect(!client.standardError.contains("lost connection"), "\(client.standardError)")
+        // Every configure that reached the client was acknowledged (Weston's protocol log).
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        let configures = lines.count { $0.contains(" ev xdg_surface@") && $0.contains(".configure(") }
+        let acknowledgements = lines.count { $0.contains(".ack_configure(") }
+        #expect(configures >= 900, "only \(configures) configures reached the client")
+        #expect(acknowledgements == configures)
         #expect(after.descriptors == baseline.descriptors)
         #expect(after.buffers <= 2)
         let growth = after.rss - baseline.rss
