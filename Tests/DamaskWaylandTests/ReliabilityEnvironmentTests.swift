@@ -66,6 +66,29 @@ struct ReliabilityEnvironmentTests {
         #expect(CursorTheme.size(fromEnvironment: "") == (24, nil))
     }
 
+    @Test("With a real pointer (Weston on Xvfb), XCURSOR_SIZE=abc and a theme that is not installed are each reported, and the client runs on")
+    func badCursorEnvironmentUnderARealPointer() throws {
+        // The client inherits this process's environment (the session starts it at once).
+        let saved = ["XCURSOR_SIZE", "XCURSOR_THEME"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        setenv("XCURSOR_SIZE", "abc", 1)
+        setenv("XCURSOR_THEME", "damask-no-such-theme", 1)
+        let started = Result { try NestedWestonSession() }
+        for (name, value) in saved {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
+        let session = try started.get()
+        try session.locateWindow()  // the pointer enters: the client loads its cursor theme
+        let client = session.client
+        #expect(client.waitForLine(where: { $0.hasSuffix("XCURSOR_SIZE=abc is not a cursor size (1…512); using 24") }) != nil)
+        #expect(client.waitForLine(where: { $0.hasSuffix("cursor theme 'damask-no-such-theme' is not installed; using fallback cursors") }) != nil)
+        let seen = client.lines.count
+        client.send("mark 5 5 10 10")
+        #expect(client.waitForLine(from: seen, where: { $0.hasPrefix("commit ") }) != nil, "the client stopped: \(client.lines)")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+        #expect(client.lines.count { $0.contains("XCURSOR_SIZE=abc") } == 1, "said once")
+    }
+
     @Test("A cursor theme that is not installed is detected and every shape still has an image")
     func missingCursorThemeFallsBack() throws {
         #expect(CursorTheme.isInstalled(themeNamed: "Adwaita"), "the theme the other cursor tests use")
