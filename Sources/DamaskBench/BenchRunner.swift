@@ -22,7 +22,9 @@ import Foundation
                 switch suite {
                 case "graphics": try GraphicsSuite(report: report, sampler: sampler).run()
                 case "views": ViewsSuite(report: report, sampler: sampler).run()
-                case "damage": DamageSuite(report: report, frames: options.frames, warmUps: options.warmUps).run()
+                case "damage":
+                    DamageSuite(report: report, frames: options.frames, warmUps: options.warmUps).run()
+                    try DamageChoicesSuite(report: report, sampler: sampler).run()
                 case "latency": try LatencySuite(report: report, options: options).run()
                 case "idle": try IdleSuite(report: report, options: options).run()
                 case "memory": try MemorySuite(report: report, options: options).run()
