@@ -69,6 +69,7 @@ final class ChromosomeScene: DemoScene {
     }
 
     override func sceneWillDisappear() {
+        super.sceneWillDisappear()
         // Loading goes on; the spinner link stops and resumes when the scene is back.
         spinnerLink?.invalidate()
         spinnerLink = nil

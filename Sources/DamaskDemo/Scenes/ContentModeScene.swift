@@ -16,7 +16,6 @@ final class ContentModeScene: DemoScene {
     private let redrawLabel: LabelView
     private let scaleLabel: LabelView
     private var sizeFactor: CGFloat = 1
-    private var animationLink: DisplayLink?
     private var animationStart: UInt32?
 
     init(environment: DemoEnvironment) {
@@ -62,20 +61,11 @@ final class ContentModeScene: DemoScene {
         setNeedsLayout()
     }
 
-    /// Starts or stops the size animation.
-    func toggleAnimation() {
-        if let link = animationLink {
-            link.invalidate()
-            animationLink = nil
-            animationStart = nil
-        } else if let window {
-            animationLink = DisplayLink(window: window) { [weak self] _, timestamp in
-                self?.animationFrame(timestamp)
-            }
-        }
+    override func animationDidStop() {
+        animationStart = nil
     }
 
-    private func animationFrame(_ timestamp: UInt32) {
+    override func animationFrame(_ timestamp: UInt32) {
         let start = animationStart ?? timestamp
         animationStart = start
         let seconds = CGFloat(timestamp &- start) / 1000
@@ -88,10 +78,6 @@ final class ContentModeScene: DemoScene {
             + "size \(Int(redrawView.bounds.width)) × \(Int(redrawView.bounds.height))"
         scaleLabel.text = "draw(_:) calls: \(scaleView.drawCount)\n"
             + "size \(Int(scaleView.bounds.width)) × \(Int(scaleView.bounds.height))"
-    }
-
-    override func sceneWillDisappear() {
-        if animationLink != nil { toggleAnimation() }
     }
 
     override func handleKey(_ event: KeyEvent) -> Bool {

@@ -41,11 +41,37 @@ class DemoScene: View {
         addSubview(summaryLabel)
     }
 
+    /// The scene's animation: a display link held only while the animation runs.
+    private var animationLink: DisplayLink?
+
+    /// Starts the scene's animation (``animationFrame(_:)`` once per frame) or stops it
+    /// (then ``animationDidStop()``).
+    func toggleAnimation() {
+        if let link = animationLink {
+            link.invalidate()
+            animationLink = nil
+            animationDidStop()
+        } else if let window {
+            animationLink = DisplayLink(window: window) { [weak self] _, timestamp in
+                self?.animationFrame(timestamp)
+            }
+        }
+    }
+
+    /// One frame of the animation, with the frame's timestamp in milliseconds. Default: nothing.
+    func animationFrame(_ timestamp: UInt32) {}
+
+    /// The animation stopped; forget per-run state. Default: nothing.
+    func animationDidStop() {}
+
     /// The scene became the visible one. Default: nothing.
     func sceneDidAppear() {}
 
-    /// The scene is about to be replaced. Default: nothing.
-    func sceneWillDisappear() {}
+    /// The scene is about to be replaced; a running animation stops. Subclasses that
+    /// override it call `super`.
+    func sceneWillDisappear() {
+        if animationLink != nil { toggleAnimation() }
+    }
 
     /// Handles a key the window's global shortcuts did not take; returns whether it did.
     /// Default: takes none.

@@ -12,7 +12,6 @@ final class ProgressScene: DemoScene {
     let progressView: ProgressView
     private let counterLabel: LabelView
     private let rectLabel: LabelView
-    private var animationLink: DisplayLink?
     private var lastTimestamp: UInt32?
     private var direction: CGFloat = 1
     private var setCountBeforeTurn = 0
@@ -55,20 +54,11 @@ final class ProgressScene: DemoScene {
         for _ in 0..<3 { progressView.progress += amount / 3 }
     }
 
-    /// Starts or stops the bouncing animation.
-    func toggleAnimation() {
-        if let link = animationLink {
-            link.invalidate()
-            animationLink = nil
-            lastTimestamp = nil
-        } else if let window {
-            animationLink = DisplayLink(window: window) { [weak self] _, timestamp in
-                self?.animationFrame(timestamp)
-            }
-        }
+    override func animationDidStop() {
+        lastTimestamp = nil
     }
 
-    private func animationFrame(_ timestamp: UInt32) {
+    override func animationFrame(_ timestamp: UInt32) {
         defer { lastTimestamp = timestamp }
         guard let last = lastTimestamp else { return }
         let seconds = CGFloat(timestamp &- last) / 1000
@@ -88,10 +78,6 @@ final class ProgressScene: DemoScene {
         rectLabel.text =
             "last draw rect: x \(Int(rect.minX))…\(Int(rect.maxX)) of 0…\(Int(view.bounds.width))"
             + " (\(Int(rect.width)) × \(Int(rect.height)) points)"
-    }
-
-    override func sceneWillDisappear() {
-        if animationLink != nil { toggleAnimation() }
     }
 
     override func handleKey(_ event: KeyEvent) -> Bool {

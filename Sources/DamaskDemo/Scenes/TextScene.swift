@@ -31,6 +31,7 @@ final class TextScene: DemoScene {
     }
 
     override func sceneWillDisappear() {
+        super.sceneWillDisappear()
         textField.resignFirstResponder()
     }
 }
