@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "damask-demo", targets: ["DamaskDemo"]),
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
+        .executable(name: "damask-inspect", targets: ["DamaskInspectTool"]),
     ],
     targets: [
         // MARK: System libraries (found through pkg-config).
@@ -76,7 +77,11 @@ let package = Package(
             dependencies: ["DamaskViews", "DamaskGraphics", "CXKBCommon"],
             swiftSettings: strictSettings),
 
+        // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
+        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics"], swiftSettings: strictSettings),
+
         // MARK: Applications.
+        .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskDemo",
             dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics"],
@@ -108,6 +113,7 @@ let package = Package(
             name: "DamaskPlaybackTests",
             dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics"],
             swiftSettings: strictSettings),
+        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
             dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo"],

@@ -1,0 +1,201 @@
+import Dispatch
+
+/// Follows one client connection's shared-memory buffers and surfaces from its decoded
+/// messages and measures every commit: what changed, what was declared damaged, and whether a
+/// buffer the compositor held was written.
+///
+/// Usable without sockets: feed it decoded requests and events (tests do). Never takes
+/// ownership of a message's fds (it duplicates what it keeps). Not thread-safe.
+public final class DamageTracker {
+    /// Receives every record, with the pixels behind it when it is offending.
+    public typealias Sink = (CommitRecord, CommitEvidence?) -> Void
+
+    private let client: Int
+    private let clock: () -> Double
+    private let sink: Sink
+    private var pools: [UInt32: ShmPool] = [:]
+    private var buffers: [UInt32: TrackedBuffer] = [:]
+    private var surfaces: [UInt32: TrackedSurface] = [:]
+    /// Role objects (viewport, xdg_surface, xdg_toplevel, …) → their surface id.
+    private var surfaceOf: [UInt32: UInt32] = [:]
+    /// Buffers attached through an interface other than wl_shm (dmabuf, single-pixel, …).
+    public private(set) var foreignBufferCommits = 0
+
+    /// - Parameters:
+    ///   - client: the connection's number, for records.
+    ///   - clock: seconds since the inspector started.
+    ///   - sink: receives each record.
+    public init(client: Int, clock: @escaping () -> Double, sink: @escaping Sink) {
+        self.client = client
+        self.clock = clock
+        self.sink = sink
+    }
+
+    /// A request the client sent, decoded; called before it is forwarded.
+    public func request(objectID: UInt32, interface: String, message: String, values: [WireValue]) {
+        func int(_ i: Int) -> Int { i < values.count ? values[i].integer : 0 }
+        func id(_ i: Int) -> UInt32 { UInt32(truncatingIfNeeded: int(i)) }
+        func surface(_ object: UInt32) -> TrackedSurface? { surfaceOf[object].flatMap { surfaces[$0] } }
+        switch (interface, message) {
+        case ("wl_shm", "create_pool"):
+            if case .fd(let fd) = values[1] { pools[id(0)] = ShmPool(duplicating: fd, size: int(2)) }
+        case ("wl_shm_pool", "create_buffer"):
+            buffers[id(0)] = TrackedBuffer(
+                id: id(0), pool: pools[objectID], offset: int(1), width: int(2), height: int(3), stride: int(4),
+                format: BufferFormat(code: id(5)))
+        case ("wl_shm_pool", "resize"):
+            pools[objectID]?.resize(to: int(0))
+        case ("wl_shm_pool", "destroy"):
+            pools[objectID] = nil
+        case ("wl_buffer", "destroy"):
+            buffers[objectID] = nil
+        case ("wl_compositor", "create_surface"):
+            surfaces[id(0)] = TrackedSurface(id: id(0), client: client)
+        case ("wl_surface", "attach"):
+            surfaces[objectID]?.pending.attached = .some(id(0) == 0 ? nil : id(0))
+        case ("wl_surface", "damage"):
+            surfaces[objectID]?.pending.surfaceDamage.append(PixelRect(x: int(0), y: int(1), width: int(2), height: int(3)))
+        case ("wl_surface", "damage_buffer"):
+            surfaces[objectID]?.pending.bufferDamage.append(PixelRect(x: int(0), y: int(1), width: int(2), height: int(3)))
+        case ("wl_surface", "frame"):
+            surfaces[objectID]?.pending.frameRequested = true
+        case ("wl_surface", "set_buffer_scale"):
+            surfaces[objectID]?.pending.geometry.scale = int(0)
+        case ("wl_surface", "set_buffer_transform"):
+            surfaces[objectID]?.pending.geometry.transform = int(0)
+        case ("wl_surface", "commit"):
+            if let tracked = surfaces[objectID] { commit(tracked) }
+        case ("wl_surface", "destroy"):
+            surfaces[objectID] = nil
+        case ("wp_viewporter", "get_viewport"), ("xdg_wm_base", "get_xdg_surface"):
+            surfaceOf[id(0)] = id(1)
+        case ("wp_viewport", "set_source"):
+            let raw = values.map { value -> Double in
+                if case .fixed(let v) = value { return Double(v) / 256 }
+                return 0
+            }
+            surface(objectID)?.pending.geometry.source = raw.allSatisfy({ $0 == -1 }) || raw.count < 4 ? nil : (raw[0], raw[1], raw[2], raw[3])
+        case ("wp_viewport", "set_destination"):
+            surface(objectID)?.pending.geometry.destination = int(0) == -1 ? nil : (int(0), int(1))
+        case ("wp_viewport", "destroy"):
+            surface(objectID)?.pending.geometry.source = nil
+            surface(objectID)?.pending.geometry.destination = nil
+            surfaceOf[objectID] = nil
+        case ("xdg_surface", "get_toplevel"), ("xdg_surface", "get_popup"):
+            surfaceOf[id(0)] = surfaceOf[objectID]
+            surface(objectID)?.role = message == "get_toplevel" ? "toplevel" : "popup"
+        case ("xdg_toplevel", "set_title"):
+            if case .string(let title) = values.first { surface(objectID)?.title = title }
+        case ("wl_subcompositor", "get_subsurface"):
+            surfaces[id(1)]?.role = "subsurface"
+            surfaces[id(1)]?.parent = id(2)
+        case ("wl_pointer", "set_cursor"):
+            surfaces[id(1)]?.role = "cursor"
+        default:
+            break
+        }
+    }
+
+    /// An event the compositor sent, decoded; called before it is forwarded.
+    public func event(objectID: UInt32, interface: String, message: String, values: [WireValue]) {
+        guard interface == "wl_buffer", message == "release", let buffer = buffers[objectID] else { return }
+        defer {
+            buffer.heldContent = nil
+            buffer.heldBy = nil
+        }
+        guard let held = buffer.heldContent, let by = buffer.heldBy else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard let now = buffer.snapshot(), now.isComparable(with: held), now != held else { return }
+        var record = CommitRecord(kind: .heldWrite, time: clock(), client: client, surface: by.surface.id, role: by.surface.label, commit: by.commit)
+        record.buffer = buffer.id
+        (record.width, record.height, record.format) = (buffer.width, buffer.height, buffer.format.name)
+        record.content = .compared
+        let comparison = ContentComparison(previous: held, current: now, damage: DamageRegion([], clippedTo: now.bounds))
+        record.changedPixels = comparison.changedPixels
+        record.changedBounds = comparison.changedBounds
+        record.heldWrite = comparison.changedPixels > 0
+        record.costMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        if record.heldWrite { sink(record, nil) }
+    }
+
+    private func commit(_ surface: TrackedSurface) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let pending = surface.pending
+        surface.pending = TrackedSurface.Pending(geometry: pending.geometry)
+        surface.geometry = pending.geometry
+        surface.commitCount += 1
+        var record = CommitRecord(kind: .noBuffer, time: clock(), client: client, surface: surface.id, role: surface.label, commit: surface.commitCount)
+        record.frameRequest = pending.frameRequested
+        func emit(_ evidence: CommitEvidence? = nil) {
+            record.costMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            sink(record, evidence)
+        }
+        // The buffer the damage refers to: the new one, or the one already attached.
+        let attachedID: UInt32? = pending.attached.map { $0 } ?? surface.currentBuffer?.id
+        if case .some(.none) = pending.attached {
+            record.kind = .unmap
+            surface.content = nil
+            surface.currentBuffer = nil
+            emit()
+            return
+        }
+        let buffer = attachedID.flatMap { buffers[$0] }
+        if let buffer {
+            let bounds = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
+            let rects = pending.surfaceDamage.map {
+                surface.geometry.bufferRect(fromSurface: $0, bufferWidth: buffer.width, bufferHeight: buffer.height)
+            } + pending.bufferDamage.map { $0.intersection(bounds) }
+            let region = DamageRegion(rects, clippedTo: bounds)
+            record.damage = region.rects
+            record.damagePixels = region.area
+            (record.width, record.height, record.format) = (buffer.width, buffer.height, buffer.format.name)
+            record.buffer = buffer.id
+        } else if pending.attached != nil {
+            // A buffer that is not wl_shm (dmabuf, single-pixel buffer, …): out of scope.
+            foreignBufferCommits += 1
+            record.kind = .buffer
+            record.buffer = attachedID
+            record.content = .unreadable
+            record.damage = pending.surfaceDamage + pending.bufferDamage
+            emit()
+            return
+        }
+        guard pending.attached != nil, let buffer else {
+            emit()
+            return
+        }
+        record.kind = .buffer
+        record.reused = buffer.commitCount > 0
+        buffer.commitCount += 1
+        surface.currentBuffer = buffer
+        guard let now = buffer.snapshot() else {
+            record.content = .unreadable
+            surface.content = nil
+            emit()
+            return
+        }
+        // Written while still held from an earlier commit?
+        if let held = buffer.heldContent, held.isComparable(with: now), held != now {
+            record.heldWrite = true
+        }
+        var evidence: CommitEvidence?
+        if let previous = surface.content, previous.isComparable(with: now) {
+            let region = DamageRegion(record.damage, clippedTo: now.bounds)
+            let comparison = ContentComparison(previous: previous, current: now, damage: region)
+            record.content = .compared
+            record.changedPixels = comparison.changedPixels
+            record.changedBounds = comparison.changedBounds
+            record.underDamagePixels = comparison.underDamagePixels
+            record.underDamageBounds = comparison.underDamageBounds
+            if record.isOffending { evidence = CommitEvidence(previous: previous, current: now, damage: region) }
+        } else {
+            record.content = .new
+            record.changedPixels = now.width * now.height
+            record.changedBounds = now.bounds
+        }
+        buffer.heldContent = now
+        buffer.heldBy = (surface, surface.commitCount)
+        surface.content = now
+        emit(evidence)
+    }
+}

@@ -1,0 +1,47 @@
+import DamaskGraphics
+import Foundation
+
+/// Writes one PNG per offending commit: the committed content dimmed, the declared damage at
+/// full brightness, and every changed pixel outside the damage in magenta.
+///
+/// Owns nothing but its directory path. Not thread-safe.
+public struct EvidenceWriter {
+    public let directory: String
+    /// At most this many images per run, so a broken client cannot fill the disk.
+    public var limit = 200
+    public private(set) var written = 0
+
+    /// - Throws: when the directory cannot be created.
+    public init(directory: String) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    /// Writes the image for `record` and returns its path (nil past the limit).
+    public mutating func write(_ record: CommitRecord, _ evidence: CommitEvidence) throws -> String? {
+        guard written < limit else { return nil }
+        let current = evidence.current
+        let bitmap = try Bitmap(width: current.width, height: current.height)
+        for y in 0..<current.height {
+            let spans = evidence.damage.spans(inRow: y)
+            for x in 0..<current.width {
+                let pixel = current.argb(x: x, y: y) | 0xff00_0000
+                let inside = spans.contains { $0.contains(x) }
+                bitmap.setPixel(x: x, y: y, to: inside ? pixel : Self.dim(pixel))
+            }
+        }
+        _ = ContentComparison(previous: evidence.previous, current: current, damage: evidence.damage) { x, y in
+            bitmap.setPixel(x: x, y: y, to: 0xffff_00ff)
+        }
+        let path = "\(directory)/client\(record.client)-surface\(record.surface)-commit\(record.commit).png"
+        try bitmap.writePNG(to: path)
+        written += 1
+        return path
+    }
+
+    private static func dim(_ pixel: UInt32) -> UInt32 {
+        let r = (pixel >> 16) & 0xff, g = (pixel >> 8) & 0xff, b = pixel & 0xff
+        let gray = (r * 30 + g * 59 + b * 11) / 100 / 3 + 40
+        return 0xff00_0000 | gray << 16 | gray << 8 | gray
+    }
+}

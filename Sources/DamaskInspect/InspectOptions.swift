@@ -1,0 +1,61 @@
+/// The command line of `damask-inspect`.
+public struct InspectOptions: Sendable, Equatable {
+    public var logPath: String?
+    public var evidenceDirectory: String?
+    public var failOver: Double?
+    public var showHelp = false
+    /// The client and its arguments (after `--`).
+    public var command: [String] = []
+
+    public static let help = """
+        Usage: damask-inspect [options] -- CLIENT [ARGS…]
+
+        Runs CLIENT on a private Wayland socket and forwards its connection to the compositor in
+        WAYLAND_DISPLAY (or WAYLAND_SOCKET), checking every wl_shm commit: pixels changed
+        outside the declared damage (under-damage), damage larger than the change
+        (over-damage), and writes into buffers the compositor still holds.
+
+        Options:
+          --log FILE          write one JSON line per commit to FILE
+          --evidence DIR      write a PNG per under-damaged commit into DIR (changed pixels
+                              outside the damage in magenta, damage bright, the rest dimmed)
+          --fail-over RATIO   also fail when a surface's median damage ÷ changed pixels is
+                              above RATIO
+          --help              show this help and exit
+
+        Exit status: 0 clean; 1 under-damage, held-buffer writes, protocol errors or
+        --fail-over exceeded; 2 usage or connection errors.
+        """
+
+    public init() {}
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: `InspectError.usage` naming the bad option or value.
+    public init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(for option: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw InspectError.usage("\(option) needs a value") }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--": command = Array(remaining); remaining = []
+            case "--help", "-h": showHelp = true
+            case "--log": logPath = try value(for: argument)
+            case "--evidence": evidenceDirectory = try value(for: argument)
+            case "--fail-over":
+                let text = try value(for: argument)
+                guard let ratio = Double(text), ratio.isFinite, ratio >= 1 else {
+                    throw InspectError.usage("--fail-over expects a ratio of at least 1, got '\(text)'")
+                }
+                failOver = ratio
+            default:
+                if argument.hasPrefix("-") { throw InspectError.usage("unknown option '\(argument)'") }
+                command = [argument] + Array(remaining)
+                remaining = []
+            }
+        }
+        if command.isEmpty && !showHelp { throw InspectError.usage("no client to run (damask-inspect [options] -- CLIENT [ARGS…])") }
+    }
+}

@@ -1,0 +1,244 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// The `damask-inspect` proxy: a private Wayland socket for one client command, every
+/// connection forwarded to the real compositor through a `ProxySession`, all sockets driven by
+/// one `poll` loop so neither direction can block the other.
+///
+/// Owns the listening socket (unlinked on exit), the sessions, the child process, the log
+/// file and the report. Not thread-safe: `run()` is called once, on one thread.
+public final class InspectProxy {
+    private let options: InspectOptions
+    public let report = InspectReport()
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private var sessions: [ProxySession] = []
+    private var listener: Int32 = -1
+    private var socketPath = ""
+    private var upstreamPath = ""
+    /// `WAYLAND_SOCKET` given to us: used for the first connection only (we own it).
+    private var upstreamFD: Int32?
+    private var log: FileHandle?
+    private var logBuffer: [UInt8] = []
+    private var evidence: EvidenceWriter?
+    private var connections = 0
+
+    public init(options: InspectOptions) {
+        self.options = options
+    }
+
+    deinit {
+        if listener >= 0 { close(listener) }
+        if !socketPath.isEmpty { unlink(socketPath) }
+        if let upstreamFD { close(upstreamFD) }
+    }
+
+    /// Seconds since the proxy started.
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+
+    /// Runs the client to completion (and until its connections close), then prints the
+    /// summary to standard error. Returns the exit status.
+    public func run() -> Int32 {
+        do {
+            try prepare()
+        } catch {
+            FileHandle.standardError.write(Data("damask-inspect: \(error)\n".utf8))
+            return 2
+        }
+        let relay = SignalRelay()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = options.command
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = socketPath
+        environment["WAYLAND_SOCKET"] = nil
+        child.environment = environment
+        do {
+            try child.run()
+        } catch {
+            report.connectionError("cannot start \(options.command.joined(separator: " ")): \(error)")
+            return finishRun()
+        }
+        var childExit: Double?
+        while true {
+            var fds: [pollfd] = [pollfd(fd: relay.readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            for session in sessions {
+                var clientEvents: Int32 = session.wantsClientInput ? POLLIN : 0
+                if session.client.pendingOutput > 0 { clientEvents |= POLLOUT }
+                var serverEvents: Int32 = session.wantsServerInput ? POLLIN : 0
+                if session.server.pendingOutput > 0 { serverEvents |= POLLOUT }
+                fds.append(pollfd(fd: session.client.socket, events: Int16(clientEvents), revents: 0))
+                fds.append(pollfd(fd: session.server.socket, events: Int16(serverEvents), revents: 0))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), 100)
+            if ready < 0 && errno != EINTR {
+                report.connectionError("poll failed: errno \(errno)")
+                break
+            }
+            if fds[0].revents != 0, relay.drain(), child.isRunning { kill(child.processIdentifier, SIGTERM) }
+            if fds[1].revents & Int16(POLLIN) != 0 { acceptConnections() }
+            for (index, session) in sessions.enumerated() where fds.count > 2 + 2 * index + 1 {
+                let clientEvents = Int32(fds[2 + 2 * index].revents)
+                let serverEvents = Int32(fds[3 + 2 * index].revents)
+                if serverEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.serverReadable() }
+                if clientEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.clientReadable() }
+                if (clientEvents | serverEvents) & POLLOUT != 0 { session.flush() }
+            }
+            sessions.removeAll { $0.isFinished }
+            flushLog(force: false)
+            if !child.isRunning {
+                childExit = childExit ?? elapsed
+                // Connections close when the client's process does; wait a little for
+                // descendants that keep one open, then end them.
+                if sessions.isEmpty { break }
+                if let exit = childExit, elapsed - exit > 5 {
+                    for session in sessions { session.finish("still open 5 s after the client exited") }
+                    break
+                }
+            }
+        }
+        if child.isRunning { child.waitUntilExit() }
+        if child.terminationReason == .exit && child.terminationStatus == 127 {
+            report.connectionError("cannot start \(options.command.joined(separator: " ")) (env exited 127: not found)")
+        }
+        return finishRun()
+    }
+
+    private func finishRun() -> Int32 {
+        flushLog(force: true)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        FileHandle.standardError.write(Data(report.summary(cpuSeconds: cpu, wallSeconds: elapsed).utf8))
+        if let evidence, evidence.written > 0 {
+            FileHandle.standardError.write(Data("evidence: \(evidence.written) PNG files in \(evidence.directory)\n".utf8))
+        }
+        return report.exitStatus(failOver: options.failOver)
+    }
+
+    // MARK: Setup
+
+    private func prepare() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let runtime = environment["XDG_RUNTIME_DIR"] ?? ""
+        if let text = environment["WAYLAND_SOCKET"], let fd = Int32(text) {
+            guard fcntl(fd, F_GETFD) >= 0 else { throw InspectError.connection("WAYLAND_SOCKET=\(text) is not an open file descriptor") }
+            upstreamFD = fd
+            unsetenv("WAYLAND_SOCKET")
+        } else {
+            let display = environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+            guard display.hasPrefix("/") || !runtime.isEmpty else {
+                throw InspectError.connection("XDG_RUNTIME_DIR is not set, so WAYLAND_DISPLAY=\(display) cannot be found")
+            }
+            upstreamPath = display.hasPrefix("/") ? display : "\(runtime)/\(display)"
+            var status = stat()
+            guard stat(upstreamPath, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
+                throw InspectError.connection("no Wayland compositor at \(upstreamPath) (WAYLAND_DISPLAY=\(display))")
+            }
+        }
+        let directory = runtime.isEmpty ? NSTemporaryDirectory() : runtime
+        socketPath = "\(directory)/damask-inspect-\(getpid())"
+        listener = try Self.listen(at: socketPath)
+        if let path = options.logPath {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw InspectError.output("cannot write the log \(path)")
+            }
+            log = handle
+        }
+        if let directory = options.evidenceDirectory {
+            do {
+                evidence = try EvidenceWriter(directory: directory)
+            } catch {
+                throw InspectError.output("cannot create the evidence directory \(directory): \(error)")
+            }
+        }
+    }
+
+    private static func address(_ path: String) throws -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw InspectError.connection("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+        }
+        return address
+    }
+
+    private static func listen(at path: String) throws -> Int32 {
+        unlink(path)
+        var address = try address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw InspectError.connection("cannot create a socket: errno \(errno)") }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, Glibc.listen(fd, 16) == 0 else {
+            close(fd)
+            throw InspectError.connection("cannot listen on \(path): errno \(errno)")
+        }
+        return fd
+    }
+
+    private func connectUpstream() -> Int32? {
+        if let fd = upstreamFD {
+            upstreamFD = nil
+            return fd
+        }
+        guard let fd = Optional(socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)), fd >= 0,
+            var address = try? Self.address(upstreamPath)
+        else { return nil }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    private func acceptConnections() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            guard let upstream = connectUpstream() else {
+                report.connectionError("cannot connect to the compositor at \(upstreamPath.isEmpty ? "WAYLAND_SOCKET" : upstreamPath): errno \(errno)")
+                close(fd)
+                continue
+            }
+            connections += 1
+            let number = connections
+            let tracker = DamageTracker(client: number, clock: { [unowned self] in self.elapsed }) { [unowned self] record, evidence in
+                self.record(record, evidence)
+            }
+            sessions.append(ProxySession(number: number, clientSocket: fd, serverSocket: upstream, report: report, tracker: tracker))
+        }
+    }
+
+    // MARK: Output
+
+    private func record(_ record: CommitRecord, _ pixels: CommitEvidence?) {
+        report.add(record)
+        if log != nil {
+            logBuffer.append(contentsOf: record.jsonLine.utf8)
+            logBuffer.append(UInt8(ascii: "\n"))
+            flushLog(force: false)
+        }
+        if let pixels, evidence != nil {
+            do {
+                _ = try evidence?.write(record, pixels)
+            } catch {
+                FileHandle.standardError.write(Data("damask-inspect: cannot write evidence: \(error)\n".utf8))
+                evidence = nil
+            }
+        }
+    }
+
+    private func flushLog(force: Bool) {
+        guard let log, !logBuffer.isEmpty, force || logBuffer.count > 32_768 else { return }
+        log.write(Data(logBuffer))
+        logBuffer.removeAll(keepingCapacity: true)
+    }
+}

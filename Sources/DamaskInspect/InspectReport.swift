@@ -1,0 +1,110 @@
+import Foundation
+
+/// Everything a run found: per-surface summaries, hidden globals, protocol errors and the
+/// inspector's own cost; formats the summary table and decides the exit status.
+///
+/// Not thread-safe: fed from the proxy's poll loop.
+public final class InspectReport {
+    public private(set) var surfaces: [SurfaceSummary] = []
+    private var index: [String: Int] = [:]
+    /// Interfaces hidden from clients because the inspector cannot decode them, with the
+    /// version the compositor offered.
+    public private(set) var hiddenGlobals: [String: UInt32] = [:]
+    /// Protocol errors the inspector raised or saw, one line each.
+    public private(set) var protocolErrors: [String] = []
+    /// Connection problems (compositor unreachable, …).
+    public private(set) var connectionErrors: [String] = []
+    /// Buffer commits whose buffer is not wl_shm (e.g. dmabuf): not checked.
+    public var foreignBufferCommits = 0
+    public private(set) var offendingRecords = 0
+
+    public init() {}
+
+    public func add(_ record: CommitRecord) {
+        let key = "\(record.client)/\(record.surface)"
+        let position: Int
+        if let existing = index[key] {
+            position = existing
+        } else {
+            position = surfaces.count
+            index[key] = position
+            surfaces.append(SurfaceSummary(client: record.client, surface: record.surface))
+        }
+        surfaces[position].add(record)
+        if record.isOffending { offendingRecords += 1 }
+    }
+
+    /// Marks the summary entry of a surface as finished so a new surface reusing its id
+    /// starts a new row.
+    public func surfaceEnded(client: Int, surface: UInt32) {
+        index["\(client)/\(surface)"] = nil
+    }
+
+    public func hide(_ interface: String, version: UInt32) { hiddenGlobals[interface] = version }
+    public func protocolError(_ text: String) { protocolErrors.append(text) }
+    public func connectionError(_ text: String) { connectionErrors.append(text) }
+    /// How connections ended, when not simply by the client closing them.
+    public private(set) var connectionNotes: [String] = []
+    public func connectionNote(client: Int, _ text: String) { connectionNotes.append("client \(client): \(text)") }
+
+    public var underDamageCommits: Int { surfaces.reduce(0) { $0 + $1.underDamageCommits } }
+    public var heldWrites: Int { surfaces.reduce(0) { $0 + $1.heldWrites } }
+
+    /// Surfaces whose median over-damage (damage ÷ changed pixels) exceeds `ratio`.
+    public func surfacesOver(_ ratio: Double) -> [SurfaceSummary] {
+        surfaces.filter { (SurfaceSummary.median($0.overDamageOfChanged) ?? 0) > ratio }
+    }
+
+    /// 0 clean, 1 under-damage, held-buffer writes, protocol errors or over `failOver`,
+    /// 2 connection errors.
+    public func exitStatus(failOver: Double?) -> Int32 {
+        if !connectionErrors.isEmpty { return 2 }
+        if underDamageCommits > 0 || heldWrites > 0 || !protocolErrors.isEmpty { return 1 }
+        if let failOver, !surfacesOver(failOver).isEmpty { return 1 }
+        return 0
+    }
+
+    /// The summary table, one row per surface that committed a buffer, then hidden globals,
+    /// errors and the inspector's cost.
+    public func summary(cpuSeconds: Double, wallSeconds: Double) -> String {
+        func f(_ value: Double?, _ digits: Int = 1) -> String {
+            guard let value, value.isFinite else { return "-" }
+            return String(format: "%.\(digits)f", value)
+        }
+        let header = ["client", "surface", "role", "commits", "/s", "buffer", "no-dmg", "frame-only", "reused",
+                      "damage px med", "max", "over÷px med", "max", "over÷bbox med", "under", "under px", "held writes"]
+        var rows: [[String]] = []
+        for s in surfaces where s.commits > 0 || s.heldWrites > 0 {
+            rows.append([
+                "\(s.client)", "@\(s.surface)", String(s.role.prefix(28)), "\(s.commits)", f(s.commitRate),
+                "\(s.bufferCommits)", "\(s.damagelessCommits)", "\(s.frameOnlyCommits)", "\(s.reusedBufferCommits)",
+                SurfaceSummary.median(s.damagePixels).map(String.init) ?? "-", s.damagePixels.max().map(String.init) ?? "-",
+                f(SurfaceSummary.median(s.overDamageOfChanged)), f(s.overDamageOfChanged.max()),
+                f(SurfaceSummary.median(s.overDamageOfBounds)),
+                "\(s.underDamageCommits)", "\(s.underDamagePixels)", "\(s.heldWrites)",
+            ])
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                column <= 2 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ")
+        }
+        var text = "damask-inspect summary\n" + line(header) + "\n"
+        for row in rows { text += line(row) + "\n" }
+        if rows.isEmpty { text += "(no surface committed)\n" }
+        let compare = Double(surfaces.reduce(0) { $0 + $1.costMicroseconds }) / 1e6
+        text += "under-damage commits: \(underDamageCommits), held-buffer writes: \(heldWrites)\n"
+        if foreignBufferCommits > 0 {
+            text += "not checked: \(foreignBufferCommits) commits of buffers that are not wl_shm (dmabuf is out of scope)\n"
+        }
+        let hidden = hiddenGlobals.keys.sorted()
+        text += "hidden globals (\(hidden.count)): " + (hidden.isEmpty ? "none" : hidden.map { "\($0) v\(hiddenGlobals[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
+        for error in protocolErrors { text += "protocol error: \(error)\n" }
+        for note in connectionNotes { text += "note: \(note)\n" }
+        for error in connectionErrors { text += "connection error: \(error)\n" }
+        text += "inspector cost: \(f(cpuSeconds, 3)) s CPU over \(f(wallSeconds, 1)) s (\(f(wallSeconds > 0 ? 100 * cpuSeconds / wallSeconds : nil))%), of which copy+compare \(f(compare, 3)) s\n"
+        return text
+    }
+}

@@ -1,0 +1,217 @@
+/// One client connection through the proxy: the client's socket, the matching socket to the
+/// real compositor, the objects of the connection, and the tracker that measures its commits.
+///
+/// Every complete message is decoded with the generated tables (which is how the proxy knows
+/// how many fds travel with it), shown to the tracker, then queued to the other side with its
+/// fds. Globals the tables cannot decode are removed from the registry; advertised versions
+/// are capped at what the tables know. A malformed request gets a `wl_display.error` as from
+/// a compositor and the connection ends; nothing here blocks (both sockets are non-blocking).
+///
+/// Owns both `WireConnection`s. Not thread-safe: driven by `InspectProxy`'s poll loop.
+public final class ProxySession {
+    /// Stop reading from one side while this many bytes wait to go to the other.
+    static let backpressureLimit = 4 << 20
+
+    public let number: Int
+    let client: WireConnection
+    let server: WireConnection
+    public let tracker: DamageTracker
+    private let report: InspectReport
+    private var objects: [UInt32: (interface: WireInterface, version: Int)] = [:]
+    /// Registry names the client may bind, with interface and (capped) version.
+    private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
+    private var hiddenNames: Set<UInt32> = []
+    /// Set once the connection is over (an error was sent, or a side closed).
+    public private(set) var isFinished = false
+
+    /// - Parameters:
+    ///   - clientSocket, serverSocket: connected sockets; the session owns them from now on.
+    init(number: Int, clientSocket: Int32, serverSocket: Int32, report: InspectReport, tracker: DamageTracker) {
+        self.number = number
+        client = WireConnection(socket: clientSocket)
+        server = WireConnection(socket: serverSocket)
+        self.report = report
+        self.tracker = tracker
+        if let display = WireInterface.known["wl_display"] { objects[1] = (display, 1) }
+    }
+
+    /// Whether the loop should poll the client socket for input (false while the compositor
+    /// is not taking what the client already sent).
+    var wantsClientInput: Bool { !isFinished && server.pendingOutput < Self.backpressureLimit }
+    var wantsServerInput: Bool { !isFinished && client.pendingOutput < Self.backpressureLimit }
+
+    /// Reads, decodes and forwards what the client sent.
+    func clientReadable() {
+        let open = client.receive()
+        processRequests()
+        if !server.flush() { finish("the compositor's socket failed") }
+        if !open && !isFinished { finish(nil) }
+    }
+
+    /// Reads, decodes and forwards what the compositor sent.
+    func serverReadable() {
+        let open = server.receive()
+        processEvents()
+        if !client.flush() { finish("the client's socket failed") }
+        if !open && !isFinished { finish("the compositor closed the connection") }
+    }
+
+    /// Sends what is queued (the loop calls this when a socket can take more).
+    func flush() {
+        if !client.flush() || !server.flush() { finish("a socket failed") }
+    }
+
+    /// Ends the session: what is queued is flushed once more, then both sockets are closed.
+    func finish(_ reason: String?) {
+        guard !isFinished else { return }
+        isFinished = true
+        client.flush()
+        server.flush()
+        client.close()
+        server.close()
+        if let reason { report.connectionNote(client: number, reason) }
+    }
+
+    // MARK: Requests
+
+    private func processRequests() {
+        while !isFinished {
+            let start = client.unconsumedRange.lowerBound
+            guard let header = WireCodec.header(in: client.incoming, at: start) else { return }
+            guard header.size >= 8, header.size % 4 == 0 else {
+                return clientError(WireError(.invalidMethod, objectID: header.objectID, "message of invalid size \(header.size) to object \(header.objectID)"))
+            }
+            guard client.unconsumedRange.count >= header.size else { return }
+            do {
+                let (interface, message, values, fds) = try decodeRequest(header, start: start)
+                try register(request: message, of: interface, objectID: header.objectID, values: values)
+                tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
+                server.enqueue(client.incoming[start..<(start + header.size)], fds: fds)
+                client.consume(header.size)
+            } catch let error as WireError {
+                return clientError(error)
+            } catch {
+                return clientError(WireError(.implementation, objectID: header.objectID, "\(error)"))
+            }
+        }
+    }
+
+    private func decodeRequest(_ header: WireCodec.Header, start: Int) throws -> (WireInterface, WireMessage, [WireValue], [Int32]) {
+        guard let object = objects[header.objectID] else {
+            throw WireError(.invalidObject, objectID: header.objectID, "invalid object \(header.objectID)")
+        }
+        let interface = object.interface
+        guard header.opcode < interface.requests.count else {
+            throw WireError(.invalidMethod, objectID: header.objectID, "invalid method \(header.opcode), object \(interface.name)@\(header.objectID)")
+        }
+        let message = interface.requests[header.opcode]
+        guard message.since <= object.version else {
+            throw WireError(.invalidMethod, objectID: header.objectID, "invalid method \(header.opcode) (since \(message.since) > version \(object.version)), object \(interface.name)@\(header.objectID)")
+        }
+        var fds = client.incomingFDs[...]
+        let values = try WireCodec.decode(
+            client.incoming[(start + 8)..<(start + header.size)], as: message, objectID: header.objectID,
+            interface: interface.name, fds: &fds)
+        let used = client.incomingFDs.count - fds.count
+        let taken = Array(client.incomingFDs.prefix(used))
+        client.incomingFDs.removeFirst(used)
+        return (interface, message, values, taken)
+    }
+
+    private func register(request message: WireMessage, of interface: WireInterface, objectID: UInt32, values: [WireValue]) throws {
+        let version = objects[objectID]?.version ?? 1
+        for value in values {
+            guard case .newID(let id, let name, let bindVersion) = value else { continue }
+            guard id < WireCodec.serverIDBase else {
+                throw WireError(.implementation, objectID: objectID, "invalid new id \(id) (in the compositor's range)")
+            }
+            if interface.name == "wl_registry" {
+                guard case .uint(let globalName) = values.first, let global = globals[globalName] else {
+                    throw WireError(.invalidObject, objectID: objectID, "invalid global \(name ?? "?") (\(values.first?.integer ?? 0))")
+                }
+                guard name == global.interface else {
+                    throw WireError(.invalidObject, objectID: objectID, "invalid interface for global \(global.interface): wanted \(name ?? "?")")
+                }
+                guard bindVersion >= 1, bindVersion <= global.version, let known = WireInterface.known[global.interface] else {
+                    throw WireError(.invalidObject, objectID: objectID, "invalid version for global \(global.interface) (\(values.first?.integer ?? 0)): have \(global.version), wanted \(bindVersion)")
+                }
+                objects[id] = (known, Int(bindVersion))
+            } else if let name, let known = WireInterface.known[name] {
+                objects[id] = (known, version)
+            } else {
+                throw WireError(.implementation, objectID: objectID, "new object of unknown interface \(name ?? "?")")
+            }
+        }
+    }
+
+    private func clientError(_ error: WireError) {
+        report.protocolError("client \(number): \(error.message)")
+        let bytes = WireCodec.encode(objectID: 1, opcode: 0, [.object(error.objectID), .uint(error.code.rawValue), .string(error.message)])
+        client.enqueue(bytes[...], fds: [])
+        finish(nil)
+    }
+
+    // MARK: Events
+
+    private func processEvents() {
+        while !isFinished {
+            let start = server.unconsumedRange.lowerBound
+            guard let header = WireCodec.header(in: server.incoming, at: start) else { return }
+            guard header.size >= 8, header.size % 4 == 0 else {
+                return finish("the compositor sent a message of invalid size \(header.size)")
+            }
+            guard server.unconsumedRange.count >= header.size else { return }
+            guard let object = objects[header.objectID], header.opcode < object.interface.events.count else {
+                return finish("the compositor sent event \(header.opcode) to object \(header.objectID), which the inspector cannot decode")
+            }
+            let interface = object.interface
+            let message = interface.events[header.opcode]
+            var fds = server.incomingFDs[...]
+            let values: [WireValue]
+            do {
+                values = try WireCodec.decode(
+                    server.incoming[(start + 8)..<(start + header.size)], as: message, objectID: header.objectID,
+                    interface: interface.name, fds: &fds)
+            } catch {
+                return finish("the compositor sent a malformed event: \(error)")
+            }
+            let used = server.incomingFDs.count - fds.count
+            let taken = Array(server.incomingFDs.prefix(used))
+            server.incomingFDs.removeFirst(used)
+            var bytes = server.incoming[start..<(start + header.size)]
+            server.consume(header.size)
+            for value in values {
+                if case .newID(let id, let name, _) = value, let name, let known = WireInterface.known[name] {
+                    objects[id] = (known, object.version)
+                }
+            }
+            switch (interface.name, message.name) {
+            case ("wl_registry", "global"):
+                guard case .uint(let name) = values[0], case .string(let text?) = values[1], case .uint(let offered) = values[2] else { break }
+                guard let known = WireInterface.known[text] else {
+                    hiddenNames.insert(name)
+                    report.hide(text, version: offered)
+                    continue
+                }
+                let version = min(offered, UInt32(known.version))
+                globals[name] = (text, version)
+                if version != offered {
+                    bytes = WireCodec.encode(objectID: header.objectID, opcode: header.opcode, [.uint(name), .string(text), .uint(version)])[...]
+                }
+            case ("wl_registry", "global_remove"):
+                if case .uint(let name) = values[0] {
+                    globals[name] = nil
+                    if hiddenNames.remove(name) != nil { continue }
+                }
+            case ("wl_display", "delete_id"):
+                if case .uint(let id) = values[0] { objects[id] = nil }
+            case ("wl_display", "error"):
+                report.protocolError("compositor to client \(number): \(WireCodec.describe(interface.name, header.objectID, message, values))")
+            default:
+                break
+            }
+            tracker.event(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
+            client.enqueue(bytes, fds: taken)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+@testable import DamaskInspect
+import Foundation
+import Testing
+
+/// The tracker fed decoded messages directly (no sockets), over a real shared-memory file,
+/// as a client would send them.
+@Suite("Damage tracking")
+struct DamageTrackerTests {
+    /// A 16×8 XRGB8888 pool in a temporary file the test writes pixels into.
+    final class Fixture {
+        let path: String
+        let fd: Int32
+        var records: [CommitRecord] = []
+        var evidence: [CommitEvidence] = []
+        lazy var tracker = DamageTracker(client: 1, clock: { 0 }) { [unowned self] record, pixels in
+            records.append(record)
+            if let pixels { evidence.append(pixels) }
+        }
+        let width = 16, height = 8
+
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-inspect-\(getpid())-\(UUID().uuidString)").path
+            fd = open(path, O_RDWR | O_CREAT, 0o600)
+            guard fd >= 0, ftruncate(fd, off_t(2 * 16 * 8 * 4)) == 0 else { throw POSIXError(.EIO) }
+            tracker.request(objectID: 5, interface: "wl_shm", message: "create_pool", values: [.newID(6, interface: "wl_shm_pool", version: 0), .fd(fd), .int(1024)])
+            for (buffer, offset) in [(7, 0), (8, 512)] {
+                tracker.request(objectID: 6, interface: "wl_shm_pool", message: "create_buffer",
+                                values: [.newID(UInt32(buffer), interface: "wl_buffer", version: 0), .int(Int32(offset)), .int(16), .int(8), .int(64), .uint(1)])
+            }
+            tracker.request(objectID: 3, interface: "wl_compositor", message: "create_surface", values: [.newID(10, interface: "wl_surface", version: 0)])
+        }
+
+        deinit {
+            close(fd)
+            unlink(path)
+        }
+
+        /// Writes `value` into pixel (x, y) of buffer 7 (offset 0) or 8 (offset 512).
+        func write(buffer: UInt32, x: Int, y: Int, _ value: UInt32) {
+            var pixel = value
+            _ = pwrite(fd, &pixel, 4, off_t((buffer == 7 ? 0 : 512) + y * 64 + x * 4))
+        }
+
+        func commit(buffer: UInt32?, damage: [PixelRect], bufferDamage: Bool = true) {
+            if let buffer { tracker.request(objectID: 10, interface: "wl_surface", message: "attach", values: [.object(buffer), .int(0), .int(0)]) }
+            for rect in damage {
+                tracker.request(objectID: 10, interface: "wl_surface", message: bufferDamage ? "damage_buffer" : "damage",
+                                values: [.int(Int32(rect.x)), .int(Int32(rect.y)), .int(Int32(rect.width)), .int(Int32(rect.height))])
+            }
+            tracker.request(objectID: 10, interface: "wl_surface", message: "commit", values: [])
+        }
+
+        func release(_ buffer: UInt32) {
+            tracker.event(objectID: buffer, interface: "wl_buffer", message: "release", values: [])
+        }
+    }
+
+    @Test("Changes inside the damage are counted and not under-damage; over-damage is damage ÷ change")
+    func changesInsideDamageAreClean() throws {
+        let f = try Fixture()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.release(7)
+        f.write(buffer: 7, x: 3, y: 2, 0xff0000)
+        f.write(buffer: 7, x: 4, y: 2, 0xff0000)
+        f.commit(buffer: 7, damage: [PixelRect(x: 2, y: 2, width: 4, height: 2)])
+        let record = try #require(f.records.last)
+        #expect(record.content == .compared)
+        #expect(record.changedPixels == 2)
+        #expect(record.changedBounds == PixelRect(x: 3, y: 2, width: 2, height: 1))
+        #expect(record.damagePixels == 8)
+        #expect(record.underDamagePixels == 0)
+        #expect(record.overDamageOfChanged == 4)
+        #expect(record.overDamageOfBounds == 4)
+        #expect(record.reused)
+        #expect(!record.isOffending)
+    }
+
+    @Test("A change outside the damage is under-damage, with evidence pixels")
+    func changeOutsideDamageIsUnderDamage() throws {
+        let f = try Fixture()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.release(7)
+        f.write(buffer: 7, x: 1, y: 1, 0x00ff00)
+        f.write(buffer: 7, x: 10, y: 6, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 4, height: 4)])
+        let record = try #require(f.records.last)
+        #expect(record.changedPixels == 2)
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 10, y: 6, width: 1, height: 1))
+        #expect(f.evidence.count == 1)
+    }
+
+    @Test("Only the X byte of XRGB8888 changing is no change")
+    func xChannelIsIgnored() throws {
+        let f = try Fixture()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.release(7)
+        f.write(buffer: 7, x: 5, y: 5, 0xff00_0000)
+        f.commit(buffer: 7, damage: [])
+        let record = try #require(f.records.last)
+        #expect(record.changedPixels == 0)
+        #expect(record.isDamageless)
+    }
+
+    @Test("Writing into a buffer before its release is reported at the release, with the commit it belongs to")
+    func heldBufferWriteIsReportedAtRelease() throws {
+        let f = try Fixture()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.write(buffer: 7, x: 0, y: 0, 0x123456)
+        f.release(7)
+        let record = try #require(f.records.last)
+        #expect(record.kind == .heldWrite)
+        #expect(record.heldWrite)
+        #expect(record.commit == 1)
+        #expect(record.changedPixels == 1)
+        // After the release, writing is allowed.
+        let count = f.records.count
+        f.write(buffer: 7, x: 1, y: 0, 0x123456)
+        f.release(7)
+        #expect(f.records.count == count)
+    }
+
+    @Test("Re-committing a held buffer that was written is a held write at that commit")
+    func heldBufferRecommitIsReported() throws {
+        let f = try Fixture()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.write(buffer: 7, x: 2, y: 2, 0xabcdef)
+        f.commit(buffer: 7, damage: [PixelRect(x: 2, y: 2, width: 1, height: 1)])
+        let record = try #require(f.records.last)
+        #expect(record.heldWrite)
+        #expect(record.underDamagePixels == 0)
+    }
+
+    @Test("Surface damage is converted with the buffer scale before comparing")
+    func surfaceDamageUsesScale() throws {
+        let f = try Fixture()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_scale", values: [.int(2)])
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 8, height: 4)], bufferDamage: false)
+        f.release(7)
+        f.write(buffer: 8, x: 0, y: 0, 0)  // buffer 8 starts equal to buffer 7 (both zero)
+        f.write(buffer: 8, x: 3, y: 3, 0xffffff)
+        f.commit(buffer: 8, damage: [PixelRect(x: 1, y: 1, width: 1, height: 1)], bufferDamage: false)
+        let record = try #require(f.records.last)
+        #expect(record.damage == [PixelRect(x: 2, y: 2, width: 2, height: 2)])
+        #expect(record.changedPixels == 1)
+        #expect(record.underDamagePixels == 0)
+        #expect(!record.reused)
+    }
+
+    @Test("A buffer the pool file no longer covers is reported unreadable, not read (no SIGBUS)")
+    func truncatedPoolIsUnreadable() throws {
+        let f = try Fixture()
+        _ = ftruncate(f.fd, 100)
+        f.commit(buffer: 8, damage: [])
+        #expect(f.records.last?.content == .unreadable)
+    }
+}
