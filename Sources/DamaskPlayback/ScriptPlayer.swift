@@ -306,7 +306,7 @@ import Foundation
         if Task.isCancelled {
             throw PlaybackError("playback was cancelled while waiting for \(what)", at: location)
         }
-        if Transaction.isOpen {
+        if window.isHeldByTransaction {
             // Nothing is presented until the open transaction commits (it may be held across
             // awaits); firing frames now would waste them.
             try? await Task.sleep(for: .milliseconds(1))
@@ -374,7 +374,7 @@ import Foundation
         while drivenSurface?.hasPendingFrameRequest == true,
             Int64(end) - Int64(clock) >= Int64(frameInterval)
         {
-            if Transaction.isOpen {
+            if window.isHeldByTransaction {
                 try? await Task.sleep(for: .milliseconds(1))
                 continue
             }

@@ -317,9 +317,6 @@ import Foundation
     /// The rect being drawn, while ``draw(in:)`` runs.
     private(set) var drawingRect: CGRect = .null
 
-    /// Kinds of (layer class, delegate class) known not to draw.
-    private static var nonDrawingKinds = Set<[ObjectIdentifier]>()
-
     private var drawingKind: [ObjectIdentifier] {
         var kind = [ObjectIdentifier(type(of: self))]
         if let delegate { kind.append(ObjectIdentifier(type(of: delegate))) }
@@ -378,7 +375,8 @@ import Foundation
 
     private func drawIntoBackingStore() {
         let kind = drawingKind
-        if Layer.nonDrawingKinds.contains(kind) {
+        let window = self.window
+        if window?.nonDrawingKinds.contains(kind) == true {
             dirtyRect = .null
             if storedContents === backingStore { freeBackingStore() }
             return
@@ -423,7 +421,7 @@ import Foundation
         drawingRect = .null
         displayCount += 1
         if drawReachedDefault {
-            Layer.nonDrawingKinds.insert(kind)
+            window?.nonDrawingKinds.insert(kind)
             freeBackingStore()
             window?.layerDidDraw(self, in: nil)
             return

@@ -277,6 +277,16 @@ private let environmentFlashesDamage: Bool = {
         return true
     }
 
+    /// Whether an open explicit ``Transaction`` holds back this window's passes (something
+    /// in it changed while the transaction was open).
+    public var isHeldByTransaction: Bool { Transaction.isHolding(self) }
+
+    /// Kinds of (layer class, delegate class) this window's layers showed not to draw; a
+    /// layer of such a kind skips its backing store. Per window, so that every window
+    /// discovers it the same way (a process-wide cache made a process's first window count
+    /// one draw more than the next).
+    var nonDrawingKinds = Set<[ObjectIdentifier]>()
+
     /// The outermost explicit transaction committed: present what it held back.
     func transactionDidCommit() {
         if needsPass { queuePass() }
@@ -308,6 +318,7 @@ private let environmentFlashesDamage: Bool = {
     /// queued already or a frame callback will run it.
     private func setNeedsDisplayPass() {
         needsPass = true
+        Transaction.hold(self)
         queuePass()
     }
 
@@ -318,7 +329,7 @@ private let environmentFlashesDamage: Bool = {
             guard let self else { return }
             self.isPassQueued = false
             guard self.needsPass, !self.isWaitingForFrame || self.skipsFrameWait,
-                !Transaction.isOpen
+                !self.isHeldByTransaction
             else { return }
             self.runPass()
         }
@@ -344,7 +355,7 @@ private let environmentFlashesDamage: Bool = {
         for link in displayLinks where link.isActive {
             link.fire(timestamp: timestamp)
         }
-        if needsPass && !Transaction.isOpen {
+        if needsPass && !isHeldByTransaction {
             runPass()
         }
         displayLinkDidChangeState()

@@ -38,9 +38,13 @@ struct KeyboardTranslationTests {
     func germanLayoutKeys() throws {
         let de = try #require(Keymap(layout: KeyboardLayout(layout: "de")))
         let us = try #require(Keymap(layout: .us))
-        #expect(de.stroke(for: "z")?.keycode == us.stroke(for: "y")?.keycode)
-        #expect(de.stroke(for: "@")?.keycode == us.stroke(for: "q")?.keycode)
-        #expect(de.stroke(for: "@")?.modifierKeycodes == [108])  // AltGr (RALT)
+        let (deZ, usY) = (try #require(de.stroke(for: "z")), try #require(us.stroke(for: "y")))
+        let (deAt, usQ) = (try #require(de.stroke(for: "@")), try #require(us.stroke(for: "q")))
+        #expect(deZ.keycode == usY.keycode)
+        #expect(usY.keycode == 21 + 8)  // KEY_Y
+        #expect(deAt.keycode == usQ.keycode)
+        #expect(usQ.keycode == 16 + 8)  // KEY_Q
+        #expect(deAt.modifierKeycodes == [108])  // AltGr (RALT)
     }
 
     @Test("digits and operators come from the main block, not the keypad")

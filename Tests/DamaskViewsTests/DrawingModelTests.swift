@@ -406,6 +406,58 @@ extension ViewsTests {
                     ]))
         }
 
+        @Test("Rule 12: an open transaction holds back only the windows changed while it is open")
+        func openTransactionHoldsOnlyTheWindowsItChanged() async {
+            let held = Harness(), other = Harness()
+            let a = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            let b = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            held.root.addSubview(a)
+            other.root.addSubview(b)
+            await held.settle()
+            await other.settle()
+            let (heldCommits, otherCommits) = (held.commitCount, other.commitCount)
+            Transaction.begin()
+            a.color = .blue
+            a.setNeedsDisplay()
+            await nextTurn()
+            b.color = .blue
+            b.setNeedsDisplay()
+            Transaction.commit()  // b changed inside too: both are held until here
+            await nextTurn()
+            #expect(held.commitCount == heldCommits + 1)
+            #expect(other.commitCount == otherCommits + 1)
+
+            // A window nothing touched inside the transaction presents while it is open.
+            Transaction.begin()
+            a.setNeedsDisplay()
+            await nextTurn()
+            #expect(held.window.isHeldByTransaction)
+            #expect(!other.window.isHeldByTransaction)
+            await held.step()  // the frame callback of the first commit; the change still waits
+            let stillHeld = held.commitCount
+            Transaction.commit()
+            #expect(!held.window.isHeldByTransaction)
+            await held.step()
+            #expect(held.commitCount == stillHeld + 1)
+            #expect(!Transaction.isOpen)
+        }
+
+        @Test("Every window discovers by itself which views do not draw, so two windows count the same draws")
+        func nonDrawingViewsAreLearnedPerWindow() async {
+            var counts: [Int] = []
+            for _ in 0..<2 {
+                let h = Harness()
+                let plain = PlainView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+                h.root.addSubview(plain)
+                await h.settle()
+                plain.setNeedsDisplay()
+                await h.step()
+                counts.append(plain.layer.displayCount)
+            }
+            #expect(counts[0] == counts[1], "display counts per window: \(counts)")
+            #expect(counts[0] == 1, "the first display learns the view does not draw; the second skips it")
+        }
+
         @Test("Rule 12: the implicit transaction of a turn presents its changes in one commit")
         func implicitTransactionPresentsATurnInOneCommit() async {
             let h = Harness()
