@@ -53,6 +53,12 @@ static void capture_log(const char *format, va_list args) {
 
 void damask_wayland_capture_log(void) { wl_log_set_handler_client(capture_log); }
 
+void damask_wayland_clear_log(void) {
+    pthread_mutex_lock(&log_lock);
+    last_log[0] = '\0';
+    pthread_mutex_unlock(&log_lock);
+}
+
 size_t damask_wayland_last_log(char *buffer, size_t capacity) {
     if (capacity == 0) return 0;
     pthread_mutex_lock(&log_lock);

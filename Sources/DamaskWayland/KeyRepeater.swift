@@ -23,12 +23,22 @@ final class KeyRepeater {
 
     private var timer: (any DispatchSourceTimer)?
 
+    /// The fastest repeat accepted, per second; faster requests are clamped to it, so that a
+    /// compositor asking for `INT32_MAX` cannot turn a held key into a busy loop.
+    static let maximumRate: Int32 = 200
+    /// The longest delay accepted before the first repeat, in milliseconds.
+    static let maximumDelay: Int32 = 10_000
+
     /// Creates a repeater with `rate` repeats per second after `delay` milliseconds (the
-    /// defaults are what most compositors send).
+    /// defaults are what most compositors send), clamped to 0…``maximumRate`` and
+    /// 0…``maximumDelay``.
     init(rate: Int32 = 25, delay: Int32 = 600) {
-        self.rate = max(0, rate)
-        self.delay = max(0, delay)
+        self.rate = Self.clampedRate(rate)
+        self.delay = Self.clampedDelay(delay)
     }
+
+    private static func clampedRate(_ rate: Int32) -> Int32 { min(max(0, rate), maximumRate) }
+    private static func clampedDelay(_ delay: Int32) -> Int32 { min(max(0, delay), maximumDelay) }
 
     isolated deinit {
         timer?.cancel()
@@ -36,8 +46,8 @@ final class KeyRepeater {
 
     /// Applies `wl_keyboard.repeat_info`. A held key keeps repeating with the new timing.
     func setRate(_ rate: Int32, delay: Int32) {
-        self.rate = max(0, rate)
-        self.delay = max(0, delay)
+        self.rate = Self.clampedRate(rate)
+        self.delay = Self.clampedDelay(delay)
         if let key = activeKey {
             if self.rate == 0 { stop() } else { start(key) }
         }

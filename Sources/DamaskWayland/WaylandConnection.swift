@@ -90,10 +90,21 @@ public final class WaylandConnection {
     ///   `.missingGlobal` for wl_compositor, wl_shm or xdg_wm_base.
     public init(name: String? = nil) throws {
         damask_wayland_capture_log()
-        let socketName = name ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        let environment = ProcessInfo.processInfo.environment
+        let socketName = name ?? environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        errno = 0
         guard let display = wl_display_connect(name) else {
+            let code = errno
+            // libwayland uses WAYLAND_SOCKET (an inherited descriptor) before any socket name.
+            if name == nil, let inherited = environment["WAYLAND_SOCKET"] {
+                let reason = Int32(inherited) == nil
+                    ? "not a file descriptor number"
+                    : code == 0 ? "not a Wayland connection" : String(cString: strerror(code))
+                throw WaylandError.noCompositor(tried: "WAYLAND_SOCKET=\(inherited)", reason: reason)
+            }
             throw WaylandError.noCompositor(
-                tried: Self.describeSocket(socketName), reason: String(cString: strerror(errno)))
+                tried: Self.describeSocket(socketName),
+                reason: code == 0 ? "no reason given" : String(cString: strerror(code)))
         }
         self.display = display
         registry = wl_display_get_registry(display)
@@ -111,6 +122,8 @@ public final class WaylandConnection {
             close()
             throw WaylandError.missingGlobal(name)
         }
+        // Whatever libwayland logged so far is history; a later failure reports its own line.
+        damask_wayland_clear_log()
     }
 
     isolated deinit {
@@ -246,15 +259,42 @@ public final class WaylandConnection {
 
     // MARK: - Reading
 
+    /// Reads and dispatches what the socket holds; notices a hang-up however it arrives.
+    ///
+    /// libdispatch stops watching a descriptor once epoll reports `EPOLLHUP`, even when the
+    /// read that followed returned data rather than end-of-file: a compositor that sends its
+    /// last events and closes would leave the client asleep forever. So after every read the
+    /// socket is polled (without waiting); on a hang-up the rest is read and dispatched until
+    /// libwayland reports the end, and the connection fails with that error.
     private func readEvents() {
         guard let display, !failed else { return }
+        guard readOnce(display) else { return }
+        if socketHungUp(display) {
+            // The peer is gone, so the data left is finite and each read takes some of it or
+            // reports the end: this loop ends with `fail()`.
+            while !failed, readOnce(display) {}
+            if !failed { fail() }
+            return
+        }
+        flush()
+    }
+
+    /// One `prepare_read` → `read_events` → `dispatch_pending` cycle; false after `fail()`.
+    private func readOnce(_ display: OpaquePointer) -> Bool {
         while wl_display_prepare_read(display) != 0 {
-            if wl_display_dispatch_pending(display) < 0 { return fail() }
+            if wl_display_dispatch_pending(display) < 0 { fail(); return false }
         }
         // The source fired, so the socket is readable (or hung up): this read does not block.
-        if wl_display_read_events(display) < 0 { return fail() }
-        if wl_display_dispatch_pending(display) < 0 { return fail() }
-        flush()
+        if wl_display_read_events(display) < 0 { fail(); return false }
+        if wl_display_dispatch_pending(display) < 0 { fail(); return false }
+        return !failed
+    }
+
+    /// Whether the compositor's end of the socket is closed (or the socket is in error).
+    private func socketHungUp(_ display: OpaquePointer) -> Bool {
+        var entry = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) > 0 else { return false }
+        return entry.revents & Int16(POLLHUP | POLLERR) != 0
     }
 
     private func armWriteSource() {
@@ -299,8 +339,18 @@ public final class WaylandConnection {
                 interface: interfaceName, objectID: objectID, code: errorCode,
                 message: Self.lastLogMessage() ?? "no message")
         }
-        let reason = code == 0 ? "connection closed" : String(cString: strerror(code))
-        return .connectionLost(reason: reason)
+        switch code {
+        case 0, EPIPE, ECONNRESET:
+            return .connectionLost(reason: "the compositor closed the connection")
+        default:
+            // libwayland explains a malformed event (an unknown object, a bad opcode) only in
+            // its log; pass that explanation on instead of a bare errno.
+            let reason = String(cString: strerror(code))
+            if let explanation = Self.lastLogMessage() {
+                return .connectionLost(reason: "\(explanation); \(reason)")
+            }
+            return .connectionLost(reason: reason)
+        }
     }
 
     /// The text part of libwayland's last log line, e.g. "invalid object 12" out of

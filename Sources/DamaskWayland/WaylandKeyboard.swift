@@ -73,6 +73,10 @@ public final class WaylandKeyboard {
         }
     }
 
+    /// The largest keymap accepted from the compositor, in bytes. Real keymaps are tens of
+    /// kilobytes; xkbcommon would spend seconds (and gigabytes) on a hostile one.
+    nonisolated static let maximumKeymapSize = 16 << 20
+
     /// Why a keymap from the compositor cannot be used, worded for the log.
     struct KeymapProblem: Error, Equatable {
         var message: String
@@ -84,7 +88,7 @@ public final class WaylandKeyboard {
     ///
     /// - Throws: ``KeymapProblem`` for an unknown format, a file that cannot be mapped or
     ///   is shorter than `size`, or text xkbcommon does not compile.
-    static func compileKeymap(format: UInt32, fd: Int32, size: UInt32) throws(KeymapProblem) -> XKBKeyboard {
+    nonisolated static func compileKeymap(format: UInt32, fd: Int32, size: UInt32) throws(KeymapProblem) -> XKBKeyboard {
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
             if format == WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue {
                 throw KeymapProblem(message: "the compositor sends no keymap")
@@ -96,6 +100,10 @@ public final class WaylandKeyboard {
             throw KeymapProblem(message: "cannot read the keymap: \(String(cString: strerror(errno)))")
         }
         guard size > 1 else { throw KeymapProblem(message: "the compositor's keymap is empty") }
+        guard Int(size) <= maximumKeymapSize else {
+            throw KeymapProblem(
+                message: "the compositor's keymap is \(size) bytes, more than the limit of \(maximumKeymapSize) bytes (16 MiB)")
+        }
         // Reading past the end of a mapped file raises SIGBUS: trust the file, not `size`.
         guard Int(size) <= Int(status.st_size) else {
             throw KeymapProblem(message: "the keymap is \(size) bytes but its file has \(status.st_size)")
@@ -105,8 +113,9 @@ public final class WaylandKeyboard {
         }
         defer { munmap(mapping, Int(size)) }
         // The text is NUL-terminated within `size` bytes.
-        let bytes = UnsafeRawBufferPointer(start: mapping, count: Int(size))
-        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        // strnlen, not a Swift per-byte closure: a keymap can be megabytes long.
+        let length = strnlen(mapping.assumingMemoryBound(to: CChar.self), Int(size))
+        let text = String(decoding: UnsafeRawBufferPointer(start: mapping, count: length), as: UTF8.self)
         do {
             return try XKBKeyboard(keymapText: text)
         } catch {
@@ -114,9 +123,16 @@ public final class WaylandKeyboard {
         }
     }
 
+    /// The xkb keycode of an evdev key code from the wire (xkb numbers keys from evdev + 8),
+    /// or nil for a code so large that it has no xkb keycode.
+    nonisolated static func xkbKeycode(evdev code: UInt32) -> UInt32? {
+        let (keycode, overflow) = code.addingReportingOverflow(8)
+        return overflow ? nil : keycode
+    }
+
     private func enter(surface key: Int, keys: [UInt32]) {
         focus = key
-        pressedKeys = Set(keys.map { $0 + 8 })
+        pressedKeys = Set(keys.compactMap(Self.xkbKeycode(evdev:)))
         send(.keyboardFocus(true))
     }
 
@@ -129,8 +145,8 @@ public final class WaylandKeyboard {
     }
 
     private func key(_ evdevCode: UInt32, pressed: Bool, time: UInt32) {
-        guard let xkb else { return }
-        let keycode = evdevCode + 8
+        // A code off the end of the keycode range names no key: drop it.
+        guard let xkb, let keycode = Self.xkbKeycode(evdev: evdevCode), xkb.knows(keycode) else { return }
         let translation = pressed ? xkb.press(keycode) : xkb.translate(keycode)
         if pressed {
             pressedKeys.insert(keycode)

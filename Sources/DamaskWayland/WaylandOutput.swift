@@ -44,7 +44,8 @@ public final class WaylandOutput {
             done: { data, _ in
                 let output = owner(data, as: WaylandOutput.self)
                 MainActor.assumeIsolated {
-                    output.scale = max(1, output.pendingScale)
+                    // Clamped like every scale off the wire (WaylandSurface.scaleRange).
+                    output.scale = min(max(1, output.pendingScale), Int32(WaylandSurface.scaleRange.upperBound))
                     output.onChange()
                 }
             },

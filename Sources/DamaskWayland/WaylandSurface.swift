@@ -19,12 +19,24 @@ import Foundation
 public final class WaylandSurface: Surface {
     /// Largest buffer side accepted from a configure; larger requests are clamped with a
     /// warning instead of allocating gigabytes.
-    public static let maximumPixelDimension = 16_384
+    public nonisolated static let maximumPixelDimension = 16_384
 
     /// Largest buffer area (pixels) accepted from a configure, an 8K screen's worth; a
     /// larger request is scaled down, keeping its aspect, with a warning, so that a bogus
     /// configure (100000×100000) costs neither a gigabyte of shm nor seconds of drawing.
-    public static let maximumPixelCount = 7_680 * 4_320
+    public nonisolated static let maximumPixelCount = 7_680 * 4_320
+
+    /// The buffer scales Damask uses. A compositor's output scale or preferred fractional
+    /// scale outside this range is clamped to it (and a preferred scale of 0 is ignored), so
+    /// that a scale of 1000 costs neither a 5×5-point window nor a gigabyte.
+    public nonisolated static let scaleRange: ClosedRange<CGFloat> = 0.25...8
+
+    /// `proposed` (a scale from the wire) clamped to ``scaleRange``; nil for a scale that
+    /// is not positive or not a number, which a surface ignores.
+    nonisolated static func sanitizedScale(_ proposed: CGFloat) -> CGFloat? {
+        guard proposed > 0, proposed.isFinite else { return nil }
+        return min(max(proposed, scaleRange.lowerBound), scaleRange.upperBound)
+    }
 
     /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly;
     /// normally the ``Window`` drawing into this surface, which also receives the input).
@@ -442,7 +454,7 @@ public final class WaylandSurface: Surface {
 
     /// The surface size for a window size: the window plus the shadow insets, clamped.
     private func surfaceSize(forWindowSize window: CGSize) -> CGSize {
-        clamped(CGSize(
+        (CGSize(
             width: max(1, window.width) + shadowInsets.total.width,
             height: max(1, window.height) + shadowInsets.total.height))
     }
@@ -455,23 +467,34 @@ public final class WaylandSurface: Surface {
         setWindowGeometry(rect)
     }
 
-    private func clamped(_ size: CGSize) -> CGSize {
-        let limit = CGFloat(Self.maximumPixelDimension) / max(scale, 1)
+    /// `size` (points) limited so that its buffer at `scale` stays within
+    /// ``maximumPixelDimension`` a side and ``maximumPixelCount`` in all, keeping the aspect.
+    nonisolated static func clamped(_ size: CGSize, scale: CGFloat) -> CGSize {
+        let limit = (CGFloat(maximumPixelDimension) / scale).rounded(.down)
         var result = CGSize(width: min(max(size.width, 1), limit), height: min(max(size.height, 1), limit))
-        let area = result.width * result.height * max(scale, 1) * max(scale, 1)
-        if area > CGFloat(Self.maximumPixelCount) {
-            let shrink = (CGFloat(Self.maximumPixelCount) / area).squareRoot()
+        let area = result.width * result.height * scale * scale
+        if area > CGFloat(maximumPixelCount) {
+            let shrink = (CGFloat(maximumPixelCount) / area).squareRoot()
             result = CGSize(
                 width: max(1, (result.width * shrink).rounded(.down)), height: max(1, (result.height * shrink).rounded(.down)))
         }
-        if result != size && (size.width > result.width || size.height > result.height) {
-            FileHandle.standardError.write(Data(
-                "damask: warning: configure size \(Int(size.width))×\(Int(size.height)) clamped to \(Int(result.width))×\(Int(result.height))\n".utf8))
+        // Pixels are rounded from points × scale: trim a point until the rounded area fits.
+        while pixels(result.width, scale) * pixels(result.height, scale) > maximumPixelCount,
+            result.width > 1 || result.height > 1
+        {
+            if result.width >= result.height { result.width -= 1 } else { result.height -= 1 }
         }
         return result
     }
 
-    private func resize(to newSize: CGSize, scale newScale: CGFloat) {
+    /// The one place the size and scale change: the buffer caps are applied here, with the
+    /// new scale, whatever changed (a configure, a scale, the shadow insets).
+    private func resize(to requestedSize: CGSize, scale newScale: CGFloat) {
+        let newSize = Self.clamped(requestedSize, scale: newScale)
+        if newSize.width < requestedSize.width || newSize.height < requestedSize.height {
+            FileHandle.standardError.write(Data(
+                "damask: warning: size \(Int(requestedSize.width))×\(Int(requestedSize.height)) clamped to \(Int(newSize.width))×\(Int(newSize.height)) at scale \(newScale) (buffers are limited to \(Self.maximumPixelDimension) px a side and \(Self.maximumPixelCount) px)\n".utf8))
+        }
         let oldPixels = (pixelWidth, pixelHeight)
         size = newSize
         scale = newScale
@@ -480,7 +503,7 @@ public final class WaylandSurface: Surface {
     }
 
     private func initialScale() -> CGFloat {
-        CGFloat(connection.outputs.values.map(\.scale).max() ?? 1)
+        Self.sanitizedScale(CGFloat(connection.outputs.values.map(\.scale).max() ?? 1)) ?? 1
     }
 
     private func updateScale() {
@@ -489,10 +512,11 @@ public final class WaylandSurface: Surface {
             newScale = preferredFractionalScale
         } else {
             let entered = connection.outputs.values.filter { enteredOutputs.contains(Int(bitPattern: $0.proxy)) }
-            newScale = CGFloat((entered.isEmpty ? Array(connection.outputs.values) : entered).map(\.scale).max() ?? 1)
+            newScale = Self.sanitizedScale(
+                CGFloat((entered.isEmpty ? Array(connection.outputs.values) : entered).map(\.scale).max() ?? 1)) ?? 1
         }
         guard newScale != scale else { return }
-        resize(to: clamped(size), scale: newScale)
+        resize(to: size, scale: newScale)
     }
 
     /// The outputs changed (a new scale, an output gone): picks the scale again.
@@ -600,7 +624,8 @@ public final class WaylandSurface: Surface {
         wp_fractional_scale_v1_listener(preferred_scale: { data, _, value in
             let window = owner(data, as: WaylandSurface.self)
             MainActor.assumeIsolated {
-                window.preferredFractionalScale = CGFloat(value) / 120
+                // 0 is no scale at all: ignore it, as if the compositor had said nothing.
+                window.preferredFractionalScale = WaylandSurface.sanitizedScale(CGFloat(value) / 120)
                 window.updateScale()
             }
         }))

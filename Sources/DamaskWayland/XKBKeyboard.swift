@@ -142,6 +142,12 @@ final class XKBKeyboard {
         if let composeState { xkb_compose_state_reset(composeState) }
     }
 
+    /// Whether `keycode` lies in the keymap's keycode range (a compositor can send anything).
+    func knows(_ keycode: UInt32) -> Bool {
+        keycode != XKB_KEYCODE_INVALID
+            && (xkb_keymap_min_keycode(keymap)...xkb_keymap_max_keycode(keymap)).contains(keycode)
+    }
+
     /// Whether the keymap says `keycode` repeats when held.
     func repeats(_ keycode: UInt32) -> Bool {
         xkb_keymap_key_repeats(keymap, keycode) != 0

@@ -120,3 +120,19 @@ struct KeyRepeaterTests {
         repeater.stop()
     }
 }
+
+/// Repeat timing straight off the wire is clamped before it arms a timer.
+@MainActor
+@Suite("Key repeat limits")
+struct KeyRepeaterLimitTests {
+    @Test("repeat_info INT32_MAX is clamped to the maximum rate; a huge delay to the maximum delay; negatives to 0")
+    func hostileRepeatInfoIsClamped() {
+        let repeater = KeyRepeater(rate: .max, delay: .max)
+        #expect(repeater.rate == KeyRepeater.maximumRate)
+        #expect(repeater.delay == KeyRepeater.maximumDelay)
+        repeater.setRate(.min, delay: .min)
+        #expect(repeater.rate == 0 && repeater.delay == 0)
+        repeater.setRate(.max, delay: 5)
+        #expect(repeater.rate == KeyRepeater.maximumRate && repeater.delay == 5)
+    }
+}

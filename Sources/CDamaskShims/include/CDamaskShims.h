@@ -39,3 +39,6 @@ void damask_wayland_capture_log(void);
 /// Copies the last message libwayland logged (without a trailing newline) into `buffer`
 /// (always NUL-terminated) and returns its length; 0 when nothing was logged.
 size_t damask_wayland_last_log(char *buffer, size_t capacity);
+
+/// Forgets the last logged message, so that a later error does not quote a stale one.
+void damask_wayland_clear_log(void);

@@ -1,0 +1,182 @@
+import DamaskWayland
+import Foundation
+import Testing
+
+/// The test client against `Tests/Hostile/hostile-compositor.c`, a compositor that sends
+/// what no real one would: key codes at the end of the range, absurd scales, a keymap of
+/// 256 MiB, a repeat rate of INT32_MAX, an event naming an unknown object, a hang-up right
+/// after a burst of events. The client must survive each (no signal, bounded memory, still
+/// answering configures), or, where the connection is gone, exit 1 with a message within 1 s.
+@Suite("Hostile compositor", .serialized)
+struct HostileCompositorTests {
+    static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
+
+    /// Runs the test client against `scenario` and waits for the compositor's "alive" report
+    /// (the client acknowledged a configure sent after the hostile events and committed).
+    /// Returns the report's numbers [width, height, largest buffer area] and the client.
+    func survive(_ scenario: String, _ arguments: [String] = []) throws -> (numbers: [Int], client: ClientProcess, compositor: HostileCompositor) {
+        let compositor = try HostileCompositor(scenario, arguments)
+        let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
+        let alive = compositor.waitForReport("alive")
+        #expect(alive != nil, "no commit after the scenario; client stderr: \(client.standardError); compositor: \(compositor.process.outputLines)")
+        #expect(client.process.isRunning, "the client ended: \(client.process.terminationReason) \(client.process.terminationStatus); \(client.standardError)")
+        return (alive.map(HostileCompositor.numbers) ?? [], client, compositor)
+    }
+
+    /// Quits the client and checks that it ends normally.
+    func quit(_ client: ClientProcess, _ compositor: HostileCompositor) {
+        // Writing to a client that already ended would raise SIGPIPE in the test runner.
+        guard client.process.isRunning else {
+            Issue.record("the client ended early: status \(client.process.terminationStatus); \(client.standardError)")
+            return
+        }
+        client.send("quit")
+        let status = withExtendedLifetime(compositor) { client.waitForExit(timeout: 10) }
+        #expect(status == 0, "\(client.standardError)")
+        #expect(client.process.terminationReason == .exit, "ended by a signal")
+        #expect(!client.standardError.contains("Fatal error"), "\(client.standardError)")
+    }
+
+    static let mebibyte = 1 << 20
+
+    // MARK: - Key codes (rows 1 and 2)
+
+    @Test("wl_keyboard.key with codes 0xFFFFFFF7…0xFFFFFFFF after a valid keymap is dropped, not a trap")
+    func keyCodeAtTheEndOfTheRangeIsDropped() throws {
+        let (numbers, client, compositor) = try survive("key-code")
+        #expect(numbers.count == 3)
+        #expect(!client.outputLines.contains { $0.hasPrefix("key down") }, "a key with no xkb keycode reached the view")
+        quit(client, compositor)
+    }
+
+    @Test("wl_keyboard.enter whose keys array holds 0xFFFFFFFF is survived without a keymap")
+    func enterWithKeyCodeAtTheEndOfTheRangeIsSurvived() throws {
+        let (_, client, compositor) = try survive("enter-keys")
+        #expect(client.waitForLine(timeout: 5) { $0 == "focus 1" } != nil, "focus arrives")
+        quit(client, compositor)
+    }
+
+    // MARK: - Scales (rows 3 and 11)
+
+    @Test(
+        "An output scale raised after mapping keeps every buffer within the 33.2 Mpx cap, at most scale 8",
+        arguments: [
+            (["8", "3840x2160"], nil), (["3", "3840x2160"], nil),
+            (["32"], [1600, 1200]), (["1000"], [1600, 1200]),
+        ] as [([String], [Int]?)])
+    func raisedOutputScaleStaysWithinTheCap(arguments: [String], expectedSize: [Int]?) throws {
+        let (numbers, client, compositor) = try survive("scale-raise", arguments)
+        try #require(numbers.count == 3)
+        #expect(numbers[2] <= WaylandSurface.maximumPixelCount, "largest buffer \(numbers[2]) px")
+        #expect(numbers[0] <= WaylandSurface.maximumPixelDimension && numbers[1] <= WaylandSurface.maximumPixelDimension)
+        if let expectedSize {
+            // The 200×150 window at the clamped scale 8, not a 5×5-point window.
+            #expect(Array(numbers.prefix(2)) == expectedSize)
+        }
+        let peak = HostileCompositor.peakResidentBytes(of: client.process.processIdentifier)
+        #expect(peak < 1024 * Self.mebibyte, "peak RSS \(peak / Self.mebibyte) MiB")
+        quit(client, compositor)
+    }
+
+    @Test(
+        "preferred_scale 0xFFFFFFFF, 7680 and 0 give a buffer at scale 8, 8 and 1 (0 is ignored)",
+        arguments: [("4294967295", [1600, 1200]), ("7680", [1600, 1200]), ("0", [200, 150])])
+    func hostilePreferredScaleIsClamped(value: String, expectedSize: [Int]) throws {
+        let (numbers, client, compositor) = try survive("preferred-scale", [value])
+        #expect(Array(numbers.prefix(2)) == expectedSize, "\(numbers)")
+        quit(client, compositor)
+    }
+
+    @Test("Output scale 1000 at bind: the window keeps its size at scale 8, first frame within 5 s, bounded memory")
+    func outputScale1000AtBindIsClamped() throws {
+        let started = Date()
+        let (numbers, client, compositor) = try survive("scale-at-bind", ["1000"])
+        let mapped = try #require(compositor.waitForReport("mapped"))
+        #expect(HostileCompositor.numbers(in: mapped) == [1600, 1200], "\(mapped)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(Array(numbers.prefix(2)) == [1600, 1200])
+        let peak = HostileCompositor.peakResidentBytes(of: client.process.processIdentifier)
+        #expect(peak < 300 * Self.mebibyte, "peak RSS \(peak / Self.mebibyte) MiB")
+        quit(client, compositor)
+    }
+
+    @Test("2,000 output scale changes ending at 1000 are survived with bounded memory")
+    func scaleStormIsSurvived() throws {
+        let (numbers, client, compositor) = try survive("scale-storm", ["2000", "1000"])
+        #expect(Array(numbers.prefix(2)) == [1600, 1200], "\(numbers)")
+        let peak = HostileCompositor.peakResidentBytes(of: client.process.processIdentifier)
+        #expect(peak < 400 * Self.mebibyte, "peak RSS \(peak / Self.mebibyte) MiB")
+        quit(client, compositor)
+    }
+
+    // MARK: - Keymap size (row 12) and repeat rate (row 13)
+
+    @Test("A 256 MiB keymap is refused at once with a message naming the limit; the client runs on")
+    func hugeKeymapIsRefused() throws {
+        let started = Date()
+        let (_, client, compositor) = try survive("huge-keymap", ["256"])
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(client.standardError.contains("keymap is 268435456 bytes, more than the limit"), "\(client.standardError)")
+        #expect(client.standardError.contains("the keyboard is ignored"))
+        quit(client, compositor)
+    }
+
+    @Test("repeat_info rate INT32_MAX with a key held repeats at most at the maximum rate, without spinning")
+    func hostileRepeatRateIsClamped() throws {
+        let (_, client, compositor) = try survive("repeat-rate")
+        let pid = client.process.processIdentifier
+        _ = client.waitForLine(timeout: 5) { $0.contains("repeat=1") }
+        let repeatsBefore = client.outputLines.count { $0.contains("repeat=1") }
+        let cpuBefore = ReliabilityTests.cpuSeconds(of: pid)
+        let wallBefore = Date()
+        sleep(2)
+        let cpu = ReliabilityTests.cpuSeconds(of: pid) - cpuBefore
+        let wall = Date().timeIntervalSince(wallBefore)
+        let repeats = client.outputLines.count { $0.contains("repeat=1") } - repeatsBefore
+        #expect(repeats > 0, "the held key repeats")
+        #expect(Double(repeats) <= wall * Double(200) * 1.2 + 5, "\(repeats) repeats in \(wall) s")
+        #expect(cpu < 0.5 * wall, "\(cpu) s of CPU in \(wall) s")
+        quit(client, compositor)
+    }
+
+    // MARK: - The connection goes away (rows 4 and 15)
+
+    @Test("The compositor sends events and closes the connection: exit 1 with a message within 1 s", arguments: [1, 2000])
+    func hangUpAfterEventsEndsTheClient(events: Int) throws {
+        let compositor = try HostileCompositor("hangup", ["\(events)"])
+        let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
+        _ = try #require(compositor.waitForReport("hangup"), "\(client.standardError)")
+        let hungUp = Date()
+        let status = client.waitForExit(timeout: 5)
+        #expect(Date().timeIntervalSince(hungUp) < 1)
+        #expect(status == 1)
+        #expect(client.process.terminationReason == .exit)
+        #expect(client.standardError.contains("lost connection to the compositor (the compositor closed the connection)"), "\(client.standardError)")
+    }
+
+    @Test("An event naming an unknown object: libwayland's explanation is passed on, exit 1 within 1 s")
+    func unknownObjectIsExplained() throws {
+        let compositor = try HostileCompositor("unknown-object")
+        let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
+        _ = try #require(compositor.waitForReport("sent"), "\(client.standardError)")
+        let sent = Date()
+        let status = client.waitForExit(timeout: 5)
+        #expect(Date().timeIntervalSince(sent) < 1)
+        #expect(status == 1)
+        #expect(client.process.terminationReason == .exit)
+        #expect(client.standardError.contains("unknown object"), "\(client.standardError)")
+        #expect(client.standardError.contains("enter"), "the message names the event: \(client.standardError)")
+    }
+
+    // MARK: - WAYLAND_SOCKET (row 15)
+
+    @Test("WAYLAND_SOCKET=abc is named as what was tried, with a reason, exit 2")
+    func badWaylandSocketIsNamed() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_SOCKET"] = "abc"
+        let result = try PrivateCompositor.run(Self.testClient.path, [], environment: environment, timeout: 20)
+        #expect(result.status == 2)
+        #expect(result.output.contains("cannot connect to a Wayland compositor at WAYLAND_SOCKET=abc: not a file descriptor number"), "\(result.output)")
+        #expect(!result.output.contains("Success"))
+    }
+}
