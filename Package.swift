@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
 
         // MARK: C shims.
         // Generated protocol glue (scripts/generate-protocols).
@@ -59,7 +61,7 @@ let package = Package(
         // MARK: Swift layers.
         .target(
             name: "DamaskGraphics",
-            dependencies: ["CPixman", "CFreeType", "CFontconfig", "CPNG"],
+            dependencies: ["CPixman", "CFreeType", "CFontconfig", "CPNG", "CHarfBuzz", "CFriBidi"],
             swiftSettings: strictSettings),
         .target(
             name: "DamaskViews",
@@ -103,6 +105,7 @@ let package = Package(
         .testTarget(
             name: "DamaskGraphicsTests",
             dependencies: ["DamaskGraphics", "CPixman"],
+            exclude: ["pango-render.py"],
             resources: [.copy("References")],
             swiftSettings: strictSettings),
         .testTarget(

@@ -24,7 +24,8 @@ public final class Font: Sendable {
     public let size: CGFloat
     /// The weight that was asked for.
     public let weight: Weight
-    /// The FreeType face, or nil for the built-in box font.
+    /// The FreeType face fontconfig matched (characters it lacks fall back to other
+    /// faces per run), or nil for the built-in box font.
     let face: FontFace?
 
     /// Finds the best match for `family` and `weight` through fontconfig (which falls
@@ -92,42 +93,62 @@ public final class Font: Sendable {
         return max(face.height, face.ascender - face.descender) / face.unitsPerEm * size
     }
 
-    /// Measures `string` (UTF-8 or any Swift string) as ``GraphicsContext`` would draw it.
+    /// Measures `string` (UTF-8 or any Swift string) as ``GraphicsContext`` would draw it:
+    /// the shaped advance width, and the ascent, descent and line height merged over
+    /// every face the line uses (this font's and its fallbacks', so mixed-script lines
+    /// share one baseline).
     public func measure(_ string: String) -> TextMetrics {
-        let width = layout(string).width
-        return TextMetrics(width: width, ascent: ascent, descent: descent, lineHeight: lineHeight)
+        let line = line(for: string)
+        return TextMetrics(width: line.width, ascent: line.ascent, descent: line.descent, lineHeight: line.lineHeight)
     }
 
-    /// A glyph placed along the baseline; `glyph == nil` draws the box placeholder.
-    struct PlacedGlyph {
-        var glyph: UInt32?
-        var x: CGFloat
+    /// The x offset (user units from the line's origin) of the caret before the
+    /// grapheme cluster (`Character`) at `characterIndex` in `string`, placed visually
+    /// in bidirectional text; `string.count` is the end of the text.
+    public func caretOffset(atCharacter characterIndex: Int, in string: String) -> CGFloat {
+        line(for: string).caretOffset(at: characterIndex)
     }
 
-    /// Places the glyphs of `string` from x = 0 (user units) and returns the advance.
-    /// Control characters are skipped; missing glyphs become boxes.
-    func layout(_ string: String) -> (glyphs: [PlacedGlyph], width: CGFloat) {
-        var glyphs: [PlacedGlyph] = []
-        var pen: CGFloat = 0
-        let boxAdvance = size * 0.6
-        FreeTypeLibrary.shared.withLock {
-            for scalar in string.unicodeScalars {
-                if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) { continue }
-                guard let face else {
-                    if !scalar.properties.isWhitespace { glyphs.append(PlacedGlyph(glyph: nil, x: pen)) }
-                    pen += scalar.properties.isWhitespace ? size * 0.3 : boxAdvance
-                    continue
-                }
-                let index = face.glyphIndex(for: scalar)
-                if index == 0 {
-                    glyphs.append(PlacedGlyph(glyph: nil, x: pen))
-                    pen += boxAdvance
-                } else {
-                    glyphs.append(PlacedGlyph(glyph: index, x: pen))
-                    pen += face.advance(of: index) / face.unitsPerEm * size
-                }
-            }
+    /// The caret position (a `Character` index, 0…`string.count`) nearest to `x`.
+    public func characterIndex(closestTo x: CGFloat, in string: String) -> Int {
+        line(for: string).caretIndex(closestTo: x)
+    }
+
+    /// The x ranges covered by the characters in `range` (logical `Character` indices),
+    /// left to right: one range per visually contiguous piece in bidirectional text.
+    public func selectionRanges(forCharacters range: Range<Int>, in string: String) -> [ClosedRange<CGFloat>] {
+        line(for: string).selectionRanges(for: range)
+    }
+
+    /// Whether `string`'s paragraph direction is right to left (its first strong
+    /// character is Arabic, Hebrew, …).
+    public func isRightToLeft(_ string: String) -> Bool {
+        line(for: string).isRightToLeft
+    }
+
+    /// How many characters of `string` no installed font has (drawn as boxes).
+    public func missingCharacterCount(in string: String) -> Int {
+        line(for: string).missingCount
+    }
+
+    /// The family names of the faces `string` is drawn with, in order of first use: this
+    /// font's face first when used, then the fallbacks fontconfig found.
+    public func faceNames(for string: String) -> [String] {
+        let line = line(for: string)
+        var names: [String] = []
+        for run in line.runs {
+            let name = run.face?.familyName ?? "box"
+            if !names.contains(name) { names.append(name) }
         }
-        return (glyphs, pen)
+        return names
+    }
+
+    /// The line of `string` laid out in this font, from the process-wide cache.
+    func line(for string: String) -> TextLine {
+        let library = FreeTypeLibrary.shared
+        let key = TextLine.Key(string: string, family: family, weight: weight, size: size, isBoxFont: face == nil)
+        return library.withLock {
+            library.lineLocked(key) { TextShaper.shape(string, font: self, library: library) }
+        }
     }
 }

@@ -1,32 +1,30 @@
 import CFreeType
+import CHarfBuzz
 import CPixman
 import Foundation
 
-/// One opened FreeType face with its caches (glyph indices, advances, outlines and
-/// rendered glyph images per pixel size).
+/// One opened FreeType face with its caches (glyph indices, advances and outlines) and
+/// the HarfBuzz font that shapes text with it.
 ///
-/// Owns its `FT_Face` for the life of the process (faces are shared through
-/// ``FreeTypeLibrary``). Every method must be called with ``FreeTypeLibrary``'s lock
-/// held, hence `@unchecked Sendable`.
+/// Owns its `FT_Face` and its `hb_font_t` (which holds a FreeType reference on the face
+/// through hb-ft) for the life of the process: faces are shared through
+/// ``FreeTypeLibrary`` and never closed. Every method must be called with
+/// ``FreeTypeLibrary``'s lock held, hence `@unchecked Sendable`.
 final class FontFace: @unchecked Sendable {
     private let face: FT_Face
+    /// The HarfBuzz font over `face`, scaled to font units (positions come out in design
+    /// units, unhinted); owned by this face.
+    let shapingFont: OpaquePointer
     /// Font design units per em.
     let unitsPerEm: CGFloat
     /// Ascender, descender (negative below the baseline) and line height in font units.
     let ascender: CGFloat, descender: CGFloat, height: CGFloat
+    /// The family name the font file gives (e.g. "DejaVu Sans", "NanumGothic").
+    let familyName: String
 
     private var indices: [Unicode.Scalar: UInt32] = [:]
     private var advances: [UInt32: CGFloat] = [:]
     private var outlines: [UInt32: Path] = [:]
-    private var images: [GlyphKey: GlyphImage] = [:]
-    /// Rendered glyph images kept before the cache is emptied.
-    static let imageCacheLimit = 4096
-
-    private struct GlyphKey: Hashable {
-        var glyph: UInt32
-        var pixelSize64: Int
-        var phase: Int
-    }
 
     /// Horizontal sub-pixel positions glyphs are rendered at (quarter pixels).
     static let subpixelPhases = 4
@@ -35,13 +33,20 @@ final class FontFace: @unchecked Sendable {
     private static let loadNoScale: Int32 = 0x1
     private static let loadTargetLight: Int32 = 0x10000
 
-    init(face: FT_Face) {
+    /// Wraps `face` (taking ownership of it); nil when HarfBuzz cannot use it.
+    init?(face: FT_Face) {
+        guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
+        defer { hb_face_destroy(hbFace) }
+        guard let hbFont = hb_font_create(hbFace) else { return nil }
         self.face = face
+        shapingFont = hbFont
         let record = face.pointee
         unitsPerEm = CGFloat(record.units_per_EM)
+        hb_font_set_scale(hbFont, Int32(record.units_per_EM), Int32(record.units_per_EM))
         ascender = CGFloat(record.ascender)
         descender = CGFloat(record.descender)
         height = CGFloat(record.height)
+        familyName = record.family_name.map { String(cString: $0) } ?? "unknown"
     }
 
     /// The glyph index for `scalar`; 0 means the font has no glyph for it.
@@ -76,20 +81,11 @@ final class FontFace: @unchecked Sendable {
         return path
     }
 
-    /// `glyph` rendered with light hinting at `pixelSize` device pixels per em, shifted
+    /// `glyph` rendered with light hinting at `size64` / 64 device pixels per em, shifted
     /// right by `phase` / ``subpixelPhases`` of a pixel (so text keeps its unhinted
-    /// advances without glyphs snapping to whole pixels).
-    func image(of glyph: UInt32, pixelSize: CGFloat, phase: Int) -> GlyphImage {
-        let size64 = Int((pixelSize * 64).rounded())
-        let key = GlyphKey(glyph: glyph, pixelSize64: size64, phase: phase)
-        if let image = images[key] { return image }
-        if images.count >= FontFace.imageCacheLimit { images.removeAll(keepingCapacity: true) }
-        let image = render(glyph, size64: size64, phase: phase)
-        images[key] = image
-        return image
-    }
-
-    private func render(_ glyph: UInt32, size64: Int, phase: Int) -> GlyphImage {
+    /// advances without glyphs snapping to whole pixels). Not cached here: callers keep
+    /// the result in ``GlyphCache``.
+    func render(_ glyph: UInt32, size64: Int, phase: Int) -> GlyphImage {
         let blank = GlyphImage(image: nil, left: 0, top: 0, width: 0, height: 0)
         var shift = FT_Vector(x: FT_Pos(phase * 64 / FontFace.subpixelPhases), y: 0)
         FT_Set_Transform(face, nil, &shift)

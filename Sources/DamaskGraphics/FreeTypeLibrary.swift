@@ -9,6 +9,14 @@ import Foundation
 /// inside ``withLock(_:)``. The library and the faces it opens live for the whole
 /// process (faces are shared by every ``Font`` using the same file).
 final class FreeTypeLibrary: @unchecked Sendable {
+    /// A font fontconfig offers for a request: its file, face index and the characters it
+    /// has (one `FcCharSet` reference owned here for the life of the process).
+    private struct FallbackCandidate {
+        var file: String
+        var index: Int
+        var charset: OpaquePointer
+    }
+
     /// The shared instance.
     static let shared = FreeTypeLibrary()
 
@@ -21,8 +29,15 @@ final class FreeTypeLibrary: @unchecked Sendable {
     /// Faces already matched by "family#weight", so repeated `Font` creation skips
     /// fontconfig; only touched under `lock`.
     private var matches: [String: FontFace] = [:]
-    /// Box glyphs (the built-in font and missing glyphs) by pixel size in 1/64 px.
-    var boxGlyphs: [Int: GlyphImage] = [:]
+    /// fontconfig's ordered fonts by "family#weight#language"; only touched under `lock`.
+    private var fallbackCandidates: [String: [FallbackCandidate]] = [:]
+    /// Rendered glyph images (nil when pixman cannot create a glyph cache). Only used
+    /// under `lock`.
+    let glyphCache = GlyphCache()
+    /// Laid-out lines by string and font; only touched under `lock`.
+    private var lines: [TextLine.Key: TextLine] = [:]
+    /// Lines kept before the line cache is emptied.
+    static let lineCacheLimit = 1024
 
     private init() {
         var library: FT_Library?
@@ -44,27 +59,98 @@ final class FreeTypeLibrary: @unchecked Sendable {
         let request = "\(family)#\(weight)"
         if let face = matches[request] { return face }
         guard library != nil, let (file, index) = Self.match(family: family, weight: weight) else { return nil }
+        guard let face = openFaceLocked(file: file, index: index) else { return nil }
+        matches[request] = face
+        return face
+    }
+
+    /// The face in `file` at `index`, opened on first use. Call with the lock held.
+    private func openFaceLocked(file: String, index: Int) -> FontFace? {
         let key = "\(file)#\(index)"
-        if let face = faces[key] {
-            matches[request] = face
-            return face
-        }
+        if let face = faces[key] { return face }
         var face: FT_Face?
         guard FT_New_Face(library, file, index, &face) == 0, let face else { return nil }
-        guard face.pointee.units_per_EM > 0 else {
+        guard face.pointee.units_per_EM > 0, let result = FontFace(face: face) else {
             FT_Done_Face(face)
             return nil
         }
-        let result = FontFace(face: face)
         faces[key] = result
-        matches[request] = result
         return result
+    }
+
+    /// The face to draw a grapheme cluster's `scalars` with in a run of `language` (a
+    /// fontconfig language tag for the run's script, or nil): the first font that has
+    /// every one of them in fontconfig's ordering for (`family`, `weight`, `language`), as
+    /// Pango chooses. The ordering is fetched once per request and language and kept.
+    /// Nil when no installed scalable font has them all. Call with the lock held.
+    func faceLocked(covering scalars: [UInt32], language: String?, family: String, weight: Font.Weight) -> FontFace? {
+        let key = "\(family)#\(weight)#\(language ?? "")"
+        let candidates: [FallbackCandidate]
+        if let cached = fallbackCandidates[key] {
+            candidates = cached
+        } else {
+            candidates = library == nil ? [] : Self.sortedCandidates(family: family, weight: weight, language: language)
+            fallbackCandidates[key] = candidates
+        }
+        for candidate in candidates where scalars.allSatisfy({ FcCharSetHasChar(candidate.charset, $0) != 0 }) {
+            guard let face = openFaceLocked(file: candidate.file, index: candidate.index) else { continue }
+            if scalars.allSatisfy({ Unicode.Scalar($0).map { face.glyphIndex(for: $0) != 0 } ?? false }) { return face }
+        }
+        return nil
+    }
+
+    /// All scalable fonts in fontconfig's order of preference for the request.
+    private static func sortedCandidates(family: String, weight: Font.Weight, language: String?) -> [FallbackCandidate] {
+        guard let pattern = makePattern(family: family, weight: weight, language: language) else { return [] }
+        defer { FcPatternDestroy(pattern) }
+        var result = FcResultNoMatch
+        guard let set = FcFontSort(nil, pattern, 0, nil, &result) else { return [] }
+        defer { FcFontSetDestroy(set) }
+        var candidates: [FallbackCandidate] = []
+        for index in 0..<Int(set.pointee.nfont) {
+            guard let font = set.pointee.fonts[index] else { continue }
+            var charset: OpaquePointer?
+            var scalable: FcBool = 0
+            guard FcPatternGetCharSet(font, "charset", 0, &charset) == FcResultMatch, let charset,
+                FcPatternGetBool(font, "scalable", 0, &scalable) == FcResultMatch, scalable != 0,
+                let (file, faceIndex) = fileAndIndex(of: font), let copy = FcCharSetCopy(charset)
+            else { continue }
+            candidates.append(FallbackCandidate(file: file, index: faceIndex, charset: copy))
+        }
+        return candidates
+    }
+
+    /// The cached layout of `key`'s string, or the result of `make` (then cached). Call
+    /// with the lock held.
+    func lineLocked(_ key: TextLine.Key, make: () -> TextLine) -> TextLine {
+        if let line = lines[key] { return line }
+        let line = make()
+        if lines.count >= Self.lineCacheLimit { lines.removeAll(keepingCapacity: true) }
+        lines[key] = line
+        return line
     }
 
     /// Asks fontconfig for the file and face index best matching the request.
     private static func match(family: String, weight: Font.Weight) -> (String, Int)? {
-        guard let pattern = FcPatternCreate() else { return nil }
+        guard let pattern = makePattern(family: family, weight: weight) else { return nil }
         defer { FcPatternDestroy(pattern) }
+        var result = FcResultNoMatch
+        guard let matched = FcFontMatch(nil, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(matched) }
+        return fileAndIndex(of: matched)
+    }
+
+    /// A substituted fontconfig pattern for a scalable `family` at `weight` (and
+    /// `language`, when given); the caller owns (destroys) it.
+    private static func makePattern(family: String, weight: Font.Weight, language: String? = nil) -> OpaquePointer? {
+        guard let pattern = FcPatternCreate() else { return nil }
+        if let language {
+            _ = language.withCString { name in
+                name.withMemoryRebound(to: FcChar8.self, capacity: language.utf8.count + 1) {
+                    FcPatternAddString(pattern, "lang", $0)
+                }
+            }
+        }
         _ = family.withCString { name in
             name.withMemoryRebound(to: FcChar8.self, capacity: family.utf8.count + 1) {
                 FcPatternAddString(pattern, "family", $0)
@@ -74,9 +160,11 @@ final class FreeTypeLibrary: @unchecked Sendable {
         _ = FcPatternAddBool(pattern, "scalable", 1)
         _ = FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
-        var result = FcResultNoMatch
-        guard let matched = FcFontMatch(nil, pattern, &result) else { return nil }
-        defer { FcPatternDestroy(matched) }
+        return pattern
+    }
+
+    /// The "file" and "index" of a fontconfig font pattern.
+    private static func fileAndIndex(of matched: OpaquePointer) -> (String, Int)? {
         var file: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(matched, "file", 0, &file) == FcResultMatch, let file else { return nil }
         var index: Int32 = 0

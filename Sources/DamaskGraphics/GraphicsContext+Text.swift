@@ -10,26 +10,27 @@ extension GraphicsContext {
     /// Draws `text` with its baseline starting at `point` (user space) in `color`
     /// (times the global alpha), honouring the clip and blend mode.
     ///
-    /// Under a translation or uniform positive scale, cached FreeType glyph images
-    /// (rendered at quarter-pixel horizontal offsets) are composited directly by pixman.
+    /// The text is laid out once per string and font and cached: characters the font
+    /// lacks are drawn with fallback fonts fontconfig finds, HarfBuzz shapes every run
+    /// (ligatures, marks, contextual forms) and bidirectional text is reordered (UAX #9).
+    /// Under a translation or uniform positive scale, cached glyph images (rendered at
+    /// quarter-pixel horizontal offsets) are composited by one pixman call per line.
     /// Under rotation, skew or non-uniform scale, or above 256 device pixels per em, the
-    /// glyph outlines are filled as paths instead. Characters the font lacks are drawn
-    /// as boxes.
+    /// glyph outlines are filled as paths instead. Characters no installed font has are
+    /// drawn as boxes.
     public func draw(_ text: String, at point: CGPoint, font: Font, color: Color) {
-        guard point.x.isFinite, point.y.isFinite, clipBounds != nil else { return }
-        let (glyphs, _) = font.layout(text)
-        guard !glyphs.isEmpty else { return }
+        guard point.x.isFinite, point.y.isFinite, clipBounds != nil, !text.isEmpty else { return }
+        let line = font.line(for: text)
+        guard line.glyphCount > 0 else { return }
         let t = state.ctm
         if t.b == 0, t.c == 0, t.a > 0, t.a == t.d, font.size * t.a <= GraphicsContext.largestCachedGlyphSize {
-            drawGlyphImages(glyphs, at: point.applying(t), scale: t.a, font: font, color: color)
+            drawGlyphImages(line, at: point.applying(t), scale: t.a, font: font, color: color)
         } else {
-            drawGlyphOutlines(glyphs, at: point, font: font, color: color)
+            drawGlyphOutlines(line, at: point, font: font, color: color)
         }
     }
 
-    private func drawGlyphImages(
-        _ glyphs: [Font.PlacedGlyph], at origin: CGPoint, scale: CGFloat, font: Font, color: Color
-    ) {
+    private func drawGlyphImages(_ line: TextLine, at origin: CGPoint, scale: CGFloat, font: Font, color: Color) {
         let limit = Rasterizer.coordinateLimit
         guard abs(origin.x) < limit, abs(origin.y) < limit else { return }
         let pixelSize = font.size * scale
@@ -37,69 +38,83 @@ extension GraphicsContext {
         var pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
         guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(solid) }
-        let baseline = Int(origin.y.rounded())
+        let size64 = Int((pixelSize * 64).rounded())
         let library = FreeTypeLibrary.shared
         library.withLock {
-            for placed in glyphs {
-                let penX = origin.x + placed.x * scale
-                var whole = penX.rounded(.down)
-                var phase = Int(((penX - whole) * CGFloat(FontFace.subpixelPhases)).rounded())
-                if phase == FontFace.subpixelPhases {
-                    whole += 1
-                    phase = 0
-                }
-                let image: GlyphImage
-                if let glyph = placed.glyph, let face = font.face {
-                    image = face.image(of: glyph, pixelSize: pixelSize, phase: phase)
-                } else {
-                    let key = Int((pixelSize * 64).rounded())
-                    if let cached = library.boxGlyphs[key] {
-                        image = cached
-                    } else {
-                        image = GlyphImage.box(pixelSize: pixelSize)
-                        if library.boxGlyphs.count > 64 { library.boxGlyphs.removeAll() }
-                        library.boxGlyphs[key] = image
+            guard let cache = library.glyphCache else { return }
+            cache.freeze()
+            defer { cache.thaw() }
+            var placed: [pixman_glyph_t] = []
+            placed.reserveCapacity(line.glyphCount)
+            let phases = CGFloat(FontFace.subpixelPhases)
+            for run in line.runs {
+                for glyph in run.glyphs where run.face != nil || glyph.isPlaceholder {
+                    let penX = origin.x + glyph.x * scale
+                    var whole = penX.rounded(.down)
+                    var phase = Int(((penX - whole) * phases).rounded())
+                    if phase == FontFace.subpixelPhases {
+                        whole += 1
+                        phase = 0
                     }
+                    let face = glyph.isPlaceholder ? nil : run.face
+                    guard let image = cache.glyph(face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase)
+                    else { continue }
+                    let y = (origin.y + glyph.y * scale).rounded()
+                    placed.append(pixman_glyph_t(x: Int32(whole), y: Int32(y), glyph: image))
                 }
-                guard let mask = image.image else { continue }
-                let x = Int(whole) + image.left
-                blitGlyph(mask, solid: solid, x: x, y: baseline - image.top, width: image.width, height: image.height)
             }
+            guard !placed.isEmpty else { return }
+            compositeGlyphs(placed, cache: cache.cache, solid: solid)
         }
     }
 
-    /// Composites one glyph mask: a direct pixman call when there is no clip mask and
-    /// the blend mode is bounded, otherwise through the general compositing path.
-    private func blitGlyph(_ mask: OpaquePointer, solid: OpaquePointer, x: Int, y: Int, width: Int, height: Int) {
+    /// Composites glyphs: one direct pixman call when there is no clip mask and the blend
+    /// mode is bounded, otherwise through a coverage mask of the line and the general
+    /// compositing path.
+    private func compositeGlyphs(_ glyphs: [pixman_glyph_t], cache: OpaquePointer, solid: OpaquePointer) {
         if state.clipMask == nil, !GraphicsContext.isUnbounded(state.blendMode) {
             applyClipRegion()
-            pixman_image_composite32(
-                state.blendMode.pixmanOperator, solid, mask, target, 0, 0, 0, 0,
-                Int32(x), Int32(y), Int32(width), Int32(height))
+            pixman_composite_glyphs_no_mask(
+                state.blendMode.pixmanOperator, solid, target, 0, 0, 0, 0, cache, Int32(glyphs.count), glyphs)
             return
         }
-        guard let coverage = CoverageMask(x: x, y: y, width: width, height: height) else { return }
-        pixman_image_composite32(PIXMAN_OP_SRC, mask, nil, coverage.image, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+        var extents = pixman_box32_t()
+        var glyphsCopy = glyphs
+        glyphsCopy.withUnsafeMutableBufferPointer {
+            pixman_glyph_get_extents(cache, Int32($0.count), $0.baseAddress, &extents)
+        }
+        guard extents.x1 < extents.x2, extents.y1 < extents.y2,
+            let coverage = CoverageMask(
+                x: Int(extents.x1), y: Int(extents.y1), width: Int(extents.x2 - extents.x1),
+                height: Int(extents.y2 - extents.y1))
+        else { return }
+        var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+        guard let opaque = pixman_image_create_solid_fill(&white) else { return }
+        defer { pixman_image_unref(opaque) }
+        pixman_composite_glyphs_no_mask(
+            PIXMAN_OP_ADD, opaque, coverage.image, 0, 0, -extents.x1, -extents.y1, cache, Int32(glyphs.count), glyphs)
         composite(solid, coverage: .mask(coverage), alpha: 1, mode: state.blendMode)
     }
 
-    private func drawGlyphOutlines(_ glyphs: [Font.PlacedGlyph], at point: CGPoint, font: Font, color: Color) {
+    private func drawGlyphOutlines(_ line: TextLine, at point: CGPoint, font: Font, color: Color) {
         var path = Path()
         FreeTypeLibrary.shared.withLock {
-            for placed in glyphs {
-                let x = point.x + placed.x
-                if let glyph = placed.glyph, let face = font.face {
-                    let unit = font.size / face.unitsPerEm
-                    let toUser = CGAffineTransform(a: unit, b: 0, c: 0, d: -unit, tx: x, ty: point.y)
-                    path.addPath(face.outline(of: glyph).applying(toUser))
-                } else {
-                    let width = font.size * 0.5, height = font.size * 0.7
-                    let thickness = max(font.size / 14, 0.5)
-                    let box = CGRect(x: x + font.size * 0.05, y: point.y - height, width: width, height: height)
-                    path.addRect(CGRect(x: box.minX, y: box.minY, width: width, height: thickness))
-                    path.addRect(CGRect(x: box.minX, y: box.maxY - thickness, width: width, height: thickness))
-                    path.addRect(CGRect(x: box.minX, y: box.minY, width: thickness, height: height))
-                    path.addRect(CGRect(x: box.maxX - thickness, y: box.minY, width: thickness, height: height))
+            for run in line.runs {
+                for glyph in run.glyphs {
+                    let x = point.x + glyph.x, y = point.y + glyph.y
+                    if !glyph.isPlaceholder, let face = run.face {
+                        let unit = font.size / face.unitsPerEm
+                        let toUser = CGAffineTransform(a: unit, b: 0, c: 0, d: -unit, tx: x, ty: y)
+                        path.addPath(face.outline(of: glyph.index).applying(toUser))
+                    } else if glyph.isPlaceholder {
+                        let width = font.size * 0.5, height = font.size * 0.7
+                        let thickness = max(font.size / 14, 0.5)
+                        let box = CGRect(x: x + font.size * 0.05, y: y - height, width: width, height: height)
+                        path.addRect(CGRect(x: box.minX, y: box.minY, width: width, height: thickness))
+                        path.addRect(CGRect(x: box.minX, y: box.maxY - thickness, width: width, height: thickness))
+                        path.addRect(CGRect(x: box.minX, y: box.minY, width: thickness, height: height))
+                        path.addRect(CGRect(x: box.maxX - thickness, y: box.minY, width: thickness, height: height))
+                    }
                 }
             }
         }

@@ -1,0 +1,4 @@
+#pragma once
+#include <hb.h>
+#include <hb-ft.h>
+#include <hb-ot.h>

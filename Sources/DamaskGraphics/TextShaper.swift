@@ -1,0 +1,373 @@
+import CFriBidi
+import CHarfBuzz
+import Foundation
+
+/// Lays out one line of text: bidirectional levels (FriBidi, UAX #9), script and font
+/// runs with fontconfig fallback, HarfBuzz shaping, and runs reordered left to right.
+///
+/// Every function here must be called with ``FreeTypeLibrary``'s lock held (it uses the
+/// faces and the fallback cache).
+enum TextShaper {
+    /// The placeholder advance for a character no installed font has, in ems.
+    static let placeholderAdvance: CGFloat = 0.6
+
+    /// The attributes that split a line into shaping runs.
+    private struct RunAttributes: Equatable {
+        var level: Int8
+        var face: FontFace?
+        var script: hb_script_t
+
+        static func == (a: RunAttributes, b: RunAttributes) -> Bool {
+            a.level == b.level && a.face === b.face && a.script == b.script
+        }
+    }
+
+    /// A logical range of scalars sharing one face, script and bidi level.
+    private struct Item {
+        var start: Int
+        var end: Int
+        var attributes: RunAttributes
+    }
+
+    /// Shapes `string` in `font`. Control characters draw nothing; characters neither the
+    /// font nor any fallback has become boxes.
+    static func shape(_ string: String, font: Font, library: FreeTypeLibrary) -> TextLine {
+        // Scalars as shaped: controls become ZERO WIDTH SPACE (invisible, bidi-neutral).
+        var scalars: [UInt32] = []
+        scalars.reserveCapacity(string.unicodeScalars.count)
+        var clusterStarts: [Int] = []
+        for character in string {
+            clusterStarts.append(scalars.count)
+            for scalar in character.unicodeScalars {
+                let value = scalar.value
+                scalars.append(value < 0x20 || (0x7F..<0xA0).contains(value) ? 0x200B : value)
+            }
+        }
+        let (levels, paragraphIsRTL) = bidiLevels(of: scalars)
+        let items = itemize(scalars, clusterStarts: clusterStarts, levels: levels, font: font, library: library)
+
+        // Shape each item, then place the items in visual order.
+        var shaped: [(run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, item: Item)] = []
+        var missing = 0
+        guard let buffer = hb_buffer_create() else {
+            return TextLine(
+                runs: [], width: 0, ascent: font.ascent, descent: font.descent, lineHeight: font.lineHeight,
+                clusters: [], isRightToLeft: false, missingCount: 0)
+        }
+        defer { hb_buffer_destroy(buffer) }
+        for item in items {
+            let result = shapeItem(item, scalars: scalars, buffer: buffer, font: font)
+            missing += result.missing
+            shaped.append((result.run, result.clusters, result.pens, result.width, item))
+        }
+        let order = visualOrder(levels: shaped.map(\.item.attributes.level))
+
+        var runs: [TextLine.Run] = []
+        var edges = [TextLine.ClusterEdges?](repeating: nil, count: clusterStarts.count)
+        let clusterOfScalar = clusterIndices(clusterStarts: clusterStarts, scalarCount: scalars.count)
+        var pen: CGFloat = 0
+        for index in order {
+            var (run, glyphClusters, pens, width, item) = shaped[index]
+            for glyph in run.glyphs.indices { run.glyphs[glyph].x += pen }
+            assignEdges(
+                isRightToLeft: run.isRightToLeft, glyphClusters: glyphClusters, pens: pens, itemEnd: item.end,
+                runStart: pen, runWidth: width,
+                clusterStarts: clusterStarts, clusterOfScalar: clusterOfScalar, edges: &edges)
+            runs.append(run)
+            pen += width
+        }
+        // Clusters with no glyphs of their own (controls) sit at the end of the one before.
+        var filled: [TextLine.ClusterEdges] = []
+        filled.reserveCapacity(edges.count)
+        for (index, edge) in edges.enumerated() {
+            if let edge {
+                filled.append(edge)
+            } else {
+                let rtl = levels.isEmpty ? paragraphIsRTL : levels[clusterStarts[index]] & 1 == 1
+                let x = filled.last?.trailing ?? (paragraphIsRTL ? pen : 0)
+                filled.append(TextLine.ClusterEdges(left: x, right: x, isRightToLeft: rtl))
+            }
+        }
+        var ascent = font.ascent, descent = font.descent, lineHeight = font.lineHeight
+        for run in runs {
+            guard let face = run.face else { continue }
+            let unit = font.size / face.unitsPerEm
+            ascent = max(ascent, face.ascender * unit)
+            descent = max(descent, -face.descender * unit)
+            lineHeight = max(lineHeight, max(face.height, face.ascender - face.descender) * unit)
+        }
+        return TextLine(
+            runs: runs, width: pen, ascent: ascent, descent: descent, lineHeight: lineHeight,
+            clusters: filled, isRightToLeft: paragraphIsRTL, missingCount: missing)
+    }
+
+    /// UAX #9 embedding levels per scalar (FriBidi, paragraph direction from the first
+    /// strong character) and whether the paragraph is right to left. Text with nothing
+    /// that could be right to left skips FriBidi.
+    private static func bidiLevels(of scalars: [UInt32]) -> (levels: [Int8], isRTL: Bool) {
+        guard scalars.contains(where: { $0 >= 0x0590 }) else { return ([Int8](repeating: 0, count: scalars.count), false) }
+        let count = Int32(scalars.count)
+        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: scalars.count)
+        var brackets = [FriBidiBracketType](repeating: 0, count: scalars.count)
+        var levels = [FriBidiLevel](repeating: 0, count: scalars.count)
+        var direction = damask_fribidi_par_auto
+        let ok = scalars.withUnsafeBufferPointer { text -> Bool in
+            guard let base = text.baseAddress else { return false }
+            fribidi_get_bidi_types(base, count, &types)
+            fribidi_get_bracket_types(base, count, types, &brackets)
+            return fribidi_get_par_embedding_levels_ex(types, brackets, count, &direction, &levels) != 0
+        }
+        guard ok else { return ([Int8](repeating: 0, count: scalars.count), false) }
+        return (levels.map { Int8($0) }, direction == damask_fribidi_par_rtl)
+    }
+
+    /// The grapheme cluster index of every scalar.
+    private static func clusterIndices(clusterStarts: [Int], scalarCount: Int) -> [Int] {
+        var result = [Int](repeating: 0, count: scalarCount)
+        for (cluster, start) in clusterStarts.enumerated() {
+            let end = cluster + 1 < clusterStarts.count ? clusterStarts[cluster + 1] : scalarCount
+            for scalar in start..<end { result[scalar] = cluster }
+        }
+        return result
+    }
+
+    /// Splits the line into items of one level, face and script. Faces are chosen per
+    /// grapheme cluster: the font's own face when it has every visible character of the
+    /// cluster, otherwise the fallback for the cluster's first character.
+    private static func itemize(
+        _ scalars: [UInt32], clusterStarts: [Int], levels: [Int8], font: Font, library: FreeTypeLibrary
+    ) -> [Item] {
+        let unicode = hb_unicode_funcs_get_default()
+        // Scripts: Common and Inherited take the script before them (or the first real one).
+        var scripts = scalars.map { hb_unicode_script(unicode, $0) }
+        var last: hb_script_t?
+        for index in scripts.indices {
+            if isRealScript(scripts[index]) {
+                last = scripts[index]
+            } else if let last {
+                scripts[index] = last
+            }
+        }
+        if let firstReal = scripts.first(where: isRealScript) {
+            for index in scripts.indices {
+                if isRealScript(scripts[index]) { break }
+                scripts[index] = firstReal
+            }
+        }
+
+        var items: [Item] = []
+        var previousFace: FontFace?
+        for (cluster, start) in clusterStarts.enumerated() {
+            let end = cluster + 1 < clusterStarts.count ? clusterStarts[cluster + 1] : scalars.count
+            let face: FontFace?
+            // A space keeps the face before it when that face has it (as Pango does): a
+            // font is never chosen just to draw a space.
+            if end == start + 1, let previous = previousFace, let space = Unicode.Scalar(scalars[start]),
+                space.properties.generalCategory == .spaceSeparator, previous.glyphIndex(for: space) != 0
+            {
+                face = previous
+            } else {
+                face = self.face(for: scalars[start..<end], script: scripts[start], font: font, library: library)
+            }
+            previousFace = face
+            for index in start..<end {
+                let attributes = RunAttributes(level: levels[index], face: face, script: scripts[index])
+                if let lastItem = items.last, lastItem.attributes == attributes, lastItem.end == index {
+                    items[items.count - 1].end = index + 1
+                } else {
+                    items.append(Item(start: index, end: index + 1, attributes: attributes))
+                }
+            }
+        }
+        return items
+    }
+
+    private static func isRealScript(_ script: hb_script_t) -> Bool {
+        script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != HB_SCRIPT_UNKNOWN
+    }
+
+    /// Whether `value` needs no glyph of its own (joiners, variation selectors, controls
+    /// replaced by ZERO WIDTH SPACE): a face is not rejected for lacking it.
+    private static func isIgnorable(_ value: UInt32) -> Bool {
+        (0x200B...0x200F).contains(value) || (0xFE00...0xFE0F).contains(value) || value == 0x2060
+            || (0xE0100...0xE01EF).contains(value) || value == 0xFEFF
+    }
+
+    /// The face for one grapheme cluster: the font's own face when it has every visible
+    /// character and the script has no language of its own; otherwise the first font in
+    /// fontconfig's order for the font and the script's language that has them (so
+    /// Hangul prefers a Korean font, as Pango does). The font's face (drawing boxes) when
+    /// nothing installed has them.
+    private static func face(
+        for cluster: ArraySlice<UInt32>, script: hb_script_t, font: Font, library: FreeTypeLibrary
+    ) -> FontFace? {
+        guard let primary = font.face else { return nil }
+        let visible = cluster.filter { !isIgnorable($0) }
+        guard !visible.isEmpty else { return primary }
+        let language = sampleLanguage(of: script)
+        if language == nil, visible.allSatisfy({ Unicode.Scalar($0).map { primary.glyphIndex(for: $0) != 0 } ?? false }) {
+            return primary
+        }
+        return library.faceLocked(covering: visible, language: language, family: font.family, weight: font.weight)
+            ?? primary
+    }
+
+    /// The language fontconfig is asked for when choosing fonts for `script` (Pango's
+    /// sample languages for the scripts whose fonts differ by language); nil for Latin,
+    /// Common and Han (whose language a script alone does not tell).
+    static func sampleLanguage(of script: hb_script_t) -> String? {
+        switch script {
+        case HB_SCRIPT_HANGUL: return "ko"
+        case HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA: return "ja"
+        case HB_SCRIPT_ARABIC: return "ar"
+        case HB_SCRIPT_HEBREW: return "he"
+        case HB_SCRIPT_BENGALI: return "bn"
+        case HB_SCRIPT_DEVANAGARI: return "hi"
+        case HB_SCRIPT_THAI: return "th"
+        case HB_SCRIPT_GREEK: return "el"
+        case HB_SCRIPT_CYRILLIC: return "ru"
+        case HB_SCRIPT_ARMENIAN: return "hy"
+        case HB_SCRIPT_GEORGIAN: return "ka"
+        case HB_SCRIPT_TAMIL: return "ta"
+        default: return nil
+        }
+    }
+
+    /// Shapes one item with HarfBuzz (or lays out boxes for the built-in box font).
+    private static func shapeItem(
+        _ item: Item, scalars: [UInt32], buffer: OpaquePointer, font: Font
+    ) -> (run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, missing: Int) {
+        let rtl = item.attributes.level & 1 == 1
+        let placeholder = font.size * placeholderAdvance
+        guard let face = item.attributes.face else {
+            // The built-in box font: one box per visible character, in visual order.
+            var glyphs: [TextLine.Glyph] = [], clusters: [UInt32] = [], pens: [CGFloat] = []
+            var pen: CGFloat = 0
+            let indices = rtl ? Array((item.start..<item.end).reversed()) : Array(item.start..<item.end)
+            for index in indices {
+                let value = scalars[index]
+                if isIgnorable(value) { continue }
+                let isSpace = Unicode.Scalar(value)?.properties.isWhitespace ?? false
+                glyphs.append(TextLine.Glyph(index: 0, x: pen, y: 0, isPlaceholder: !isSpace))
+                clusters.append(UInt32(index))
+                pens.append(pen)
+                pen += isSpace ? font.size * 0.3 : placeholder
+            }
+            return (TextLine.Run(face: nil, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, 0)
+        }
+        hb_buffer_clear_contents(buffer)
+        scalars.withUnsafeBufferPointer { text in
+            hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(item.start), Int32(item.end - item.start))
+        }
+        hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        hb_buffer_set_script(buffer, item.attributes.script)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES)
+        hb_shape(face.shapingFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        else { return (TextLine.Run(face: face, glyphs: [], isRightToLeft: rtl), [], [], 0, 0) }
+        let unit = font.size / face.unitsPerEm
+        var glyphs: [TextLine.Glyph] = []
+        var clusters: [UInt32] = [], pens: [CGFloat] = []
+        glyphs.reserveCapacity(Int(count))
+        pens.reserveCapacity(Int(count))
+        clusters.reserveCapacity(Int(count))
+        var pen: CGFloat = 0
+        var missing = 0
+        for index in 0..<Int(count) {
+            let info = infos[index], position = positions[index]
+            pens.append(pen)
+            if info.codepoint == 0 {
+                // .notdef: the character no installed font has; a box with a fixed advance.
+                glyphs.append(TextLine.Glyph(index: 0, x: pen, y: 0, isPlaceholder: true))
+                clusters.append(info.cluster)
+                pen += placeholder
+                missing += 1
+                continue
+            }
+            glyphs.append(TextLine.Glyph(
+                index: info.codepoint, x: pen + CGFloat(position.x_offset) * unit,
+                y: -CGFloat(position.y_offset) * unit, isPlaceholder: false))
+            clusters.append(info.cluster)
+            pen += CGFloat(position.x_advance) * unit
+        }
+        return (TextLine.Run(face: face, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, missing)
+    }
+
+    /// The visual order of items with `levels` (UAX #9 rule L2: from the highest level
+    /// down to the lowest odd one, reverse every maximal sequence at that level or above).
+    static func visualOrder(levels: [Int8]) -> [Int] {
+        var order = Array(levels.indices)
+        guard let highest = levels.max(), highest > 0 else { return order }
+        let lowestOdd = levels.filter { $0 & 1 == 1 }.min() ?? highest
+        var level = highest
+        while level >= lowestOdd, level > 0 {
+            var index = 0
+            while index < order.count {
+                guard levels[order[index]] >= level else {
+                    index += 1
+                    continue
+                }
+                var end = index
+                while end < order.count, levels[order[end]] >= level { end += 1 }
+                order[index..<end].reverse()
+                index = end
+            }
+            level -= 1
+        }
+        return order
+    }
+
+    /// Gives every grapheme cluster in a shaped run its share of the x range of the glyph
+    /// cluster (HarfBuzz cluster) it belongs to; a glyph cluster holding several grapheme
+    /// clusters (a ligature) is split evenly between them in reading order.
+    private static func assignEdges(
+        isRightToLeft: Bool, glyphClusters: [UInt32], pens: [CGFloat], itemEnd: Int, runStart: CGFloat,
+        runWidth: CGFloat,
+        clusterStarts: [Int], clusterOfScalar: [Int], edges: inout [TextLine.ClusterEdges?]
+    ) {
+        guard !glyphClusters.isEmpty else { return }
+        // Visual spans of HarfBuzz clusters: consecutive glyphs with the same cluster value.
+        var spans: [(cluster: Int, left: CGFloat, right: CGFloat)] = []
+        for (index, value) in glyphClusters.enumerated() {
+            if let last = spans.last, last.cluster == Int(value) { continue }
+            spans.append((Int(value), runStart + pens[index], runStart + pens[index]))
+        }
+        // Right edges: the next span's left, or the run's end.
+        for index in spans.indices {
+            spans[index].right = index + 1 < spans.count ? spans[index + 1].left : runStart + runWidth
+        }
+        // Logical ends of each span: the next larger cluster value in the run.
+        let sortedStarts = spans.map(\.cluster).sorted()
+        for span in spans {
+            let next = sortedStarts.first { $0 > span.cluster } ?? itemEnd
+            // Grapheme clusters starting inside [span.cluster, next).
+            var owners: [Int] = []
+            for scalar in span.cluster..<max(next, span.cluster + 1) where scalar < clusterOfScalar.count {
+                let cluster = clusterOfScalar[scalar]
+                if clusterStarts[cluster] == scalar { owners.append(cluster) }
+            }
+            if owners.isEmpty, span.cluster < clusterOfScalar.count { owners = [clusterOfScalar[span.cluster]] }
+            let share = (span.right - span.left) / CGFloat(max(owners.count, 1))
+            for (order, owner) in owners.enumerated() {
+                let left: CGFloat, right: CGFloat
+                if isRightToLeft {
+                    right = span.right - share * CGFloat(order)
+                    left = right - share
+                } else {
+                    left = span.left + share * CGFloat(order)
+                    right = left + share
+                }
+                if let existing = edges[owner] {
+                    edges[owner] = TextLine.ClusterEdges(
+                        left: min(existing.left, left), right: max(existing.right, right),
+                        isRightToLeft: isRightToLeft)
+                } else {
+                    edges[owner] = TextLine.ClusterEdges(left: left, right: right, isRightToLeft: isRightToLeft)
+                }
+            }
+        }
+    }
+}

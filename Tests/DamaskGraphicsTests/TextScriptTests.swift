@@ -1,0 +1,49 @@
+import DamaskGraphics
+import Foundation
+import Testing
+
+/// Text in the seeds' own languages (and Arabic/Hebrew mixed with Latin and digits),
+/// drawn through the public API and compared with Pango + cairo rendering the same line
+/// from the same fonts.
+@Suite("Text in many scripts", .serialized)
+struct TextScriptTests {
+    /// One line per seed language, plus bidirectional lines.
+    static let lines: [(name: String, text: String)] = [
+        ("korean", "UIView를 강제로 다시 그리는 방법"),
+        ("chinese", "如果你不需要寄宿圖，那就不要創建這個方法了"),
+        ("bengali", "আমি আমার অ্যাপ্লিকেশনে setNeedsDisplay() কল করি"),
+        ("indonesian", "Kapan sistem memanggil draw(_:) — pengembang"),
+        ("arabic", "مرحبا بالعالم 2026 Damask"),
+        ("hebrew", "שלום עולם: 42 שורות ב-Damask"),
+        ("latin-arabic", "Damask says مرحبا بالعالم in 2026"),
+    ]
+
+    static let size: CGFloat = 22
+    static let width = 640, height = 44
+    static let origin = CGPoint(x: 6, y: 31)
+
+    @Test("each line's ink matches Pango + cairo drawing it from the same fonts", arguments: lines.map(\.name))
+    func inkMatchesPango(name: String) throws {
+        let text = try #require(Self.lines.first { $0.name == name }).text
+        let font = try Font(size: Self.size)
+        let bitmap = try Bitmap(width: Self.width, height: Self.height)
+        GraphicsContext(bitmap: bitmap).draw(text, at: Self.origin, font: font, color: .black)
+        let reference = try PangoReference.render(
+            text, family: "sans-serif", size: Self.size, width: Self.width, height: Self.height, origin: Self.origin)
+        let comparison = PangoReference.compareInk(bitmap, reference.bitmap)
+        let saved = ProcessInfo.processInfo.environment["DAMASK_SAVE_TEXT"] == "1"
+        var paths: [String] = []
+        if saved { paths = PangoReference.save([("text-\(name)-damask", bitmap), ("text-\(name)-pango", reference.bitmap)]) }
+        let context = "\(name): \(comparison); Damask faces \(font.faceNames(for: text)), Pango \(reference.families) \(paths)"
+        #expect(font.missingCharacterCount(in: text) == 0, "\(context)")
+        #expect(abs(comparison.inkRatio - 1) < 0.1, "\(context)")
+        #expect(comparison.meanDifference < 0.15, "\(context)")
+        #expect(comparison.profileDifference < 0.15, "\(context)")
+        if let a = comparison.extentA, let b = comparison.extentB {
+            #expect(abs(a.lowerBound - b.lowerBound) <= 2 && abs(a.upperBound - b.upperBound) <= 2, "\(context)")
+        } else {
+            Issue.record("no ink: \(context)")
+        }
+        if saved { print(context) }
+    }
+}
