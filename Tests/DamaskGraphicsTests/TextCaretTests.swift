@@ -1,0 +1,132 @@
+import DamaskGraphics
+import Foundation
+import Testing
+
+/// Caret movement, deletion and hit testing over grapheme clusters and bidirectional text.
+@Suite("Carets over grapheme clusters and bidirectional text")
+struct TextCaretTests {
+    /// Clusters that are one caret step and one deletion each, with the scalars they hold.
+    static let clusters: [(name: String, cluster: String)] = [
+        ("Hangul syllable", "한"),
+        ("Hangul jamo sequence", "\u{1112}\u{1161}\u{11AB}"),
+        ("e + combining acute", "e\u{0301}"),
+        ("emoji ZWJ sequence", "👩\u{200D}💻"),
+        ("flag", "🇮🇩"),
+        ("Bengali vowel sign", "কি"),
+        ("Arabic letter + harakat", "\u{0628}\u{064E}"),
+        ("Hebrew letter + point", "\u{05E9}\u{05C1}"),
+    ]
+
+    @Test("a cluster of several scalars is one caret step and one Backspace", arguments: clusters.map(\.name))
+    func clusterIsOneStep(name: String) throws {
+        let cluster = try #require(Self.clusters.first { $0.name == name }).cluster
+        #expect(cluster.unicodeScalars.count > 1 || name == "Hangul syllable")
+        var field = EditableText("a" + cluster + "b")
+        #expect(field.text.count == 3)
+        let font = try Font(size: 16)
+        let firstMove = field.moveLeft(in: font)
+        #expect(firstMove && field.caret == 2)
+        let secondMove = field.moveLeft(in: font)
+        #expect(secondMove && field.caret == 1)
+        field.moveCaret(to: 2)
+        let deletedBackward = field.deleteBackward()
+        #expect(deletedBackward && field.text == "ab" && field.caret == 1)
+        field = EditableText("a" + cluster + "b", caret: 1)
+        let deletedForward = field.deleteForward()
+        #expect(deletedForward)
+        #expect(field.text == "ab" && field.caret == 1)
+    }
+
+    @Test("Bengali conjuncts and Korean words delete one cluster at a time, never a broken scalar")
+    func seedWordsDeleteByCluster() throws {
+        for word in ["অ্যাপ্লিকেশনে", "সংকেত", "강제로", "寄宿圖", "مرحبا", "שלום"] {
+            var field = EditableText(word)
+            var steps = 0
+            while field.deleteBackward() {
+                steps += 1
+                // What is left is always a prefix of whole clusters of the word.
+                #expect(word.hasPrefix(field.text))
+                #expect(Array(word.prefix(field.text.count)) == Array(field.text))
+            }
+            #expect(steps == word.count)
+        }
+    }
+
+    @Test("typing a combining mark after a letter joins its cluster and keeps the caret after it")
+    func combiningInsert() {
+        var field = EditableText("ce")
+        field.insert("\u{0301}")
+        #expect(field.text == "cé" && field.text.count == 2 && field.caret == 2)
+        field.moveCaret(to: 1)
+        field.insert("ক্")
+        field.insert("ষ")
+        #expect(field.text.hasPrefix("cক্ষ"))
+        #expect(field.caret <= field.text.count)
+    }
+
+    @Test("in a left-to-right line the caret moves right through Latin and left through an Arabic run")
+    func bidiCaretInLeftToRightLine() throws {
+        let font = try Font(size: 20)
+        let text = "abc مرحبا"
+        #expect(!font.isRightToLeft(text))
+        let offsets = (0...text.count).map { font.caretOffset(atCharacter: $0, in: text) }
+        for index in 0..<4 { #expect(offsets[index] < offsets[index + 1], "\(offsets)") }
+        // Inside the Arabic run (logical 5…9) each step forward moves the caret left.
+        for index in 5..<text.count { #expect(offsets[index] > offsets[index + 1], "\(offsets)") }
+        let width = font.measure(text).width
+        #expect(offsets[5] <= width + 0.01 && offsets[5] > offsets[4])
+        // The end of the text sits at the left end of the Arabic run, just after the space.
+        #expect(abs(offsets[text.count] - offsets[4]) < 0.5, "\(offsets)")
+    }
+
+    @Test("in a right-to-left line the caret starts at the right edge and a Latin run reads left to right")
+    func bidiCaretInRightToLeftLine() throws {
+        let font = try Font(size: 20)
+        let text = "שלום abc"
+        #expect(font.isRightToLeft(text))
+        let width = font.measure(text).width
+        let offsets = (0...text.count).map { font.caretOffset(atCharacter: $0, in: text) }
+        #expect(abs(offsets[0] - width) < 0.5, "\(offsets)")
+        for index in 0..<4 { #expect(offsets[index] > offsets[index + 1], "\(offsets)") }
+        // "abc" sits at the left, read left to right: carets after a, b, c increase.
+        #expect(offsets[6] < offsets[7] && offsets[7] < offsets[8], "\(offsets)")
+        #expect(offsets[5] < offsets[4])
+        // The arrows follow the paragraph: Left moves forward in a right-to-left line.
+        var field = EditableText(text, caret: 0)
+        field.moveLeft(in: font)
+        #expect(field.caret == 1)
+        #expect(field.caretOffset(in: font) < offsets[0])
+    }
+
+    @Test("clicking at a caret's x finds that caret; selections split where the direction changes")
+    func hitTestingAndSelection() throws {
+        let font = try Font(size: 20)
+        let text = "abc مرحبا def"
+        var seen = Set<Int>()
+        for index in 0...text.count {
+            let x = font.caretOffset(atCharacter: index, in: text)
+            let key = Int((x * 4).rounded())
+            guard !seen.contains(key) else { continue }  // direction boundaries share an x
+            seen.insert(key)
+            #expect(font.characterIndex(closestTo: x, in: text) == index, "caret \(index) at \(x)")
+        }
+        // "c", " ", and the first two Arabic letters: the Latin piece and the right end of
+        // the Arabic run are not adjacent on screen.
+        let pieces = font.selectionRanges(forCharacters: 2..<6, in: text)
+        #expect(pieces.count == 2, "\(pieces)")
+        let all = font.selectionRanges(forCharacters: 0..<text.count, in: text)
+        #expect(all.count == 1)
+        if let whole = all.first { #expect(abs(whole.upperBound - font.measure(text).width) < 0.5) }
+    }
+
+    @Test("shaping is used: Arabic letters join and the line is narrower than the isolated forms")
+    func arabicJoins() throws {
+        let font = try Font(size: 20)
+        let joined = font.measure("بببب").width
+        let isolated = font.measure("ب ب ب ب").width - 3 * font.measure(" ").width
+        #expect(joined < isolated - 1, "joined \(joined), isolated \(isolated)")
+        #expect(font.faceNames(for: "한국어") != font.faceNames(for: "abc"))
+        #expect(font.missingCharacterCount(in: "한국어 中文 বাংলা") == 0)
+        #expect(font.missingCharacterCount(in: "\u{E000}") == 1)
+    }
+}
