@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo", "DamaskInspectTool"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

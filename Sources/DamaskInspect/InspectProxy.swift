@@ -98,6 +98,7 @@ public final class InspectProxy {
             }
         }
         if child.isRunning { child.waitUntilExit() }
+        report.clientOutcome = "\(child.terminationReason == .exit ? "exit" : "signal") \(child.terminationStatus)"
         if child.terminationReason == .exit && child.terminationStatus == 127 {
             report.connectionError("cannot start \(options.command.joined(separator: " ")) (env exited 127: not found)")
         }

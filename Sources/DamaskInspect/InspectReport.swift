@@ -17,6 +17,8 @@ public final class InspectReport {
     /// Buffer commits whose buffer is not wl_shm (e.g. dmabuf): not checked.
     public var foreignBufferCommits = 0
     public private(set) var offendingRecords = 0
+    /// How the client command ended ("exit 0", "signal 15"), once it has.
+    public var clientOutcome: String?
 
     public init() {}
 
@@ -102,6 +104,7 @@ public final class InspectReport {
         let hidden = hiddenGlobals.keys.sorted()
         text += "hidden globals (\(hidden.count)): " + (hidden.isEmpty ? "none" : hidden.map { "\($0) v\(hiddenGlobals[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
         for error in protocolErrors { text += "protocol error: \(error)\n" }
+        if let clientOutcome { text += "client: \(clientOutcome)\n" }
         for note in connectionNotes { text += "note: \(note)\n" }
         for error in connectionErrors { text += "connection error: \(error)\n" }
         text += "inspector cost: \(f(cpuSeconds, 3)) s CPU over \(f(wallSeconds, 1)) s (\(f(wallSeconds > 0 ? 100 * cpuSeconds / wallSeconds : nil))%), of which copy+compare \(f(compare, 3)) s\n"

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+/// damask-inspect between real clients and real compositors (headless Weston and mutter).
+@Suite("damask-inspect under real compositors", .serialized)
+struct InspectTests {
+    /// The commit numbers a broken-damage run printed for `kind` ("under" or "held").
+    static func announced(_ kind: String, in output: String) -> Set<Int> {
+        Set(output.split(separator: "\n").compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            guard words.count == 3, words[0] == "commit", words[2] == kind else { return nil }
+            return Int(words[1])
+        })
+    }
+
+    func checkBrokenClient(on compositor: PrivateCompositor, expectHeldWrites: Bool) throws {
+        let client = try InspectRun.buildBrokenClient()
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "8"], environment: compositor.clientEnvironment)
+        defer { run.removeDirectory() }
+        #expect(run.reason == .exit)
+        #expect(run.output.contains("done"), "\(run.output)")
+        let records = run.records(role: "toplevel")
+        let under = Set(records.filter { ($0["under_damage_px"] as? Int ?? 0) > 0 }.compactMap { $0["commit"] as? Int })
+        let held = Set(records.filter { $0["held_write"] as? Bool == true }.compactMap { $0["commit"] as? Int })
+        let announcedUnder = Self.announced("under", in: run.output)
+        let announcedHeld = Self.announced("held", in: run.output)
+        #expect(announcedUnder.count == 8)
+        #expect(under == announcedUnder, "inspector \(under.sorted()), client \(announcedUnder.sorted())")
+        // Each broken commit changed a 10×20 rectangle and declared only its top 10×10.
+        for record in records where (record["under_damage_px"] as? Int ?? 0) > 0 {
+            #expect(record["under_damage_px"] as? Int == 100, "\(record)")
+            #expect(record["damage_px"] as? Int == 100, "\(record)")
+        }
+        #expect(held == announcedHeld, "inspector \(held.sorted()), client \(announcedHeld.sorted())")
+        if expectHeldWrites { #expect(announcedHeld.count == 8, "\(run.output)") }
+        #expect(run.evidenceFiles.count == announcedUnder.count)
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("under-damage commits: 8"), "\(run.output)")
+    }
+
+    @Test("Under Weston the broken client's under-damage and held-buffer writes are caught on every commit")
+    func brokenClientIsCaughtUnderWeston() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        // Weston keeps a wl_shm buffer until the next one replaces it: every write is held.
+        try checkBrokenClient(on: weston, expectHeldWrites: true)
+    }
+
+    @Test("Under mutter the broken client's under-damage is caught on every commit, and no held write is invented")
+    func brokenClientIsCaughtUnderGnome() throws {
+        let mutter = try PrivateCompositor(.gnome())
+        defer { mutter.stop() }
+        // mutter copies wl_shm buffers and releases them at once, so the client finds its
+        // buffer released after the roundtrip and writes only where it may.
+        try checkBrokenClient(on: mutter, expectHeldWrites: false)
+    }
+
+    /// The demo tour's actions (every scene, clicks, typing, waits) without its `expect`
+    /// lines: those check frame timing, which one more hop between client and compositor
+    /// shifts; what this suite checks is the damage, which the inspector measures itself.
+    static func tourActions() throws -> String {
+        let tour = try String(contentsOfFile: DemoRun.tourPath, encoding: .utf8)
+        let actions = tour.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("expect") }
+            .joined(separator: "\n")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-\(UUID().uuidString)-tour.damask").path
+        try actions.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("Under Weston the demo tour has no under-damage and each commit's damage is what Weston's protocol log shows")
+    func demoTourUnderWestonMatchesTheProtocolLog() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let tour = try Self.tourActions()
+        defer { unlink(tour) }
+        let run = try InspectRun.run([DemoRun.executable, "--play", tour, "--speed", "fast"], environment: weston.clientEnvironment)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("client: exit 0"), "\(run.output)")
+        let records = run.records(role: "toplevel")
+        let bufferCommits = records.filter { $0["kind"] as? String == "buffer" }
+        #expect(bufferCommits.count > 20)
+        #expect(records.allSatisfy { ($0["under_damage_px"] as? Int) == 0 && ($0["held_write"] as? Bool) == false })
+        #expect(bufferCommits.contains { $0["content"] as? String == "compared" && ($0["changed_px"] as? Int ?? 0) > 0 })
+        let surface = try #require(records.first?["surface"] as? Int)
+        let inspected = records.filter { ["buffer", "unmap"].contains($0["kind"] as? String ?? "") }.map { record in
+            Set(((record["damage"] as? [[Int]]) ?? []).map { $0.map(String.init).joined(separator: ",") })
+        }
+        // Weston logs a request when it handles it, which may be after the inspector exited.
+        var logged: [Set<String>] = []
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            logged = DamagePipelineTests.damagePerCommit(
+                inLog: weston.logLines(containing: "wl_surface@\(surface)."), surfaceID: "\(surface)")
+            if logged.count >= inspected.count { break }
+            usleep(50_000)
+        } while Date() < deadline
+        #expect(inspected.count == logged.count)
+        #expect(inspected == logged, "first difference at commit \(zip(inspected, logged).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+    }
+
+    @Test("Under mutter the demo tour has no under-damage and no held-buffer write")
+    func demoTourUnderGnomeIsClean() throws {
+        let mutter = try PrivateCompositor(.gnome())
+        defer { mutter.stop() }
+        let tour = try Self.tourActions()
+        defer { unlink(tour) }
+        let run = try InspectRun.run([DemoRun.executable, "--play", tour, "--speed", "fast"], environment: mutter.clientEnvironment)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("client: exit 0"), "\(run.output)")
+        let records = run.records(role: "toplevel")
+        #expect(records.filter { $0["kind"] as? String == "buffer" }.count > 20)
+        #expect(records.allSatisfy { ($0["under_damage_px"] as? Int) == 0 && ($0["held_write"] as? Bool) == false })
+        #expect(run.output.contains("under-damage commits: 0, held-buffer writes: 0"), "\(run.output)")
+    }
+
+    /// A raw client in Python: sends one request's bytes and prints the error event it gets.
+    static let rawClient = """
+        import os, socket, struct, sys
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(os.environ["WAYLAND_DISPLAY"])
+        s.sendall(bytes.fromhex(sys.argv[1]))
+        s.settimeout(10)
+        data = b""
+        while len(data) < 20:
+            chunk = s.recv(4096)
+            if not chunk: break
+            data += chunk
+        if len(data) < 20:
+            print("no error event"); sys.exit(0)
+        obj, word = struct.unpack("<II", data[:8])
+        oid, code, length = struct.unpack("<III", data[8:20])
+        print("error event object=%d opcode=%d about=%d code=%d message=%s" % (obj, word & 0xffff, oid, code, data[20:20 + length - 1].decode()))
+        """
+
+    @Test("A malformed request gets the wl_display.error a compositor would send, and the inspector reports it", arguments: [
+        ("0100000007000800", "code=1 message=invalid method 7, object wl_display@1"),
+        ("0100000000000400", "code=1 message=message of invalid size 4"),
+        ("2a00000000000800", "code=0 message=invalid object 42"),
+        ("01000000010010000200000000000000", "bytes left over after the last argument"),
+    ])
+    func malformedRequestGetsAProtocolError(bytes: String, expected: String) throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let run = try InspectRun.run(["/usr/bin/python3", "-c", Self.rawClient, bytes], environment: weston.clientEnvironment, timeout: 30)
+        defer { run.removeDirectory() }
+        #expect(run.reason == .exit)
+        #expect(run.output.contains("error event object=1 opcode=0"), "\(run.output)")
+        #expect(run.output.contains(expected), "\(run.output)")
+        #expect(run.output.contains("protocol error: client 1:"), "\(run.output)")
+        #expect(run.status == 1)
+    }
+
+    @Test("Without a compositor, or without a client, the inspector exits 2 saying why")
+    func missingCompositorOrClientIsExit2() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = "/nonexistent/wayland-socket"
+        environment["WAYLAND_SOCKET"] = nil
+        let noCompositor = try PrivateCompositor.run(InspectRun.executable, ["--", "true"], environment: environment)
+        #expect(noCompositor.status == 2)
+        #expect(noCompositor.output.contains("no Wayland compositor at /nonexistent/wayland-socket"), "\(noCompositor.output)")
+        let noClient = try PrivateCompositor.run(InspectRun.executable, ["--log"], environment: environment)
+        #expect(noClient.status == 2)
+        #expect(noClient.output.contains("--log needs a value"), "\(noClient.output)")
+        let badRatio = try PrivateCompositor.run(InspectRun.executable, ["--fail-over", "x", "--", "true"], environment: environment)
+        #expect(badRatio.status == 2)
+        #expect(badRatio.output.contains("--fail-over expects a ratio"), "\(badRatio.output)")
+    }
+}
