@@ -145,7 +145,9 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether the region shares a pixel with the pixels `rect` touches.
     public func intersects(_ rect: CGRect) -> Bool {
-        !intersection(Region(rect)).isEmpty
+        guard var box = Region.box(rect) else { return false }
+        // No allocation: compositing asks this once per layer it considers.
+        return pixman_region32_contains_rectangle(storage.region, &box) != PIXMAN_REGION_OUT
     }
 
     /// Whether both regions cover exactly the same pixels.

@@ -10,6 +10,9 @@ import Foundation
 @MainActor enum Compositor {
     /// How many layers have painted their own content so far (for tests of skipping).
     static var paintedLayerCount = 0
+    /// How many layers compositing has visited so far (a debug counter for tests: a
+    /// subtree skipped by its footprint is not visited).
+    static var visitedLayerCount = 0
 
     /// Paints `layer` and its sublayers into `context`, whose current transform maps the
     /// space holding `layer` (its superlayer's coordinates) to device pixels.
@@ -17,9 +20,15 @@ import Foundation
     /// - Parameters:
     ///   - region: the device pixels to repaint (`nil`: everything the context allows).
     ///     The caller has already clipped `context` to it; it is used to skip layers.
+    ///   - skipsByPresentedFootprint: whether a sublayer whose
+    ///     ``Layer/presentedSubtreeFootprint`` misses `region` is skipped without visiting
+    ///     its subtree. Only for a window's tree right after its damage was collected, when
+    ///     those footprints are current.
     static func composite(
-        _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement, region: Region?
+        _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement, region: Region?,
+        skipsByPresentedFootprint: Bool = false
     ) {
+        visitedLayerCount += 1
         let placement = placement.descending(into: layer)
         guard placement.isVisible else { return }
         context.saveGState()
@@ -41,7 +50,12 @@ import Foundation
             context.clip(to: layer.bounds)
         }
         for sublayer in layer.sublayers {
-            composite(sublayer, in: context, placement: inner, region: region)
+            if skipsByPresentedFootprint, let region, !region.intersects(sublayer.presentedSubtreeFootprint) {
+                continue
+            }
+            composite(
+                sublayer, in: context, placement: inner, region: region,
+                skipsByPresentedFootprint: skipsByPresentedFootprint)
         }
     }
 

@@ -1,12 +1,16 @@
-/// Calls a handler once per frame, driven by the window surface's frame callbacks, while
-/// it is active (Core Animation's `CADisplayLink`).
+/// Calls a handler once per frame, driven by the window's frame scheduler, while it is
+/// active (Core Animation's `CADisplayLink`).
 ///
 /// A display link starts active. While at least one link of a window is active (not
-/// paused, not invalidated) the window keeps a frame callback requested; otherwise it
-/// requests none. The handler runs before the frame's display pass, so changes it makes
-/// are presented in that frame. The window keeps active links alive; ``invalidate()``
-/// releases the link. Main-actor isolated.
-@MainActor public final class DisplayLink {
+/// paused, not invalidated) the window keeps the next frame coming: a frame that presents
+/// something carries a frame-callback request with its commit, and a frame in which
+/// nothing changed asks the surface for an idle frame, which costs the compositor no
+/// commit. So a link whose handler changes nothing makes no commits. The handler runs
+/// before the frame's display pass, so changes it makes are presented in that frame.
+/// ``preferredFramesPerSecond`` skips frames for animations that change more slowly than
+/// the display refreshes. The window keeps active links alive; ``invalidate()`` releases
+/// the link. Main-actor isolated.
+@MainActor public final class DisplayLink: FrameTickClient {
     /// The per-frame callback: the link and the frame's timestamp in milliseconds.
     public typealias Handler = @MainActor (DisplayLink, UInt32) -> Void
 
@@ -19,6 +23,12 @@
     public private(set) var frameCount = 0
     /// Whether ``invalidate()`` was called.
     public private(set) var isInvalidated = false
+
+    /// How many callbacks per second the link wants at most; 0 (the default) means every
+    /// frame. Frames that come sooner than `1000 / preferredFramesPerSecond` ms (less half
+    /// of a 60 Hz frame, so that a 30 fps link on a 60 Hz display gets every other frame)
+    /// after the last delivered one are skipped.
+    public var preferredFramesPerSecond = 0
 
     /// Creates an active link on `window`.
     public init(window: Window, handler: @escaping Handler) {
@@ -51,5 +61,20 @@
         self.timestamp = timestamp
         frameCount += 1
         handler(self, timestamp)
+    }
+
+    // MARK: FrameTickClient
+
+    var wantsFrames: Bool { isActive }
+
+    func wantsFrame(at timestamp: UInt32) -> Bool {
+        guard preferredFramesPerSecond > 0, frameCount > 0 else { return true }
+        let period = 1000 / Double(preferredFramesPerSecond)
+        let elapsed = Double(timestamp &- self.timestamp)
+        return elapsed >= period - 8
+    }
+
+    func tick(timestamp: UInt32) {
+        fire(timestamp: timestamp)
     }
 }

@@ -22,11 +22,4 @@ extension Layer {
     public func writePNG(to path: String, scale: CGFloat = 1) throws {
         try renderImage(scale: scale).writePNG(to: path)
     }
-
-    /// Draws every marked, shown layer of this tree (hidden subtrees wait until shown).
-    func displayTreeIfNeeded() {
-        guard !isHidden else { return }
-        displayIfNeeded()
-        for sublayer in sublayers { sublayer.displayTreeIfNeeded() }
-    }
 }

@@ -74,8 +74,13 @@ import Foundation
         if !isReorder {
             layer.superlayer = self
             window?.layerDidEnter(layer)
+            if layer.needsDisplayWalk {  // marks made while elsewhere: report them here
+                layer.needsDisplayWalk = false
+                layer.markDisplayPath()
+            }
         }
         layer.subtreeNeedsRepaint = true
+        layer.needsCompositingWalk = false
         layer.compositingDidChange()
     }
 
@@ -95,6 +100,7 @@ import Foundation
         }
         parent.sublayers.removeAll { $0 === self }
         superlayer = nil
+        needsCompositingWalk = false  // the subtree is walked whole when it is added again
     }
 
     /// Whether `ancestor` is this layer or one of its superlayers.
@@ -118,6 +124,8 @@ import Foundation
             guard bounds != oldValue else { return }
             if bounds.size != oldValue.size, needsDisplayOnBoundsChange {
                 setNeedsDisplay()
+            } else if needsDisplay, !needsDisplayWalk {
+                markDisplayPath()  // a mark that waited for a size
             }
             compositingDidChange()
         }
@@ -219,7 +227,14 @@ import Foundation
 
     /// Whether the layer and its sublayers are left out of compositing (and of drawing).
     open var isHidden = false {
-        didSet { if isHidden != oldValue { compositingDidChange() } }
+        didSet {
+            guard isHidden != oldValue else { return }
+            if !isHidden, needsDisplayWalk {  // marks that waited while hidden
+                needsDisplayWalk = false
+                markDisplayPath()
+            }
+            compositingDidChange()
+        }
     }
 
     /// Whether contents and sublayers are clipped to the bounds.
@@ -326,6 +341,7 @@ import Foundation
     /// Marks the whole layer for redrawing at the next display pass. Only records.
     public func setNeedsDisplay() {
         dirtyRect = .infinite
+        markDisplayPath()
         window?.layerNeedsDisplay(self)
     }
 
@@ -335,6 +351,7 @@ import Foundation
         let clipped = rect.standardized.intersection(bounds)
         guard !clipped.isNull, !clipped.isEmpty else { return }
         dirtyRect = dirtyRect.union(clipped)
+        markDisplayPath()
         window?.layerNeedsDisplay(self)
     }
 
@@ -462,6 +479,7 @@ import Foundation
         if backingStore != nil {
             freeBackingStore()
             dirtyRect = .infinite
+            markDisplayPath()
         }
         for sublayer in sublayers { sublayer.releaseBackingStores() }
     }
@@ -474,16 +492,94 @@ import Foundation
     var appearanceChanged = false
     /// Set when the whole subtree must be repainted (added, or moved in z-order).
     var subtreeNeedsRepaint = false
+    /// Set when a property that places the subtree changed (geometry, opacity,
+    /// visibility, masking): the compositing walk visits the whole subtree.
+    var placementChanged = false
+    /// The union of the buffer pixels this subtree was last composited at (may be larger,
+    /// never smaller): the compositor skips the subtree when it misses the repaint region.
+    var presentedSubtreeFootprint: CGRect = .null
+
+    /// Whether the compositing walk must visit this layer (it or a descendant changed).
+    var needsCompositingWalk = false
+    /// The sublayers the compositing walk must visit (may hold stale or repeated entries:
+    /// the walk checks).
+    private var sublayersNeedingCompositingWalk: [Layer] = []
+
+    /// Whether the display walk must visit this layer (it or a shown descendant is marked).
+    var needsDisplayWalk = false
+    /// The sublayers the display walk must visit (may hold stale entries: the walk checks).
+    private var sublayersNeedingDisplayWalk: [Layer] = []
+
+    /// How many layers the display walks of this process visited (a debug counter).
+    static var displayWalkVisitCount = 0
 
     /// Records a change of a property that moves or reveals pixels of the subtree.
     func compositingDidChange() {
+        placementChanged = true
+        markCompositingPath()
         window?.layerCompositingDidChange(self)
     }
 
     /// Records a change of the layer's own pixels (not its sublayers').
     func appearanceDidChange() {
         appearanceChanged = true
+        markCompositingPath()
         window?.layerCompositingDidChange(self)
+    }
+
+    /// Marks this layer and its ancestors for the compositing walk (stopping at the first
+    /// one already marked, as GNUstep's NSView marks its ancestors for display).
+    private func markCompositingPath() {
+        var layer = self
+        while !layer.needsCompositingWalk {
+            layer.needsCompositingWalk = true
+            guard let parent = layer.superlayer else { return }
+            parent.sublayersNeedingCompositingWalk.append(layer)
+            layer = parent
+        }
+    }
+
+    /// Marks this layer and its ancestors for the display walk.
+    func markDisplayPath() {
+        var layer = self
+        while !layer.needsDisplayWalk {
+            layer.needsDisplayWalk = true
+            guard let parent = layer.superlayer else { return }
+            parent.sublayersNeedingDisplayWalk.append(layer)
+            layer = parent
+        }
+    }
+
+    /// The marked sublayers still in this layer, each once; clears this layer's marks.
+    func takeSublayersNeedingCompositingWalk() -> [Layer] {
+        needsCompositingWalk = false
+        let marked = sublayersNeedingCompositingWalk
+        sublayersNeedingCompositingWalk.removeAll(keepingCapacity: true)
+        return marked.filter { $0.superlayer === self && $0.needsCompositingWalk }
+    }
+
+    /// Clears this layer's compositing marks (its whole subtree is being walked).
+    func clearCompositingMarks() {
+        needsCompositingWalk = false
+        sublayersNeedingCompositingWalk.removeAll()
+    }
+
+    /// Draws every marked, shown layer of this tree, visiting only marked paths (hidden
+    /// subtrees keep their marks until shown).
+    func displayTreeIfNeeded() {
+        guard !isHidden, needsDisplayWalk else { return }
+        Layer.displayWalkVisitCount += 1
+        needsDisplayWalk = false
+        displayIfNeeded()
+        let marked = sublayersNeedingDisplayWalk
+        sublayersNeedingDisplayWalk.removeAll(keepingCapacity: true)
+        for sublayer in marked where sublayer.superlayer === self {
+            if sublayer.isHidden {
+                sublayer.needsDisplayWalk = true  // re-reported when shown
+            } else {
+                sublayer.displayTreeIfNeeded()
+            }
+        }
     }
 
     /// The area the layer itself paints (background and contents), in its coordinates.

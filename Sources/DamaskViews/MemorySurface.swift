@@ -69,6 +69,8 @@ import Foundation
     public private(set) var commits: [Commit] = []
     /// How many times ``requestFrame()`` was called.
     public private(set) var frameRequestCount = 0
+    /// How many times ``requestIdleFrame()`` was called (ticks that cost no commit).
+    public private(set) var idleFrameRequestCount = 0
     /// How many frame callbacks fired.
     public private(set) var framesFired = 0
     /// Whether a requested frame callback has not fired yet.
@@ -160,6 +162,17 @@ import Foundation
     /// Asks for one frame callback; repeated requests before it fires are merged.
     public func requestFrame() {
         frameRequestCount += 1
+        scheduleFrame()
+    }
+
+    /// Asks for one tick without a commit; it fires from the same clock as frame
+    /// callbacks and merges with them.
+    public func requestIdleFrame() {
+        idleFrameRequestCount += 1
+        scheduleFrame()
+    }
+
+    private func scheduleFrame() {
         guard !hasPendingFrameRequest else { return }
         hasPendingFrameRequest = true
         switch frameClock {

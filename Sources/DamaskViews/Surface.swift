@@ -30,6 +30,20 @@ import Foundation
     /// time to draw the next frame. Call it before ``present(_:damage:)`` so that a
     /// Wayland surface can attach the request to that commit.
     func requestFrame()
+    /// Asks for one frame tick that costs the compositor nothing: the delegate's
+    /// ``SurfaceDelegate/surfaceFrameDidFire(_:timestamp:)`` runs once, about when the
+    /// next frame would be, without a commit. A window asks for it when a display link
+    /// wants the next frame but nothing changed, so there is no buffer to attach a frame
+    /// request to. A pending ``requestFrame()`` answers it too. The default calls
+    /// ``requestFrame()``.
+    func requestIdleFrame()
+}
+
+extension Surface {
+    /// Calls ``requestFrame()``: a surface without a cheaper clock ticks with callbacks.
+    public func requestIdleFrame() {
+        requestFrame()
+    }
 }
 
 extension Surface {

@@ -82,6 +82,10 @@ import Foundation
         subviews.insert(view, at: position)
         guard !isReorder else { return }
         view.superview = self
+        if view.needsLayoutWalk {  // layout marked while elsewhere: report it here
+            view.needsLayoutWalk = false
+            view.markLayoutPath()
+        }
         didAddSubview(view)
         view.didMoveToSuperview()
         if view.window !== oldWindow { view.notifyDidMoveToWindow() }
@@ -217,7 +221,14 @@ import Foundation
     /// Whether the view and its subviews are hidden (compositing only; no events).
     open var isHidden: Bool {
         get { layer.isHidden }
-        set { layer.isHidden = newValue }
+        set {
+            layer.isHidden = newValue
+            if !newValue, needsLayoutWalk {  // layout that waited while hidden
+                needsLayoutWalk = false
+                markLayoutPath()
+                window?.viewNeedsLayout()
+            }
+        }
     }
 
     /// Whether subviews are clipped to the bounds.
@@ -316,20 +327,53 @@ import Foundation
     /// ``setNeedsLayout()`` (and after a bounds size change). Default: nothing.
     open func layoutSubviews() {}
 
+    /// Whether the layout walk must visit this view (it or a shown descendant needs
+    /// layout).
+    var needsLayoutWalk = true
+    /// The subviews the layout walk must visit (may hold stale entries: the walk checks).
+    private var subviewsNeedingLayoutWalk: [View] = []
+
+    /// How many views the layout walks of this process visited (a debug counter).
+    static var layoutWalkVisitCount = 0
+
     /// Marks the view for layout in the next pass; only records.
     public func setNeedsLayout() {
         needsLayout = true
+        markLayoutPath()
         window?.viewNeedsLayout()
     }
 
-    /// Runs pending layout in this view's subtree now, parents before children.
+    /// Marks this view and its superviews for the layout walk, stopping at the first one
+    /// already marked.
+    private func markLayoutPath() {
+        var view = self
+        while !view.needsLayoutWalk {
+            view.needsLayoutWalk = true
+            guard let parent = view.superview else { return }
+            parent.subviewsNeedingLayoutWalk.append(view)
+            view = parent
+        }
+    }
+
+    /// Runs pending layout in this view's subtree now, parents before children; visits
+    /// only the paths to views marked with ``setNeedsLayout()`` (hidden subtrees wait
+    /// until shown).
     public func layoutIfNeeded() {
+        guard needsLayoutWalk else { return }
+        View.layoutWalkVisitCount += 1
+        needsLayoutWalk = false
         if needsLayout {
             needsLayout = false
             layoutSubviews()
         }
-        for subview in subviews where !subview.isHidden {
-            subview.layoutIfNeeded()
+        let marked = subviewsNeedingLayoutWalk
+        subviewsNeedingLayoutWalk.removeAll(keepingCapacity: true)
+        for subview in marked where subview.superview === self {
+            if subview.isHidden {
+                subview.needsLayoutWalk = true  // re-reported when shown
+            } else {
+                subview.layoutIfNeeded()
+            }
         }
     }
 

@@ -8,29 +8,30 @@ private let environmentFlashesDamage: Bool = {
     return value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "damage" }
 }()
 
-/// The root of a view hierarchy, bound to a ``Surface``: runs the display cycle and
-/// dispatches input.
+/// The root of a view hierarchy, bound to a ``Surface``: a small façade over the parts
+/// that run the display cycle and dispatch input.
 ///
-/// **Display cycle.** The first invalidation in a turn of the main loop (a
-/// `setNeedsDisplay`, `setNeedsLayout`, or a change of a compositing property) queues one
-/// display pass with `DispatchQueue.main.async`, so every change of that turn lands in the
-/// same pass; while a frame callback is outstanding the pass waits for it instead. A pass
-/// runs layout (``View/layoutSubviews()`` of marked views), then draws every marked visible
-/// layer, then computes the frame's damage (dirty content plus the old and new areas of
-/// changed compositing properties, in buffer pixels), repaints the buffer inside the damage,
-/// copies what that buffer missed since it was last presented forward from the front
-/// buffer, and presents it with the damage. A frame with no damage sends
-/// nothing. After each commit the window requests one frame callback; at most one commit
-/// happens per callback except for ``flush()``.
+/// **Display cycle.** A ``FrameScheduler`` decides when a pass runs: the first
+/// invalidation in a turn of the main loop (a `setNeedsDisplay`, `setNeedsLayout`, or a
+/// change of a compositing property) queues one pass for the end of the turn, so every
+/// change of that turn lands in the same pass; while a frame callback is outstanding the
+/// pass waits for it instead. A pass runs layout (``View/layoutSubviews()`` of marked
+/// views, visiting only the paths to them), then draws every marked visible layer (again
+/// along marked paths only), then the ``DamageTracker`` computes the frame's damage (dirty
+/// content plus the old and new areas of changed compositing properties, in buffer
+/// pixels), and the ``Presenter`` repaints the buffer inside the damage, copies forward
+/// what that buffer missed, and presents it with the damage and a frame-callback request.
+/// A frame with no damage sends nothing. Drawing inside a pass never causes another pass:
+/// one drawing frame is one pass.
 ///
-/// **Input.** ``dispatch(_:)`` hit-tests pointer, scroll and touch events front to back and
-/// delivers them along the responder chain (view → superview → window → application);
-/// the view that receives a press receives the moves and the release. Keys go to the
-/// ``firstResponder``.
+/// **Input.** ``dispatch(_:)`` hands events to the ``InputRouter``: pointer, scroll and
+/// touch events are hit-tested front to back and delivered along the responder chain
+/// (view → superview → window → application); the view that receives a press receives the
+/// moves and the release. Keys go to the ``firstResponder``.
 ///
-/// Main-actor isolated. The window owns its surface, root layer and content view, and is
-/// the surface's delegate (held weakly by the surface).
-@MainActor public final class Window: Responder, SurfaceDelegate {
+/// Main-actor isolated. The window owns its surface, root layer, content view and its
+/// parts, and is the surface's delegate (held weakly by the surface).
+@MainActor public final class Window: Responder, SurfaceDelegate, FrameSchedulerDelegate {
     /// The surface the window presents to.
     public let surface: any Surface
     /// The root layer: fills the window, paints ``backgroundColor``, holds the content view.
@@ -54,62 +55,61 @@ private let environmentFlashesDamage: Bool = {
     /// The report of the last commit.
     public private(set) var lastCommitReport: CommitReport?
     /// How many commits the window made.
-    public private(set) var frameCount = 0
+    public var frameCount: Int { presenter.frameCount }
     /// How many times layers in this window were drawn (or displayed by a delegate).
     public private(set) var drawCount = 0
     /// How many display passes ran (including those that committed nothing).
-    public private(set) var passCount = 0
+    public var passCount: Int { scheduler.passCount }
     /// Whether each frame's damage is tinted for one frame (default: `DAMASK_DEBUG=damage`).
-    public var flashesDamage = environmentFlashesDamage
+    public var flashesDamage: Bool {
+        get { presenter.flashesDamage }
+        set { presenter.flashesDamage = newValue }
+    }
     /// Damage with more rects than this is sent as its bounding box.
-    public var maximumDamageRectCount = 16
-    /// The buffer presented last, which holds the frame on screen; a buffer that missed
-    /// frames copies those areas forward from it. Stale (or gone) after a resize.
-    private weak var frontBuffer: SurfaceBuffer?
+    public var maximumDamageRectCount: Int {
+        get { presenter.maximumDamageRectCount }
+        set { presenter.maximumDamageRectCount = newValue }
+    }
     /// The responder that receives key events.
-    public private(set) var firstResponder: Responder?
+    public var firstResponder: Responder? { input.firstResponder }
     /// Whether the window has keyboard focus.
-    public private(set) var isKeyWindow = false
+    public var isKeyWindow: Bool { input.isKeyWindow }
 
-    // Scheduling.
-    private var needsPass = false
-    private var isPassQueued = false
-    private var isWaitingForFrame = false
-    private var isWaitingForBuffer = false
-    private var isRunningPass = false
-    private var skipsFrameWait = false
+    /// When the display cycle runs.
+    let scheduler: FrameScheduler
+    /// What the next frame repaints.
+    let damage = DamageTracker()
+    /// Paints and presents frames.
+    private let presenter: Presenter
+    /// Routes input to views.
+    private let input = InputRouter()
 
-    // Damage.
-    private var compositingChanged = true
-    private var needsFullRepaint = true
-    private var pendingDamage = Region()
-    private var flashedRegion = Region()
+    /// Which step of a pass is running; changes made during layout and display are
+    /// consumed by the same pass.
+    private enum PassPhase {
+        case none, layout, display, presenting
+    }
+    private var phase = PassPhase.none
     private var passDrawCount = 0
-
-    // Hooks and links.
     private var afterDisplayHandlers: [@MainActor () -> Void] = []
-    private var displayLinks: [DisplayLink] = []
-
-    // Input.
-    private var pointerGrab: View?
-    private var pressedButtonCount = 0
-    private var hoveredView: View?
-    private var touchTargets: [Int32: View] = [:]
 
     /// Creates a window on `surface`, becomes its delegate, and queues the first frame.
     public init(surface: any Surface) {
         self.surface = surface
         self.layer = Layer()
         self.contentView = View()
+        self.scheduler = FrameScheduler(surface: surface)
+        self.presenter = Presenter(surface: surface, flashesDamage: environmentFlashesDamage)
         super.init()
+        scheduler.delegate = self
         layer.hostWindow = self
         layer.backgroundColor = .white
         layer.contentsScale = surface.scale
         applySize()
         install(contentView)
         surface.delegate = self
-        Window.register(self)
-        setNeedsDisplayPass()
+        WindowRegistry.register(self)
+        scheduler.setNeedsPass()
     }
 
     /// The window's size in points.
@@ -146,31 +146,15 @@ private let environmentFlashesDamage: Bool = {
         layer.position = CGPoint(x: bounds.midX, y: bounds.midY)
     }
 
-    // MARK: Registry
-
-    private static var registry: [WeakWindow] = []
-
     /// The windows alive now.
-    static var openWindows: [Window] {
-        registry.removeAll { $0.window == nil }
-        return registry.compactMap(\.window)
-    }
-
-    private static func register(_ window: Window) {
-        registry.removeAll { $0.window == nil }
-        registry.append(WeakWindow(window: window))
-    }
-
-    private struct WeakWindow {
-        weak var window: Window?
-    }
+    static var openWindows: [Window] { WindowRegistry.openWindows }
 
     // MARK: Public display API
 
     /// Repaints the whole window in the next pass (recomposites; draws nothing).
     public func setNeedsDisplay() {
-        needsFullRepaint = true
-        setNeedsDisplayPass()
+        damage.needsFullRepaint = true
+        scheduler.setNeedsPass()
     }
 
     /// Runs pending layout and draws every marked visible view now; the result is
@@ -183,14 +167,14 @@ private let environmentFlashesDamage: Bool = {
     /// Runs a full pass now and commits whatever changed, without waiting for the frame
     /// callback.
     public func flush() {
-        runPass()
+        scheduler.runPassNow()
     }
 
     /// Runs `body` once, right after the next display pass (whether or not it committed).
     /// Replaces `performSelector:withObject:afterDelay:0`.
     public func afterNextDisplay(_ body: @escaping @MainActor () -> Void) {
         afterDisplayHandlers.append(body)
-        setNeedsDisplayPass()
+        scheduler.setNeedsPass()
     }
 
     /// Returns the frontmost view at `point` (window points) that accepts events.
@@ -220,20 +204,26 @@ private let environmentFlashesDamage: Bool = {
 
     // MARK: Notifications from layers and views
 
+    /// Whether a change reported now is consumed by the running pass's later steps.
+    private var passConsumesChanges: Bool { phase == .layout || phase == .display }
+
     /// A layer was marked for display.
     func layerNeedsDisplay(_ layer: Layer) {
-        setNeedsDisplayPass()
+        if passConsumesChanges { return }
+        scheduler.setNeedsPass()
     }
 
     /// A layer's compositing state (placement, opacity, visibility, paint) changed.
     func layerCompositingDidChange(_ layer: Layer) {
-        compositingChanged = true
-        setNeedsDisplayPass()
+        damage.compositingChanged = true
+        if passConsumesChanges { return }
+        scheduler.setNeedsPass()
     }
 
     /// A view was marked for layout.
     func viewNeedsLayout() {
-        setNeedsDisplayPass()
+        if phase == .layout { return }
+        scheduler.setNeedsPass()
     }
 
     /// A subtree joined the window: give it the window's scale.
@@ -243,9 +233,9 @@ private let environmentFlashesDamage: Bool = {
 
     /// A subtree is leaving: repaint what it covered and forget its presented state.
     func layerWillLeave(_ layer: Layer) {
-        forgetPresentedState(of: layer)
-        compositingChanged = true
-        setNeedsDisplayPass()
+        damage.forgetPresentedState(of: layer)
+        damage.compositingChanged = true
+        scheduler.setNeedsPass()
     }
 
     /// A layer drew; `rect` (layer coordinates) is the area that changed, `nil` when the
@@ -254,27 +244,20 @@ private let environmentFlashesDamage: Bool = {
         drawCount += 1
         passDrawCount += 1
         if let rect {
-            addDamage(LayerPlacement.of(layer, scale: scale).footprint(ofContentRect: rect, in: layer))
+            damage.add(LayerPlacement.of(layer, scale: scale).footprint(ofContentRect: rect, in: layer))
         }
-        setNeedsDisplayPass()
+        if passConsumesChanges { return }
+        scheduler.setNeedsPass()
     }
 
     /// A view subtree is leaving: drop grabs, hover, touches and focus inside it.
     func viewWillLeave(_ view: View) {
-        if let grab = pointerGrab, grab.isDescendant(of: view) { pointerGrab = nil }
-        if let hovered = hoveredView, hovered.isDescendant(of: view) { hoveredView = nil }
-        touchTargets = touchTargets.filter { !$0.value.isDescendant(of: view) }
-        if let focused = firstResponder as? View, focused.isDescendant(of: view) {
-            firstResponder = nil
-        }
+        input.viewWillLeave(view)
     }
 
     /// Makes `responder` first responder if the current one resigns; returns success.
     func makeFirstResponder(_ responder: Responder?) -> Bool {
-        if firstResponder === responder { return true }
-        if let current = firstResponder, !current.canResignFirstResponder { return false }
-        firstResponder = responder
-        return true
+        input.makeFirstResponder(responder)
     }
 
     /// Whether an open explicit ``Transaction`` holds back this window's passes (something
@@ -289,83 +272,44 @@ private let environmentFlashesDamage: Bool = {
 
     /// The outermost explicit transaction committed: present what it held back.
     func transactionDidCommit() {
-        if needsPass { queuePass() }
+        scheduler.transactionDidCommit()
     }
 
     // MARK: Display links
 
     func add(_ link: DisplayLink) {
-        displayLinks.append(link)
-        displayLinkDidChangeState()
+        scheduler.add(link)
     }
 
     func remove(_ link: DisplayLink) {
-        displayLinks.removeAll { $0 === link }
+        scheduler.remove(link)
     }
 
     func displayLinkDidChangeState() {
-        if hasActiveDisplayLink && !isWaitingForFrame {
-            isWaitingForFrame = true
-            surface.requestFrame()
-        }
-    }
-
-    private var hasActiveDisplayLink: Bool { displayLinks.contains { $0.isActive } }
-
-    // MARK: Scheduling
-
-    /// Records that a pass is needed and queues one for the end of this turn, unless one is
-    /// queued already or a frame callback will run it.
-    private func setNeedsDisplayPass() {
-        needsPass = true
-        Transaction.hold(self)
-        queuePass()
-    }
-
-    private func queuePass() {
-        guard !isPassQueued, !isWaitingForFrame || skipsFrameWait else { return }
-        isPassQueued = true
-        DispatchQueue.main.async { [weak self] in
-            guard let self else { return }
-            self.isPassQueued = false
-            guard self.needsPass, !self.isWaitingForFrame || self.skipsFrameWait,
-                !self.isHeldByTransaction
-            else { return }
-            self.runPass()
-        }
+        scheduler.clientDidChangeState()
     }
 
     // MARK: SurfaceDelegate
 
     /// Resizes the root layer and content view and repaints everything.
     public func surface(_ surface: any Surface, didResizeTo size: CGSize, scale: CGFloat) {
-        frontBuffer = nil
+        presenter.surfaceDidResize()
         applySize()
         contentView.frame = bounds
         applyScale(to: layer)
-        needsFullRepaint = true
-        compositingChanged = true
-        skipsFrameWait = true
-        setNeedsDisplayPass()
+        damage.needsFullRepaint = true
+        damage.compositingChanged = true
+        scheduler.surfaceDidResize()
     }
 
     /// Runs the display links, then the pending pass (if any).
     public func surfaceFrameDidFire(_ surface: any Surface, timestamp: UInt32) {
-        isWaitingForFrame = false
-        for link in displayLinks where link.isActive {
-            link.fire(timestamp: timestamp)
-        }
-        if needsPass && !isHeldByTransaction {
-            runPass()
-        }
-        displayLinkDidChangeState()
+        scheduler.frameDidFire(timestamp: timestamp)
     }
 
     /// Resumes a pass that found no free buffer.
     public func surfaceBufferDidBecomeAvailable(_ surface: any Surface) {
-        guard isWaitingForBuffer else { return }
-        isWaitingForBuffer = false
-        setNeedsDisplayPass()
+        scheduler.bufferDidBecomeAvailable()
     }
 
     /// Calls ``onClose``.
@@ -375,151 +319,57 @@ private let environmentFlashesDamage: Bool = {
 
     // MARK: The pass
 
+    /// How many times a pass repeats layout or display because the step itself marked
+    /// something it had already visited, before leaving it to the next pass.
+    private static let maximumRepeats = 3
+
+    /// A change was recorded: an open transaction holds this window's passes back.
+    func schedulerDidRecordChange() {
+        Transaction.hold(self)
+    }
+
     /// Layout, display, damage, composite, commit.
-    private func runPass() {
-        guard !isRunningPass else { return }
-        isRunningPass = true
-        let report = performPass()
-        isRunningPass = false
-        // Callbacks run outside the pass, so that they may flush or invalidate freely.
-        if let report { onCommit?(report) }
-        guard !isWaitingForBuffer else { return }
+    func schedulerPerformPass() -> FrameScheduler.PassOutcome {
+        let start = Presenter.threadCPUTime()
+        defer { phase = .none }
+
+        phase = .layout
+        for _ in 0..<Self.maximumRepeats where contentView.needsLayoutWalk {
+            contentView.layoutIfNeeded()
+        }
+        phase = .display
+        for _ in 0..<Self.maximumRepeats where layer.needsDisplayWalk {
+            layer.displayTreeIfNeeded()
+        }
+        phase = .presenting
+        if contentView.needsLayoutWalk || layer.needsDisplayWalk {
+            scheduler.setNeedsPass()  // marked what it had visited more than `maximumRepeats` times
+        }
+
+        damage.collect(root: layer, scale: scale)
+        let bufferRect = CGRect(x: 0, y: 0, width: surface.pixelWidth, height: surface.pixelHeight)
+        let (changes, frameDamage) = damage.takeFrameDamage(in: bufferRect)
+        guard !frameDamage.isEmpty else { return .nothingToPresent }
+        guard let buffer = surface.dequeueBuffer() else { return .noFreeBuffer }
+        damage.clear()
+        let (flashed, report) = presenter.present(
+            frameDamage, changes: changes, into: buffer, root: layer, scale: scale,
+            drawCount: passDrawCount, startCPUTime: start)
+        damage.flashed = flashed
+        if !flashed.isEmpty { scheduler.setNeedsPass() }  // remove the tint next frame
+        passDrawCount = 0
+        lastCommitReport = report
+        return .committed
+    }
+
+    /// Reports the commit and runs the after-display handlers (unless the pass waits for
+    /// a buffer).
+    func schedulerPassDidFinish(_ outcome: FrameScheduler.PassOutcome) {
+        if outcome == .committed, let report = lastCommitReport { onCommit?(report) }
+        guard outcome != .noFreeBuffer else { return }
         let handlers = afterDisplayHandlers
         afterDisplayHandlers.removeAll()
         for handler in handlers { handler() }
-    }
-
-    /// Runs one pass; returns the report of its commit, if it made one.
-    private func performPass() -> CommitReport? {
-        let start = Window.threadCPUTime()
-        needsPass = false
-        passCount += 1
-
-        contentView.layoutIfNeeded()
-        layer.displayTreeIfNeeded()
-
-        let bufferRect = CGRect(x: 0, y: 0, width: surface.pixelWidth, height: surface.pixelHeight)
-        if compositingChanged {
-            compositingChanged = false
-            collectCompositingDamage()
-        }
-        if needsFullRepaint {
-            needsFullRepaint = false
-            pendingDamage = Region(bufferRect)
-        }
-        let changes = pendingDamage.intersection(Region(bufferRect))
-        let damage = changes.union(flashedRegion.intersection(Region(bufferRect)))
-        skipsFrameWait = false
-        guard !damage.isEmpty else { return nil }
-        guard let buffer = surface.dequeueBuffer() else {
-            isWaitingForBuffer = true
-            needsPass = true
-            return nil
-        }
-        return commit(damage, changes: changes, into: buffer, bufferRect: bufferRect, start: start)
-    }
-
-    /// Repaints `buffer` and presents it. `damage` is what differs from the last presented
-    /// frame; `changes` is the part of it caused by the tree (not by removing a flash).
-    private func commit(
-        _ damage: Region, changes: Region, into buffer: SurfaceBuffer, bufferRect: CGRect,
-        start: Double
-    ) -> CommitReport {
-        pendingDamage = Region()
-        var repaint = damage.intersection(Region(bufferRect))
-        let missed = buffer.missedDamage.subtracting(repaint).intersection(Region(bufferRect))
-        if !missed.isEmpty {
-            if let front = frontBuffer, front !== buffer, !front.isStale,
-                front.width == buffer.width, front.height == buffer.height
-            {
-                // The front buffer holds the last presented frame, so what this buffer missed
-                // is copied forward rather than composited again: `damask-bench damage`
-                // measures the copy 18× cheaper for a 64×64 region and 3.8× for 512×512.
-                buffer.bitmap.copyPixels(from: front.bitmap, in: missed)
-            } else {
-                repaint.formUnion(missed)
-            }
-        }
-
-        let context = GraphicsContext(bitmap: buffer.bitmap)
-        context.clip(to: repaint)
-        context.clear(bufferRect)
-        context.scaleBy(x: scale, y: scale)
-        Compositor.composite(layer, in: context, placement: .root(scale: scale), region: repaint)
-
-        if flashesDamage && !changes.isEmpty {
-            tint(changes, in: buffer.bitmap)
-            flashedRegion = changes
-            needsPass = true
-        } else {
-            flashedRegion = Region()
-        }
-
-        var sent = damage
-        if sent.rects.count > maximumDamageRectCount {
-            sent = Region(sent.boundingBox)
-        }
-        isWaitingForFrame = true
-        surface.requestFrame()
-        surface.present(buffer, damage: sent)
-        frontBuffer = buffer
-        frameCount += 1
-
-        let report = CommitReport(
-            frameNumber: frameCount, bufferWidth: buffer.width, bufferHeight: buffer.height,
-            scale: scale, damageRects: sent.rects, repaintedRects: repaint.rects,
-            drawCount: passDrawCount, cpuMilliseconds: (Window.threadCPUTime() - start) * 1000)
-        passDrawCount = 0
-        lastCommitReport = report
-        return report
-    }
-
-    private func tint(_ region: Region, in bitmap: Bitmap) {
-        let context = GraphicsContext(bitmap: bitmap)
-        context.clip(to: region)
-        context.setFillColor(Color(red: 1, green: 0, blue: 0.6, alpha: 0.3))
-        context.fill(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
-    }
-
-    /// Compares every layer's placement with what was last composited and adds the old and
-    /// new footprints of whatever changed to the pending damage.
-    private func collectCompositingDamage() {
-        walkCompositing(layer, parent: .root(scale: scale), forced: false)
-    }
-
-    private func walkCompositing(_ layer: Layer, parent: LayerPlacement, forced: Bool) {
-        let placement = parent.descending(into: layer)
-        let state = PresentedLayerState(
-            footprint: placement.footprint(of: layer.paintedRect),
-            transform: placement.transform, alpha: placement.alpha)
-        let forced = forced || layer.subtreeNeedsRepaint
-        if let old = layer.presented {
-            if forced || layer.appearanceChanged || old != state {
-                addDamage(old.footprint)
-                addDamage(state.footprint)
-            }
-        } else {
-            addDamage(state.footprint)
-        }
-        layer.presented = state
-        layer.appearanceChanged = false
-        layer.subtreeNeedsRepaint = false
-        var inner = placement
-        inner.clip = placement.sublayerClip(of: layer)
-        for sublayer in layer.sublayers {
-            walkCompositing(sublayer, parent: inner, forced: forced)
-        }
-    }
-
-    private func addDamage(_ rect: CGRect) {
-        guard !rect.isNull, !rect.isEmpty else { return }
-        pendingDamage.formUnion(Region(rect))
-    }
-
-    private func forgetPresentedState(of layer: Layer) {
-        if let presented = layer.presented { addDamage(presented.footprint) }
-        layer.presented = nil
-        for sublayer in layer.sublayers { forgetPresentedState(of: sublayer) }
     }
 
     private func applyScale(to layer: Layer) {
@@ -527,79 +377,11 @@ private let environmentFlashesDamage: Bool = {
         for sublayer in layer.sublayers { applyScale(to: sublayer) }
     }
 
-    private static func threadCPUTime() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
     // MARK: Events
 
     /// Delivers `event`: pointer, scroll and touch events to the view under them (or the
     /// grabbing view), keys to the first responder, focus changes to the window.
     public func dispatch(_ event: Event) {
-        switch event {
-        case .pointer(let pointer): dispatchPointer(pointer)
-        case .scroll(let scroll):
-            (hitTest(scroll.location) ?? self).scrollWheel(scroll)
-        case .key(let key):
-            let target = firstResponder ?? self
-            if key.phase == .down { target.keyDown(key) } else { target.keyUp(key) }
-        case .touch(let touch): dispatchTouch(touch)
-        case .keyboardFocus(let focused):
-            isKeyWindow = focused
-        }
-    }
-
-    private func dispatchPointer(_ event: PointerEvent) {
-        switch event.kind {
-        case .entered, .moved:
-            if let grab = pointerGrab {
-                grab.pointerMoved(event)
-                return
-            }
-            let hit = hitTest(event.location)
-            updateHover(hit, event)
-            (hit ?? self).pointerMoved(event)
-        case .exited:
-            updateHover(nil, event)
-        case .down:
-            if pressedButtonCount == 0 { pointerGrab = hitTest(event.location) }
-            pressedButtonCount += 1
-            (pointerGrab ?? self).pointerDown(event)
-        case .up:
-            let target: Responder = pointerGrab ?? hitTest(event.location) ?? self
-            pressedButtonCount = max(0, pressedButtonCount - 1)
-            if pressedButtonCount == 0 { pointerGrab = nil }
-            target.pointerUp(event)
-            if pointerGrab == nil { updateHover(hitTest(event.location), event) }
-        }
-    }
-
-    private func updateHover(_ view: View?, _ event: PointerEvent) {
-        guard view !== hoveredView else { return }
-        let old = hoveredView
-        hoveredView = view
-        var exited = event
-        exited.kind = .exited
-        old?.pointerExited(exited)
-        var entered = event
-        entered.kind = .entered
-        view?.pointerEntered(entered)
-    }
-
-    private func dispatchTouch(_ event: TouchEvent) {
-        switch event.phase {
-        case .began:
-            let target = hitTest(event.location)
-            if let target { touchTargets[event.id] = target }
-            (target ?? self).touchesBegan(event)
-        case .moved:
-            (touchTargets[event.id] ?? self).touchesMoved(event)
-        case .ended:
-            (touchTargets.removeValue(forKey: event.id) ?? self).touchesEnded(event)
-        case .cancelled:
-            (touchTargets.removeValue(forKey: event.id) ?? self).touchesCancelled(event)
-        }
+        input.dispatch(event, in: self)
     }
 }

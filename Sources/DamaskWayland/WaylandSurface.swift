@@ -123,6 +123,9 @@ public final class WaylandSurface: Surface {
     private var viewport: OpaquePointer?
     private var fractionalScale: OpaquePointer?
     private var frameCallback: OpaquePointer?
+    /// The timer of an idle frame (``requestIdleFrame()``); owned here, cancelled when it
+    /// fires, when a frame callback answers instead, and in `close()`.
+    private var idleFrameTimer: (any DispatchSourceTimer)?
     private var pool: BufferPool!
     private var buffers: [Int: (surface: SurfaceBuffer, shm: ShmBuffer)] = [:]
     private var nextBufferIdentifier = 0
@@ -191,6 +194,8 @@ public final class WaylandSurface: Surface {
 
     /// Destroys the window's protocol objects and buffers. Idempotent.
     public func close() {
+        idleFrameTimer?.cancel()
+        idleFrameTimer = nil
         if let surface { connection.unregister(proxy: surface) }
         if let frameCallback { wl_callback_destroy(frameCallback) }
         if let decoration { zxdg_toplevel_decoration_v1_destroy(decoration) }
@@ -254,6 +259,34 @@ public final class WaylandSurface: Surface {
 
     /// Whether a frame callback is outstanding.
     public var isFramePending: Bool { frameCallback != nil }
+
+    /// How long an idle frame waits: one frame at 60 Hz.
+    static let idleFrameInterval = DispatchTimeInterval.microseconds(16_667)
+
+    /// Asks for one tick without a commit: an outstanding frame callback answers it;
+    /// otherwise a main-queue timer fires one frame interval from now and the delegate
+    /// hears `surfaceFrameDidFire` with the `CLOCK_MONOTONIC` time in milliseconds (the
+    /// clock Weston and mutter stamp frame callbacks with). Unlike a frame callback it
+    /// also ticks while the compositor hides the window.
+    public func requestIdleFrame() {
+        guard surface != nil, frameCallback == nil, idleFrameTimer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + Self.idleFrameInterval, leeway: .milliseconds(1))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.idleFrameDidFire() }
+        }
+        timer.resume()
+        idleFrameTimer = timer
+    }
+
+    private func idleFrameDidFire() {
+        idleFrameTimer?.cancel()
+        idleFrameTimer = nil
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let milliseconds = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+        delegate?.surfaceFrameDidFire(self, timestamp: UInt32(truncatingIfNeeded: milliseconds))
+    }
 
     // MARK: - Window management requests
 
@@ -604,6 +637,8 @@ public final class WaylandSurface: Surface {
             wl_callback_destroy(callback)
             MainActor.assumeIsolated {
                 if Int(bitPattern: window.frameCallback) == key { window.frameCallback = nil }
+                window.idleFrameTimer?.cancel()  // this callback answers an idle-frame request too
+                window.idleFrameTimer = nil
                 window.delegate?.surfaceFrameDidFire(window, timestamp: time)
             }
         }))

@@ -71,8 +71,15 @@ struct DemoHeadlessTests {
         let run = try DemoRun.run(Self.fast, script: script)
         defer { run.removeDirectory() }
         #expect(run.status == 0, "\(run.output)")
-        let typing = run.commits.lastIndex { $0.damage.count == 1 && $0.damage[0][2] > 100 } ?? 0
-        let blinks = run.commits[(typing + 1)...]
+        // The click repaints the field (focus ring); the typed keys follow in the same
+        // commit or in one commit each; every later commit is a blink.
+        let click = run.commits.lastIndex { $0.damage.count == 1 && $0.damage[0][2] > 100 } ?? 0
+        let isCursorOnly = { (commit: LoggedCommit) in
+            commit.damage.count == 1 && commit.damage[0][2] == 2 && commit.damage[0][3] == 24
+        }
+        let firstBlink = run.commits[(click + 1)...].firstIndex(where: isCursorOnly) ?? run.commits.endIndex
+        #expect(firstBlink - click - 1 <= 2, "at most one commit per typed key before blinking")
+        let blinks = run.commits[firstBlink...]
         #expect(blinks.count >= 5)
         for blink in blinks {
             #expect(blink.damage.count == 1)

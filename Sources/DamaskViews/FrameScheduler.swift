@@ -1,0 +1,231 @@
+import Dispatch
+import Foundation
+
+/// Something the frame scheduler ticks once per frame while it wants frames: a
+/// ``DisplayLink`` today, an animation driver later. Main-actor isolated.
+@MainActor protocol FrameTickClient: AnyObject {
+    /// Whether the client wants to be ticked on the frame at `timestamp` (milliseconds).
+    func wantsFrame(at timestamp: UInt32) -> Bool
+    /// Whether the client wants frames at all (not paused, not invalidated).
+    var wantsFrames: Bool { get }
+    /// One frame, at `timestamp` milliseconds.
+    func tick(timestamp: UInt32)
+}
+
+/// What the scheduler asks of its window: run one pass, then the after-pass callbacks.
+@MainActor protocol FrameSchedulerDelegate: AnyObject {
+    /// Whether an open explicit transaction holds the window's passes back.
+    var isHeldByTransaction: Bool { get }
+    /// A change was recorded (an open transaction now holds the window back).
+    func schedulerDidRecordChange()
+    /// Runs layout, display, damage, composite and commit once.
+    func schedulerPerformPass() -> FrameScheduler.PassOutcome
+    /// Runs the callbacks that follow a pass (outside it, so they may invalidate freely).
+    func schedulerPassDidFinish(_ outcome: FrameScheduler.PassOutcome)
+}
+
+/// Decides when a window runs its display pass: the window's frame pacing as one state
+/// machine.
+///
+/// ```
+///           change                      turn ends, pass commits
+///   idle ──────────────▶ passQueued ───────────────────────────▶ waitingForFrame
+///    ▲  ▲                  │  │ turn ends, nothing to commit          │  │
+///    │  └──────────────────┘  │                                       │  │ frame callback:
+///    │                        │ turn ends, no free buffer             │  │ pending change → pass
+///    │                        ▼                                       │  │ (commits again or idles)
+///    └──────────────── waitingForBuffer ◀─────────────────────────────┘  │
+///      buffer released: pass                 no free buffer              │
+///    ▲                                                                   │
+///    └──────────────────────── frame callback, nothing pending ──────────┘
+/// ```
+///
+/// - **idle**: nothing to present and no frame callback outstanding. The first change
+///   (``setNeedsPass()``) queues a pass at the end of the main-queue turn.
+/// - **passQueued**: a pass runs at the end of this turn, so every change of the turn
+///   lands in it.
+/// - **waitingForFrame**: a commit's frame callback is outstanding; changes wait for it,
+///   so at most one commit happens per frame.
+/// - **waitingForBuffer**: the compositor holds every buffer; the pass resumes when one is
+///   released.
+///
+/// Frame tick clients (display links) are ticked on each frame callback; when a tick
+/// changes nothing the window commits nothing, and the next tick is asked for with
+/// ``Surface/requestIdleFrame()``, which costs the compositor no commit. A change made
+/// by a tick is presented in that frame, and its commit carries the next frame request.
+///
+/// A pass counts as one however many layers draw in it: invalidations caused by drawing
+/// (``isRunningPass``) are consumed by the pass that caused them. Main-actor isolated;
+/// owned by its window, which it calls through ``delegate`` (weak).
+@MainActor final class FrameScheduler {
+    /// The scheduler's state; see the type's documentation.
+    enum State: Equatable, Sendable {
+        /// Nothing queued, no frame callback outstanding.
+        case idle
+        /// A pass runs at the end of this main-queue turn.
+        case passQueued
+        /// A commit's frame callback is outstanding.
+        case waitingForFrame
+        /// Every buffer is held by the compositor.
+        case waitingForBuffer
+    }
+
+    /// How a pass ended.
+    enum PassOutcome: Equatable, Sendable {
+        /// It presented a buffer (and requested a frame callback with it).
+        case committed
+        /// Nothing differed from the screen: nothing was sent.
+        case nothingToPresent
+        /// Something differed but no buffer was free.
+        case noFreeBuffer
+    }
+
+    /// The scheduler's state now.
+    private(set) var state: State = .idle
+    /// Whether a change waits for a pass.
+    private(set) var hasPendingChanges = false
+    /// Whether a pass is running now.
+    private(set) var isRunningPass = false
+    /// How many passes ran.
+    private(set) var passCount = 0
+    /// Whether an idle frame (a tick without a commit) was asked for and has not fired.
+    private(set) var isWaitingForIdleFrame = false
+    /// The timestamp of the last frame, in milliseconds.
+    private(set) var lastFrameTimestamp: UInt32 = 0
+
+    /// Runs the passes (weak: the window owns the scheduler).
+    weak var delegate: (any FrameSchedulerDelegate)?
+    private let surface: any Surface
+    private var clients: [any FrameTickClient] = []
+
+    /// Creates a scheduler presenting to `surface`.
+    init(surface: any Surface) {
+        self.surface = surface
+    }
+
+    // MARK: Changes
+
+    /// Records a change that needs a pass and queues one for the end of this turn, unless
+    /// one is queued already, a frame callback or a buffer will run it, or a pass is
+    /// running and will consume it.
+    func setNeedsPass() {
+        hasPendingChanges = true
+        delegate?.schedulerDidRecordChange()
+        guard !isRunningPass else { return }
+        queuePassIfIdle()
+    }
+
+    /// The outermost explicit transaction committed: queue what it held back.
+    func transactionDidCommit() {
+        if hasPendingChanges, !isRunningPass { queuePassIfIdle() }
+    }
+
+    /// The surface changed size: the next pass runs at the end of this turn, without
+    /// waiting for an outstanding frame callback (the configure must be answered).
+    func surfaceDidResize() {
+        hasPendingChanges = true
+        if state == .waitingForFrame { state = .idle }
+        if !isRunningPass { queuePassIfIdle() }
+    }
+
+    /// A buffer was released: resume a pass that found none.
+    func bufferDidBecomeAvailable() {
+        guard state == .waitingForBuffer else { return }
+        state = .idle
+        if hasPendingChanges, !isRunningPass { queuePassIfIdle() }
+    }
+
+    /// A frame callback (or an idle frame) fired: tick the clients, then run the pending
+    /// pass, if any.
+    func frameDidFire(timestamp: UInt32) {
+        if state == .waitingForFrame { state = .idle }
+        isWaitingForIdleFrame = false
+        lastFrameTimestamp = timestamp
+        for client in clients where client.wantsFrames && client.wantsFrame(at: timestamp) {
+            client.tick(timestamp: timestamp)
+        }
+        if hasPendingChanges, state == .idle || state == .passQueued, !isHeld {
+            runPass()
+        } else {
+            requestIdleFrameIfNeeded()
+        }
+    }
+
+    /// Runs a pass now, whatever the state (``Window/flush()``); nothing when one runs.
+    func runPassNow() {
+        runPass()
+    }
+
+    /// Whether an open transaction holds the passes back.
+    private var isHeld: Bool { delegate?.isHeldByTransaction ?? false }
+
+    private func queuePassIfIdle() {
+        guard state == .idle else { return }
+        state = .passQueued
+        DispatchQueue.main.async { [weak self] in
+            guard let self, self.state == .passQueued else { return }
+            self.state = .idle
+            if self.hasPendingChanges, !self.isHeld {
+                self.runPass()
+            } else {
+                self.requestIdleFrameIfNeeded()
+            }
+        }
+    }
+
+    private func runPass() {
+        guard !isRunningPass, let delegate else { return }
+        isRunningPass = true
+        hasPendingChanges = false
+        passCount += 1
+        let outcome = delegate.schedulerPerformPass()
+        isRunningPass = false
+        switch outcome {
+        case .committed:
+            state = .waitingForFrame
+        case .noFreeBuffer:
+            state = .waitingForBuffer
+            hasPendingChanges = true
+        case .nothingToPresent:
+            if state == .passQueued { break }  // a queued pass of this turn finds nothing
+            state = .idle
+        }
+        delegate.schedulerPassDidFinish(outcome)
+        if hasPendingChanges, !isHeld { queuePassIfIdle() }
+        requestIdleFrameIfNeeded()
+    }
+
+    // MARK: Frame tick clients
+
+    /// Starts ticking `client` while it wants frames.
+    func add(_ client: any FrameTickClient) {
+        clients.append(client)
+        clientDidChangeState()
+    }
+
+    /// Stops ticking `client`.
+    func remove(_ client: any FrameTickClient) {
+        clients.removeAll { $0 === client }
+    }
+
+    /// A client was paused or resumed: ask for a frame if one now wants frames.
+    func clientDidChangeState() {
+        requestIdleFrameIfNeeded()
+    }
+
+    /// Whether any client wants frames.
+    var hasActiveClients: Bool { clients.contains { $0.wantsFrames } }
+
+    /// Asks the surface for the next tick when a client wants one and nothing else will
+    /// bring it: no frame callback outstanding and no pass queued.
+    private func requestIdleFrameIfNeeded() {
+        guard hasActiveClients, !isWaitingForIdleFrame else { return }
+        switch state {
+        case .idle, .waitingForBuffer:
+            isWaitingForIdleFrame = true
+            surface.requestIdleFrame()
+        case .passQueued, .waitingForFrame:
+            break  // the queued pass ends here again; the commit's callback will tick
+        }
+    }
+}
