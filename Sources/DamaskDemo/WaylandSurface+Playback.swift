@@ -10,6 +10,6 @@ extension WaylandSurface: PresentedContentProvider, FrameRequestReporting {
     /// The pixels of the last committed buffer, or `nil` before the first commit.
     public var presentedContent: Bitmap? { presentedBuffer?.bitmap }
 
-    /// Whether a frame callback is outstanding.
-    public var hasPendingFrameRequest: Bool { isFramePending }
+    /// Whether a frame callback or an idle frame is on its way.
+    public var hasPendingFrameRequest: Bool { isFramePending || isIdleFramePending }
 }

@@ -260,6 +260,9 @@ public final class WaylandSurface: Surface {
     /// Whether a frame callback is outstanding.
     public var isFramePending: Bool { frameCallback != nil }
 
+    /// Whether an idle frame (``requestIdleFrame()``) is on its way.
+    public var isIdleFramePending: Bool { idleFrameTimer != nil }
+
     /// How long an idle frame waits: one frame at 60 Hz.
     static let idleFrameInterval = DispatchTimeInterval.microseconds(16_667)
 
