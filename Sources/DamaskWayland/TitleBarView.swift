@@ -81,11 +81,7 @@ open class TitleBarView: View {
         // the buttons.
         let buttonsWidth = CGFloat(buttons.count) * 30 + 6
         let available = max(0, bounds.width - buttonsWidth - 2 * Self.titleMargin)
-        var text = title
-        while !text.isEmpty && font.measure(text).width > available {
-            text = String(text.dropLast(2)) + "…"
-            if text == "…" { break }
-        }
+        let text = font.truncate(title, toWidth: available)
         let metrics = font.measure(text)
         let x = min((bounds.width - metrics.width) / 2, bounds.width - buttonsWidth - Self.titleMargin - metrics.width)
         let baseline = (bounds.height + metrics.ascent - metrics.descent) / 2

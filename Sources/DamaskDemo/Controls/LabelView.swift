@@ -2,7 +2,9 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// A view that draws one or more lines of text (lines split at `\n`), top-left aligned.
+/// A view that draws one or more lines of text, top-left aligned: lines break at `\n` and
+/// wrap to the view's width at line-break opportunities (after spaces, between CJK
+/// characters), measured by shaped width.
 ///
 /// Changing ``text`` redraws the label only when the text differs. Main-actor.
 final class LabelView: View {
@@ -31,8 +33,8 @@ final class LabelView: View {
     override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         var baseline = font.ascent
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            context.draw(String(line), at: CGPoint(x: 0, y: baseline.rounded()), font: font, color: textColor)
+        for line in font.wrap(text, toWidth: bounds.width) {
+            context.draw(line, at: CGPoint(x: 0, y: baseline.rounded()), font: font, color: textColor)
             baseline += font.lineHeight
         }
     }

@@ -5,15 +5,20 @@ import Foundation
 /// A one-line editable text field with a blinking cursor.
 ///
 /// Clicking it makes it the first responder; typed text, Backspace, Delete, ← → Home End
-/// edit; Escape or Return ends editing. Each blink invalidates only the cursor's rect; an
+/// edit; Escape or Return ends editing. Text is edited by grapheme cluster (``EditableText``):
+/// a Hangul syllable, "e + ◌́", an emoji sequence or a Bengali conjunct is one caret step
+/// and one deletion; in bidirectional text the arrows move in logical order and the caret
+/// is drawn where the next character in reading order goes. Each blink invalidates only the cursor's rect; an
 /// edit invalidates from the edit point to the end of the text. Blinking is driven by a
 /// display link that runs only while the field is focused and stops (cursor shown) after
 /// ``maximumBlinks`` blinks of inactivity, as GTK does. Main-actor.
 final class TextFieldView: View {
+    /// The text and the caret, in grapheme clusters.
+    private var editor: EditableText
     /// The text.
-    private(set) var text: String
-    /// The cursor position, in characters from the start.
-    private(set) var cursorIndex: Int
+    var text: String { editor.text }
+    /// The cursor position, in characters (grapheme clusters) from the start.
+    var cursorIndex: Int { editor.caret }
     /// Whether the cursor is drawn now.
     private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.
@@ -35,8 +40,7 @@ final class TextFieldView: View {
 
     /// Creates a field showing `text` with the cursor at its end.
     init(frame: CGRect, text: String = "") {
-        self.text = text
-        cursorIndex = text.count
+        editor = EditableText(text)
         super.init(frame: frame)
         backgroundColor = .white
     }
@@ -47,7 +51,7 @@ final class TextFieldView: View {
     }
 
     private func xOffset(ofCharacter index: Int) -> CGFloat {
-        Self.padding + font.measure(String(text.prefix(index))).width
+        Self.padding + font.caretOffset(atCharacter: index, in: text)
     }
 
     private var baseline: CGFloat {
@@ -136,27 +140,32 @@ final class TextFieldView: View {
 
     /// Replaces the text and puts the cursor at its end.
     func setText(_ newText: String) {
-        text = newText
-        cursorIndex = newText.count
+        editor = EditableText(newText)
         setNeedsDisplay()
     }
 
     private func edit(_ change: () -> Void) {
-        let oldEnd = xOffset(ofCharacter: text.count)
+        let oldEnd = Self.padding + font.measure(text).width
         let oldCursor = cursorRect
+        let wasRightToLeft = containsRightToLeft
         change()
-        let from = min(oldCursor.minX, cursorRect.minX)
-        let end = max(oldEnd, xOffset(ofCharacter: text.count)) + 2
+        // Right-to-left text reorders around an edit: then the whole line is redrawn.
+        let from = wasRightToLeft || containsRightToLeft ? 0 : min(oldCursor.minX, cursorRect.minX)
+        let end = max(oldEnd, Self.padding + font.measure(text).width) + 2
         setNeedsDisplay(CGRect(x: from, y: 0, width: end.rounded(.up) + 1 - from, height: bounds.height))
         setNeedsDisplay(oldCursor)
         restartBlinking()
     }
 
-    private func moveCursor(to index: Int) {
-        let clamped = min(max(index, 0), text.count)
-        guard clamped != cursorIndex else { return restartBlinking() }
-        setNeedsDisplay(cursorRect)
-        cursorIndex = clamped
+    /// Whether any run of the text reads right to left.
+    private var containsRightToLeft: Bool {
+        text.unicodeScalars.contains { (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFEFC).contains($0.value) }
+    }
+
+    private func moveCursor(_ move: (inout EditableText) -> Bool) {
+        let oldCursor = cursorRect
+        guard move(&editor) else { return restartBlinking() }
+        setNeedsDisplay(oldCursor)
         setNeedsDisplay(cursorRect)
         restartBlinking()
     }
@@ -167,41 +176,26 @@ final class TextFieldView: View {
         switch event.keysym {
         case 0xff08:  // BackSpace
             guard cursorIndex > 0 else { return }
-            edit {
-                let index = text.index(text.startIndex, offsetBy: cursorIndex - 1)
-                text.remove(at: index)
-                cursorIndex -= 1
-            }
+            edit { editor.deleteBackward() }
         case 0xffff:  // Delete
             guard cursorIndex < text.count else { return }
-            edit { text.remove(at: text.index(text.startIndex, offsetBy: cursorIndex)) }
-        case 0xff51: moveCursor(to: cursorIndex - 1)  // Left
-        case 0xff53: moveCursor(to: cursorIndex + 1)  // Right
-        case 0xff50: moveCursor(to: 0)  // Home
-        case 0xff57: moveCursor(to: text.count)  // End
+            edit { editor.deleteForward() }
+        case 0xff51: moveCursor { [font] in $0.moveLeft(in: font) }  // Left
+        case 0xff53: moveCursor { [font] in $0.moveRight(in: font) }  // Right
+        case 0xff50: moveCursor { $0.moveCaret(to: 0) }  // Home
+        case 0xff57: moveCursor { $0.moveCaret(to: $0.text.count) }  // End
         case 0xff1b, 0xff0d: resignFirstResponder()  // Escape, Return
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }
-            edit {
-                text.insert(contentsOf: event.text, at: text.index(text.startIndex, offsetBy: cursorIndex))
-                cursorIndex += event.text.count
-            }
+            edit { editor.insert(event.text) }
         }
     }
 
     override func pointerDown(_ event: PointerEvent) {
         becomeFirstResponder()
         let x = event.location(in: self).x
-        var best = 0
-        var bestDistance = CGFloat.infinity
-        for index in 0...text.count {
-            let distance = abs(xOffset(ofCharacter: index) - x)
-            if distance < bestDistance {
-                best = index
-                bestDistance = distance
-            }
-        }
-        moveCursor(to: best)
+        let index = font.characterIndex(closestTo: x - Self.padding, in: text)
+        moveCursor { $0.moveCaret(to: index) }
     }
 }

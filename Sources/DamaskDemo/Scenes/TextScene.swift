@@ -2,13 +2,30 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// The `text` scene: an editable text field whose blinking cursor damages only itself.
+/// The `text` scene: an editable text field whose blinking cursor damages only itself, and
+/// one sentence from each seed document in its own language (Korean, Chinese, Bengali,
+/// Indonesian) plus Arabic and Hebrew lines, each labelled with the fonts fontconfig chose
+/// for it.
 ///
 /// Main-actor.
 final class TextScene: DemoScene {
     /// The field.
     let textField: TextFieldView
     private let hintLabel: LabelView
+    /// Per language: the caption naming it and its fonts, and the sentence.
+    private(set) var languageLabels: [(caption: LabelView, sentence: LabelView)] = []
+
+    /// The sentences shown, by language (the first four from the seed documents).
+    static let sentences: [(language: String, text: String)] = [
+        ("Korean", "UIView를 강제로 다시 그리는 가장 강력한 방법은 무엇입니까?"),
+        ("Chinese", "我們也可以直接用Core Graphics直接繪制寄宿圖。"),
+        ("Bengali", "setNeedsDisplay() একটি UIView মেথড যা সিস্টেমকে সংকেত দেয়।"),
+        ("Indonesian", "Sistem secara otomatis memanggil draw(_:) dalam skenario tertentu."),
+        ("Arabic", "مرحبا بالعالم: يرسم Damask النص من اليمين إلى اليسار منذ 2026."),
+        ("Hebrew", "שלום עולם: Damask מצייר 6 שפות בשורה אחת."),
+    ]
+    /// The sentences' font.
+    static let sentenceFont = Font.system(size: 15)
 
     init(environment: DemoEnvironment) {
         textField = TextFieldView(frame: CGRect(x: DemoStyle.margin, y: 160, width: 420, height: 40), text: "")
@@ -16,15 +33,29 @@ final class TextScene: DemoScene {
             frame: CGRect(x: DemoStyle.margin, y: 214, width: 572, height: 54), font: DemoStyle.captionFont,
             color: DemoStyle.secondaryText)
         super.init(
-            name: "text", sidebarTitle: "Text", title: "A text field",
-            summary: "Click the field and type. Each blink of the cursor invalidates only the cursor;\n"
-                + "typing invalidates from the cursor to the end of the text. Escape leaves the field.",
+            name: "text", sidebarTitle: "Text", title: "Text: a field and six languages",
+            summary: "Click the field and type (any xkb layout: Russian, Greek, Arabic, Hebrew…). A blink\n"
+                + "invalidates only the cursor; typing, from the cursor on. Escape leaves the field.",
             environment: environment)
         addSubview(textField)
         addSubview(hintLabel)
         hintLabel.text = "Press S (outside the field) for the statistics overlay: a blink damages\n"
             + "\(Int(textField.cursorRect.width)) × \(Int(textField.cursorRect.height)) points. "
             + "The cursor stops blinking after \(TextFieldView.maximumBlinks) blinks without typing."
+        var top: CGFloat = 280
+        for (language, text) in Self.sentences {
+            let fonts = Self.sentenceFont.faceNames(for: text).joined(separator: ", ")
+            let caption = LabelView(
+                frame: CGRect(x: DemoStyle.margin, y: top, width: 572, height: 16),
+                text: "\(language) — \(fonts)", font: DemoStyle.captionFont, color: DemoStyle.secondaryText)
+            let sentence = LabelView(
+                frame: CGRect(x: DemoStyle.margin, y: top + 16, width: 572, height: 24), text: text,
+                font: Self.sentenceFont)
+            addSubview(caption)
+            addSubview(sentence)
+            languageLabels.append((caption, sentence))
+            top += 44
+        }
         textField.onEndEditing = { [weak self] in
             self?.window?.contentView.becomeFirstResponder()
         }
