@@ -1,3 +1,5 @@
+import DamaskGraphics
+import DamaskPlayback
 import DamaskViews
 import Foundation
 
@@ -10,28 +12,40 @@ import Foundation
 /// `0.000`, so the same script gives the same log byte for byte. Main-actor.
 @MainActor
 final class DamageLog {
-    private let handle: FileHandle
+    /// The log's descriptor; owned here, closed only by process exit (the log is written
+    /// until the last commit).
+    private let descriptor: Int32
+    private let path: String
     private let recordsTime: Bool
+    /// Called once when a line cannot be written (a full disk), with the message to print.
+    var onWriteFailure: (String) -> Void = { _ in }
+    private var failed = false
 
-    /// Creates (or truncates) the file at `path`; `recordsTime: false` writes every `ms`
-    /// as `0.000`.
+    /// Opens `path` for the log (see ``OutputFile``: never an input, never through a link,
+    /// a FIFO or device written in place); `recordsTime: false` writes every `ms` as
+    /// `0.000`.
     ///
-    /// - Throws: `DemoError.usage` naming the path when it cannot be written.
-    init(path: String, recordsTime: Bool = true) throws {
+    /// - Throws: `DemoError.usage` naming the path and the reason.
+    init(path: String, inputs: [String], recordsTime: Bool = true) throws {
         self.recordsTime = recordsTime
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            throw DemoError.usage("cannot write the damage log to '\(path)'")
+        self.path = path
+        do {
+            descriptor = try OutputFile(path: path, purpose: "the damage log", inputs: inputs).openStream()
+        } catch {
+            throw DemoError.usage(error.description)
         }
-        self.handle = handle
     }
 
-    /// Appends the line for `report`.
+    /// Appends the line for `report`; a failed write is reported once through
+    /// ``onWriteFailure``.
     func record(_ report: CommitReport) {
+        guard !failed else { return }
         var report = report
         if !recordsTime { report.cpuMilliseconds = 0 }
-        handle.write(Data((Self.line(for: report) + "\n").utf8))
+        let failure = FileDescriptorWriter.write(Array((Self.line(for: report) + "\n").utf8), to: descriptor)
+        guard failure != 0 else { return }
+        failed = true
+        onWriteFailure("cannot write the damage log to '\(path)': \(String(cString: strerror(failure)))")
     }
 
     /// The JSON line for `report`, with keys in a fixed order so logs compare byte for byte.

@@ -71,11 +71,17 @@ final class DemoApplication {
                 path: path, layout: layout, speed: options.speed == .fast ? .fast : .realtime,
                 screenshotDirectory: options.screenshotDirectory)
         }
+        // Outputs never replace an input: the script, its reference images, the sequence.
+        let inputs = (playback?.inputPaths ?? []) + [options.sequencePath].compactMap { $0 }
         if let path = options.damageLogPath {
-            damageLog = try DamageLog(path: path, recordsTime: !environment.isDeterministic)
+            let log = try DamageLog(path: path, inputs: inputs, recordsTime: !environment.isDeterministic)
+            log.onWriteFailure = { message in Self.fail(with: message, status: 1) }
+            damageLog = log
         }
         if let path = options.recordPath {
-            recording = try DemoRecording(path: path, firstScene: Self.sceneNames[initialIndex])
+            recording = try DemoRecording(
+                path: path, inputs: inputs + [options.damageLogPath].compactMap { $0 },
+                firstScene: Self.sceneNames[initialIndex])
         }
 
         let size = CGSize(width: options.size.width, height: options.size.height)
@@ -127,6 +133,10 @@ final class DemoApplication {
                 ? .simulated(intervalMilliseconds: 16) : .realTime(intervalMilliseconds: 16)
             let surface = MemorySurface(
                 size: size, scale: CGFloat(options.scale), releasePolicy: .immediate, frameClock: clock)
+            // Scripts inspect only the presented screen: no per-frame copies, no history
+            // (an animation would otherwise keep every frame it ever presented).
+            surface.recordsSnapshots = false
+            surface.commitHistoryLimit = 1
             let window = Window(surface: surface)
             window.contentView = rootView
             return window
@@ -179,7 +189,7 @@ final class DemoApplication {
 
     /// Prints `message` prefixed with the program's name and exits with `status`.
     static func fail(with message: String, status: Int32) -> Never {
-        FileHandle.standardError.write(Data("damask-demo: \(message)\n".utf8))
+        StandardError.write("damask-demo: \(message)\n")
         exit(status)
     }
 }

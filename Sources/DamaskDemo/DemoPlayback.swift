@@ -35,6 +35,15 @@ final class DemoPlayback {
         if let screenshotDirectory { try Self.prepare(screenshotDirectory: screenshotDirectory) }
     }
 
+    /// The files the script reads (itself and its reference images), which no output may
+    /// replace.
+    var inputPaths: [String] {
+        [path] + script.statements.compactMap { statement in
+            if case .expectImage(let reference, _) = statement.command { return script.resolve(reference) }
+            return nil
+        }
+    }
+
     /// Creates `directory` if needed and checks that it is writable, so that a bad
     /// `--screenshots` path ends the demo at once with the system's reason.
     ///
@@ -112,7 +121,7 @@ final class DemoPlayback {
     /// `name` and lets its first frame be presented.
     private func show(sceneNamed name: String, player: ScriptPlayer) async throws {
         guard let rootView, let index = rootView.scenes.firstIndex(where: { $0.name == name }) else { return }
-        let location = SourceLocation(file: script.file, line: 0, column: 0)
+        let location = player.currentLocation ?? SourceLocation(file: script.file, line: 1, column: 1)
         if rootView.currentScene.name != name {
             try await captureCurrentScene(player: player, at: location)
         }
@@ -131,16 +140,11 @@ final class DemoPlayback {
             throw PlaybackError("this surface cannot show its presented content", at: location)
         }
         let file = (screenshotDirectory as NSString).appendingPathComponent("\(rootView.currentScene.name).png")
-        do {
-            try FileManager.default.createDirectory(atPath: screenshotDirectory, withIntermediateDirectories: true)
-            try bitmap.writePNG(to: file)
-        } catch {
-            throw PlaybackError("cannot write screenshot '\(file)': \(error)", at: location)
-        }
+        try player.write(bitmap, to: file, purpose: "the screenshot of scene '\(rootView.currentScene.name)'", at: location)
         screenshotsWritten.append(file)
     }
 
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("damask-demo: \(message)\n".utf8))
+        StandardError.write("damask-demo: \(message)\n")
     }
 }

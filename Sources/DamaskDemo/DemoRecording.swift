@@ -14,7 +14,7 @@ import Foundation
 /// Owns its `ScriptRecorder`. Main-actor.
 @MainActor
 final class DemoRecording {
-    private let path: String
+    private let output: OutputFile
     private let recorder = ScriptRecorder()
     private let firstScene: String
     private var lastTimestamp: UInt32?
@@ -22,14 +22,22 @@ final class DemoRecording {
     /// The content area in window points; events are recorded relative to its origin.
     var contentFrame: () -> CGRect = { .infinite }
 
-    /// Prepares to record into `path`, creating the file now so a bad path fails at once.
+    /// Prepares to record into `path`, checking it now (see ``OutputFile``: never an input,
+    /// never through a link) so that a bad path fails at once; the file itself is written
+    /// atomically when the demo quits.
     ///
-    /// - Throws: `DemoError.usage` naming the path.
-    init(path: String, firstScene: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw DemoError.usage("cannot write the recording to '\(path)'")
+    /// - Throws: `DemoError.usage` naming the path and the reason.
+    init(path: String, inputs: [String], firstScene: String) throws {
+        do {
+            output = try OutputFile(path: path, purpose: "the recording", inputs: inputs)
+        } catch {
+            throw DemoError.usage(error.description)
         }
-        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
+            throw DemoError.usage(
+                "cannot write the recording to '\(path)': \(String(cString: strerror(errno)))")
+        }
         self.firstScene = firstScene
     }
 
@@ -72,11 +80,11 @@ final class DemoRecording {
         recorder.record(event, at: time)
     }
 
-    /// Writes the script.
+    /// Writes the script (through a temporary file renamed over the path).
     ///
-    /// - Throws: the file system's error.
+    /// - Throws: ``OutputFile/Failure`` with the reason.
     func write() throws {
-        let header = "# Recorded by damask-demo. Replay: damask-demo --play \((path as NSString).lastPathComponent)\n"
-        try (header + "scene \(firstScene)\n" + recorder.script()).write(toFile: path, atomically: true, encoding: .utf8)
+        let header = "# Recorded by damask-demo. Replay: damask-demo --play \((output.path as NSString).lastPathComponent)\n"
+        try output.write(Array((header + "scene \(firstScene)\n" + recorder.script()).utf8))
     }
 }

@@ -3,6 +3,9 @@ import Foundation
 
 // damask-demo: the Damask demo application. See `damask-demo --help`.
 
+// A closed stdout or stderr pipe must end in an error return from write(2), not a signal.
+signal(SIGPIPE, SIG_IGN)
+
 let options: DemoOptions
 do {
     options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -64,7 +64,7 @@ public final class Font: Sendable {
 
     /// Writes, the first time it is read, that no font was found.
     private static let reportMissingFonts: Void = {
-        FileHandle.standardError.write(Data("damask: no usable font found (fontconfig); text is drawn as boxes\n".utf8))
+        StandardError.write("damask: no usable font found (fontconfig); text is drawn as boxes\n")
     }()
 
     /// A font that draws every visible character as a box; needs no font files.

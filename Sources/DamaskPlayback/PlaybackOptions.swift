@@ -9,11 +9,15 @@ public struct PlaybackOptions: Sendable {
     public var layout: KeyboardLayout = .us
     /// The application commands (their handlers run when played).
     public var registry = ScriptCommandRegistry()
-    /// Where `expect image` failures write their actual and difference PNGs.
-    public var artifactsDirectory: String =
-        FileManager.default.temporaryDirectory.appendingPathComponent("damask-playback").path
-    /// The longest a single wait (frames, idle, settling) may take in wall-clock time before
-    /// playback stops with an error.
+    /// Where `expect image` failures write their actual and difference PNGs; nil (the
+    /// default) for a private directory made with `mkdtemp` at the first failure
+    /// (`$TMPDIR/damask-playback-XXXXXX`, mode 0700), so that nobody else sharing the
+    /// temporary directory can plant a link where a failure image will be written.
+    public var artifactsDirectory: String?
+    /// The longest one wait (`wait frames N` as a whole, `wait idle`, settling before a
+    /// check, or a `wait DURATION` skipped at `.fast` speed) may take in wall-clock time
+    /// before playback stops with an error. A `wait DURATION` at `.realtime` speed is the
+    /// wait the script asked for and is not bounded by it.
     public var timeout: Duration = .seconds(5)
     /// Whether playback stops at the first failed expectation (default) or checks them all.
     public var stopsAtFirstFailure = true

@@ -41,11 +41,7 @@ extension ScriptPlayer {
     func screenshot(to path: String, at location: SourceLocation) async throws(PlaybackError) {
         if options.settlesBeforeChecks { try await settle(at: location) }
         let bitmap = try presented(at: location)
-        do {
-            try write(bitmap, to: path)
-        } catch {
-            throw PlaybackError("cannot write screenshot '\(path)': \(error)", at: location)
-        }
+        try write(bitmap, to: path, purpose: "the screenshot", at: location)
         report.screenshots.append(path)
     }
 
@@ -92,16 +88,12 @@ extension ScriptPlayer {
         guard !sameSize || !difference.isWithinTolerance else { return nil }
 
         let stem = ((script.file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let base = (options.artifactsDirectory as NSString).appendingPathComponent(
+        let base = (try artifactsDirectory(at: location) as NSString).appendingPathComponent(
             "\(stem)-line\(location.line)")
         let actualPath = base + "-actual.png"
         let differencePath = base + "-difference.png"
-        do {
-            try write(bitmap, to: actualPath)
-            try write(difference.image, to: differencePath)
-        } catch {
-            throw PlaybackError("cannot write failure images: \(error)", at: location)
-        }
+        try write(bitmap, to: actualPath, purpose: "the actual image", at: location)
+        try write(difference.image, to: differencePath, purpose: "the difference image", at: location)
         let expected = "image \(path) (\(reference.width)x\(reference.height)) within ±\(tolerance)"
         let actual =
             sameSize
@@ -145,12 +137,60 @@ extension ScriptPlayer {
         }.joined(separator: ", ") + " px"
     }
 
-    private func write(_ bitmap: Bitmap, to path: String) throws {
+    /// Writes `bitmap` as a PNG at `path` (creating its directory) through ``OutputFile``:
+    /// never over the script or a reference image, never through a symbolic link, replaced
+    /// atomically.
+    ///
+    /// - Throws: `PlaybackError` naming what, where and why (`cannot write the screenshot to
+    ///   'x.png': No space left on device`).
+    public func write(
+        _ bitmap: Bitmap, to path: String, purpose: String, at location: SourceLocation
+    ) throws(PlaybackError) {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw PlaybackError(
+                    "cannot write \(purpose) to '\(path)': cannot create its directory", at: location)
+            }
         }
-        try bitmap.writePNG(to: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try bitmap.pngData()
+        } catch {
+            throw PlaybackError("cannot write \(purpose) to '\(path)': \(error)", at: location)
+        }
+        do {
+            try OutputFile(path: path, purpose: purpose, inputs: inputPaths).write(bytes)
+        } catch {
+            throw PlaybackError(error.description, at: location)
+        }
+    }
+
+    /// The files the script reads: itself and its reference images (outputs must not
+    /// replace them).
+    var inputPaths: [String] {
+        var paths = [script.file]
+        for statement in script.statements {
+            if case .expectImage(let path, _) = statement.command { paths.append(script.resolve(path)) }
+        }
+        return paths
+    }
+
+    /// The directory for failure images: the one the options name (created if missing), or
+    /// a private one made with `mkdtemp` on first use.
+    private func artifactsDirectory(at location: SourceLocation) throws(PlaybackError) -> String {
+        if let directory = options.artifactsDirectory ?? privateArtifactsDirectory { return directory }
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("damask-playback-XXXXXX").path
+        var buffer = Array(template.utf8CString)
+        guard let made = mkdtemp(&buffer) else {
+            throw PlaybackError(
+                "cannot create a directory for the failure images in \(FileManager.default.temporaryDirectory.path): "
+                    + String(cString: strerror(errno)), at: location)
+        }
+        let directory = String(cString: made)
+        privateArtifactsDirectory = directory
+        return directory
     }
 }

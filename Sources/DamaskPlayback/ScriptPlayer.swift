@@ -38,6 +38,8 @@ import Foundation
     /// The location of the command being played (for application command handlers that
     /// report errors or wait), nil outside `play(_:)`.
     public private(set) var currentLocation: SourceLocation?
+    /// The private directory failure images went into, once one was made.
+    public internal(set) var privateArtifactsDirectory: String?
     /// Called with every event just before it is dispatched, and its timestamp (for logging,
     /// or to feed a `ScriptRecorder`).
     public var onDispatch: ((Event, UInt32) -> Void)?
@@ -173,7 +175,7 @@ import Foundation
                 clock &+= UInt32(milliseconds.rounded())
                 try? await Task.sleep(for: .milliseconds(milliseconds))
             } else {
-                await skipTime(UInt32(milliseconds.rounded()))
+                try await skipTime(UInt32(milliseconds.rounded()), at: location)
             }
         case .wait(.frames(let count)):
             try await waitForFrames(count, at: location)
@@ -191,6 +193,9 @@ import Foundation
             }
             do {
                 try await definition.handler(invocation.payload, self)
+            } catch let error as PlaybackError {
+                // Already located and worded (a wait or a screenshot inside the command).
+                throw error
             } catch {
                 throw PlaybackError("'\(invocation.name)' failed: \(error)", at: location)
             }
@@ -246,9 +251,10 @@ import Foundation
         _ count: Int, at location: SourceLocation? = nil
     ) async throws(PlaybackError) {
         let location = location ?? fallbackLocation
+        // One deadline for the whole wait, not one per frame.
+        let deadline = ContinuousClock.now + options.timeout
         for _ in 0..<count {
             let target = window.frameCount + 1
-            let deadline = ContinuousClock.now + options.timeout
             while true {
                 let fired = framesFired
                 let result = try await step(deadline: deadline, waitingFor: "a frame", at: location)
@@ -368,12 +374,19 @@ import Foundation
     }
 
     /// Fast-forwards `milliseconds` of the event clock, firing the frames that time would
-    /// have brought (so animations advance), one main-queue turn per frame.
-    private func skipTime(_ milliseconds: UInt32) async {
+    /// have brought (so animations advance), one main-queue turn per frame. Like every wait
+    /// it stops with an error after ``PlaybackOptions/timeout`` of wall-clock time (a skipped
+    /// `wait 1000000ms` would otherwise fire 62,500 frames).
+    private func skipTime(_ milliseconds: UInt32, at location: SourceLocation) async throws(PlaybackError) {
         let end = clock &+ milliseconds
+        let deadline = ContinuousClock.now + options.timeout
         while drivenSurface?.hasPendingFrameRequest == true,
             Int64(end) - Int64(clock) >= Int64(frameInterval)
         {
+            guard ContinuousClock.now < deadline else {
+                throw PlaybackError(
+                    "timed out after \(options.timeout) skipping \(milliseconds) ms of frames", at: location)
+            }
             if window.isHeldByTransaction {
                 try? await Task.sleep(for: .milliseconds(1))
                 continue

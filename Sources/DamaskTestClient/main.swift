@@ -38,7 +38,7 @@ import Foundation
 
 /// Writes one line to stdout at once (stdout is a pipe in the tests; no buffering).
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    _ = FileDescriptorWriter.write(Array((line + "\n").utf8), to: STDOUT_FILENO)
 }
 
 /// Milliseconds since the process started (monotonic).
@@ -131,7 +131,7 @@ final class TestClient {
     init(size: CGSize, decorated isDecorated: Bool) throws {
         connection = try WaylandConnection()
         connection.onFatalError = { error in
-            FileHandle.standardError.write(Data("damask-test-client: \(error)\n".utf8))
+            StandardError.write("damask-test-client: \(error)\n")
             exit(error.exitStatus)
         }
         view = MarkableView(frame: CGRect(origin: .zero, size: size))
@@ -253,6 +253,8 @@ final class TestClient {
     }
 }
 
+// A closed stdout or stderr pipe must end in an error return from write(2), not a signal.
+signal(SIGPIPE, SIG_IGN)
 var size = CGSize(width: 200, height: 150)
 if let index = CommandLine.arguments.firstIndex(of: "--size"), index + 1 < CommandLine.arguments.count {
     let parts = CommandLine.arguments[index + 1].split(separator: "x").compactMap { Double($0) }
@@ -262,7 +264,7 @@ let client: TestClient
 do {
     client = try TestClient(size: size, decorated: CommandLine.arguments.contains("--decorated"))
 } catch let error as WaylandError {
-    FileHandle.standardError.write(Data("damask-test-client: \(error)\n".utf8))
+    StandardError.write("damask-test-client: \(error)\n")
     exit(error.exitStatus)
 }
 RunLoop.main.run()

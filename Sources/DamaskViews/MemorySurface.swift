@@ -63,9 +63,20 @@ import Foundation
     public var releasePolicy: ReleasePolicy
     /// Where frame callbacks come from.
     public var frameClock: FrameClock
-    /// Whether each commit keeps a full copy of the presented buffer.
+    /// Whether commits keep a full copy of the presented buffer (only the latest
+    /// ``snapshotLimit`` commits do: a full frame each).
     public var recordsSnapshots = true
-    /// Every commit so far, oldest first.
+    /// How many of the latest commits keep their snapshot (default 8); older commits drop
+    /// it, so an animation presenting thousands of frames holds at most this many copies.
+    public var snapshotLimit = 8 {
+        didSet { trimHistory() }
+    }
+    /// How many commits ``commits`` keeps (the latest ones), or nil for all of them. A
+    /// headless run sets a small limit: it inspects only the presented screen.
+    public var commitHistoryLimit: Int? {
+        didSet { trimHistory() }
+    }
+    /// The latest commits, oldest first (all of them unless ``commitHistoryLimit`` is set).
     public private(set) var commits: [Commit] = []
     /// How many times ``requestFrame()`` was called.
     public private(set) var frameRequestCount = 0
@@ -83,6 +94,8 @@ import Foundation
     public private(set) var clock: UInt32 = 0
 
     private let pool: BufferPool
+    /// The frame numbers of the commits that still hold a snapshot, oldest first.
+    private var snapshotFrames: [Int] = []
     private var busy: [(buffer: SurfaceBuffer, remaining: Int)] = []
 
     /// Creates a surface of `size` points at `scale`.
@@ -139,6 +152,7 @@ import Foundation
                 frameNumber: presentCount, damage: damage,
                 snapshot: recordsSnapshots ? try? bitmap.copy() : nil,
                 bufferIdentifier: buffer.identifier, width: bitmap.width, height: bitmap.height))
+        trimHistory()
         pool.didPresent(buffer, damage: damage)
 
         var due: [SurfaceBuffer] = []
@@ -232,6 +246,25 @@ import Foundation
     /// Forgets the recorded commits (the screen is kept).
     public func removeAllCommits() {
         commits.removeAll()
+        snapshotFrames.removeAll()
+    }
+
+    /// Drops the commits beyond ``commitHistoryLimit`` and the snapshots beyond
+    /// ``snapshotLimit``, oldest first. Commits are numbered consecutively, so a frame
+    /// number finds its commit without a search.
+    private func trimHistory() {
+        if let limit = commitHistoryLimit, commits.count > max(0, limit) {
+            commits.removeFirst(commits.count - max(0, limit))
+        }
+        if let last = commits.last, last.snapshot != nil, snapshotFrames.last != last.frameNumber {
+            snapshotFrames.append(last.frameNumber)
+        }
+        while snapshotFrames.count > max(0, snapshotLimit) {
+            let frame = snapshotFrames.removeFirst()
+            guard let first = commits.first?.frameNumber else { continue }
+            let index = frame - first
+            if commits.indices.contains(index) { commits[index].snapshot = nil }
+        }
     }
 
     private func release(_ buffer: SurfaceBuffer) {

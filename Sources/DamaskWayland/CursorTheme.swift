@@ -1,5 +1,6 @@
 import CWaylandClient
 import CWaylandCursor
+import DamaskGraphics
 import Foundation
 
 /// A cursor theme loaded for one buffer scale, with a built-in arrow for when the theme
@@ -56,7 +57,7 @@ public final class CursorTheme {
             wl_cursor_theme_destroy(loaded)
         }
         if let name, !Self.isInstalled(themeNamed: name) {
-            FileHandle.standardError.write(Data("damask: cursor theme '\(name)' is not installed; using fallback cursors\n".utf8))
+            StandardError.write("damask: cursor theme '\(name)' is not installed; using fallback cursors\n")
         }
     }
 
@@ -95,7 +96,7 @@ public final class CursorTheme {
 
     private nonisolated static let checkedEnvironmentSize: Int = {
         let (size, warning) = CursorTheme.size(fromEnvironment: ProcessInfo.processInfo.environment["XCURSOR_SIZE"])
-        if let warning { FileHandle.standardError.write(Data("damask: \(warning)\n".utf8)) }
+        if let warning { StandardError.write("damask: \(warning)\n") }
         return size
     }()
 

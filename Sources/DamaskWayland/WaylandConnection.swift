@@ -1,6 +1,7 @@
 import CDamaskShims
 import CWaylandClient
 import CWaylandProtocols
+import DamaskGraphics
 import Dispatch
 import Foundation
 
@@ -58,7 +59,7 @@ public final class WaylandConnection {
     /// Called once when the connection fails for good (lost, protocol error). The default
     /// prints the error and exits with its `exitStatus`.
     public var onFatalError: (WaylandError) -> Void = { error in
-        FileHandle.standardError.write(Data("damask: \(error)\n".utf8))
+        StandardError.write("damask: \(error)\n")
         exit(error.exitStatus)
     }
     /// Called when a seat appears (registry name, `wl_seat` proxy, bound version).

@@ -1,4 +1,5 @@
 import CWaylandClient
+import DamaskGraphics
 import DamaskViews
 import Foundation
 
@@ -69,7 +70,7 @@ public final class WaylandKeyboard {
         } catch {
             // Keys typed under an unknown keymap would mean something else: ignore them.
             xkb = nil
-            FileHandle.standardError.write(Data("damask: \(error.message); the keyboard is ignored\n".utf8))
+            StandardError.write("damask: \(error.message); the keyboard is ignored\n")
         }
     }
 

@@ -452,7 +452,7 @@ public final class WaylandSurface: Surface {
             buffers[buffer.identifier] = (buffer, shm)
             return buffer
         } catch {
-            FileHandle.standardError.write(Data("damask: cannot allocate a \(width)×\(height) buffer: \(error)\n".utf8))
+            StandardError.write("damask: cannot allocate a \(width)×\(height) buffer: \(error)\n")
             return nil
         }
     }
@@ -528,8 +528,7 @@ public final class WaylandSurface: Surface {
     private func resize(to requestedSize: CGSize, scale newScale: CGFloat) {
         let newSize = Self.clamped(requestedSize, scale: newScale)
         if newSize.width < requestedSize.width || newSize.height < requestedSize.height {
-            FileHandle.standardError.write(Data(
-                "damask: warning: size \(Int(requestedSize.width))×\(Int(requestedSize.height)) clamped to \(Int(newSize.width))×\(Int(newSize.height)) at scale \(newScale) (buffers are limited to \(Self.maximumPixelDimension) px a side and \(Self.maximumPixelCount) px)\n".utf8))
+            StandardError.write("damask: warning: size \(Int(requestedSize.width))×\(Int(requestedSize.height)) clamped to \(Int(newSize.width))×\(Int(newSize.height)) at scale \(newScale) (buffers are limited to \(Self.maximumPixelDimension) px a side and \(Self.maximumPixelCount) px)\n")
         }
         let oldPixels = (pixelWidth, pixelHeight)
         size = newSize
