@@ -9,7 +9,8 @@
  * wl_output (plus wp_viewporter and wp_fractional_scale_manager_v1 for preferred-scale).
  * Buffers are released at the commit that attaches them; frame callbacks fire 16 ms after
  * their commit. When the window is mapped (the first commit with a buffer) it prints
- * "mapped W H" and plays the scenario:
+ * "mapped W H" and plays the scenario; after that, every buffer of a new size is reported as
+ * "buffer W H". The scenarios:
  *
  *   key-code                  a valid keymap, focus, then keys 0xFFFFFFF8 and 0xFFFFFFFF
  *   enter-keys                no keymap; focus with the keys array {0xFFFFFFFF, 0xFFFFFFF8}
@@ -346,8 +347,12 @@ surface_commit(struct wl_client *client, struct wl_resource *resource)
 	if (state.pending_buffer) {
 		struct wl_shm_buffer *shm = wl_shm_buffer_get(state.pending_buffer);
 		if (shm) {
-			width = state.buffer_width = wl_shm_buffer_get_width(shm);
-			height = state.buffer_height = wl_shm_buffer_get_height(shm);
+			width = wl_shm_buffer_get_width(shm);
+			height = wl_shm_buffer_get_height(shm);
+			if (state.mapped && (width != state.buffer_width || height != state.buffer_height))
+				say("buffer %d %d", width, height);
+			state.buffer_width = width;
+			state.buffer_height = height;
 			long pixels = (long)width * height;
 			if (pixels > state.max_pixels)
 				state.max_pixels = pixels;
