@@ -25,9 +25,10 @@
     public private(set) var isInvalidated = false
 
     /// How many callbacks per second the link wants at most; 0 (the default) means every
-    /// frame. Frames that come sooner than `1000 / preferredFramesPerSecond` ms (less half
-    /// of a 60 Hz frame, so that a 30 fps link on a 60 Hz display gets every other frame)
-    /// after the last delivered one are skipped.
+    /// frame. A frame that comes more than half a 60 Hz frame (8 ms) sooner than
+    /// `1000 / preferredFramesPerSecond` ms after the last delivered one is skipped (so a
+    /// 30 fps link on a 60 Hz display gets every other frame), and while nothing else
+    /// changes the window sleeps until the link's next frame is due.
     public var preferredFramesPerSecond = 0
 
     /// Creates an active link on `window`.
@@ -67,11 +68,9 @@
 
     var wantsFrames: Bool { isActive }
 
-    func wantsFrame(at timestamp: UInt32) -> Bool {
-        guard preferredFramesPerSecond > 0, frameCount > 0 else { return true }
-        let period = 1000 / Double(preferredFramesPerSecond)
-        let elapsed = Double(timestamp &- self.timestamp)
-        return elapsed >= period - 8
+    var nextWantedTimestamp: UInt32? {
+        guard preferredFramesPerSecond > 0, frameCount > 0 else { return nil }
+        return timestamp &+ UInt32(1000 / preferredFramesPerSecond)
     }
 
     func tick(timestamp: UInt32) {

@@ -1,15 +1,23 @@
 import Dispatch
 import Foundation
 
-/// Something the frame scheduler ticks once per frame while it wants frames: a
-/// ``DisplayLink`` today, an animation driver later. Main-actor isolated.
+/// Something the frame scheduler ticks on the window's frames while it wants them: a
+/// ``DisplayLink`` or a ``FrameTimer`` today; an animation driver that interpolates
+/// presentation values per frame (and only recomposites) fits the same seam. Main-actor
+/// isolated.
 @MainActor protocol FrameTickClient: AnyObject {
-    /// Whether the client wants to be ticked on the frame at `timestamp` (milliseconds).
-    func wantsFrame(at timestamp: UInt32) -> Bool
     /// Whether the client wants frames at all (not paused, not invalidated).
     var wantsFrames: Bool { get }
+    /// The earliest frame timestamp (milliseconds, wrapping) the client wants next;
+    /// `nil` for the very next frame.
+    var nextWantedTimestamp: UInt32? { get }
     /// One frame, at `timestamp` milliseconds.
     func tick(timestamp: UInt32)
+}
+
+/// Whether wrapping millisecond timestamp `a` comes before `b`.
+func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
+    Int32(bitPattern: a &- b) < 0
 }
 
 /// What the scheduler asks of its window: run one pass, then the after-pass callbacks.
@@ -90,6 +98,8 @@ import Foundation
     private(set) var passCount = 0
     /// Whether an idle frame (a tick without a commit) was asked for and has not fired.
     private(set) var isWaitingForIdleFrame = false
+    /// The time the pending idle frame was asked for (`nil`: the next frame).
+    private var idleFrameTarget: UInt32?
     /// The timestamp of the last frame, in milliseconds.
     private(set) var lastFrameTimestamp: UInt32 = 0
 
@@ -141,7 +151,8 @@ import Foundation
         if state == .waitingForFrame { state = .idle }
         isWaitingForIdleFrame = false
         lastFrameTimestamp = timestamp
-        for client in clients where client.wantsFrames && client.wantsFrame(at: timestamp) {
+        for client in clients where client.wantsFrames {
+            if let wanted = client.nextWantedTimestamp, Self.isEarly(timestamp, for: wanted) { continue }
             client.tick(timestamp: timestamp)
         }
         if hasPendingChanges, state == .idle || state == .passQueued, !isHeld {
@@ -216,16 +227,35 @@ import Foundation
     /// Whether any client wants frames.
     var hasActiveClients: Bool { clients.contains { $0.wantsFrames } }
 
+    /// Whether a frame at `timestamp` comes too early for a client that wants `wanted`:
+    /// more than half a 60 Hz frame before it (the frame after would be later still).
+    private static func isEarly(_ timestamp: UInt32, for wanted: UInt32) -> Bool {
+        DamaskViews.timestamp(timestamp &+ 8, precedes: wanted)
+    }
+
     /// Asks the surface for the next tick when a client wants one and nothing else will
-    /// bring it: no frame callback outstanding and no pass queued.
+    /// bring it (no frame callback outstanding, no pass queued): for the next frame, or
+    /// for the earliest time a client wants (a timer) so that nothing wakes before it.
     private func requestIdleFrameIfNeeded() {
-        guard hasActiveClients, !isWaitingForIdleFrame else { return }
+        let active = clients.filter(\.wantsFrames)
+        guard !active.isEmpty else { return }
         switch state {
         case .idle, .waitingForBuffer:
-            isWaitingForIdleFrame = true
-            surface.requestIdleFrame()
+            break
         case .passQueued, .waitingForFrame:
-            break  // the queued pass ends here again; the commit's callback will tick
+            return  // the queued pass ends here again; the commit's callback will tick
         }
+        var target: UInt32?
+        if !active.contains(where: { $0.nextWantedTimestamp == nil }) {
+            target = active.compactMap(\.nextWantedTimestamp).min { DamaskViews.timestamp($0, precedes: $1) }
+        }
+        if isWaitingForIdleFrame {
+            // A pending request for the same time, or an earlier one, will do.
+            guard let pending = idleFrameTarget else { return }
+            if let target, !DamaskViews.timestamp(target, precedes: pending) { return }
+        }
+        isWaitingForIdleFrame = true
+        idleFrameTarget = target
+        surface.requestIdleFrame(notBefore: target)
     }
 }

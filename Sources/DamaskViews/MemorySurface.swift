@@ -82,6 +82,8 @@ import Foundation
     public private(set) var frameRequestCount = 0
     /// How many times ``requestIdleFrame()`` was called (ticks that cost no commit).
     public private(set) var idleFrameRequestCount = 0
+    /// The `notBefore` time of the last idle-frame request (`nil`: the next frame).
+    public private(set) var lastIdleFrameTarget: UInt32?
     /// How many frame callbacks fired.
     public private(set) var framesFired = 0
     /// Whether a requested frame callback has not fired yet.
@@ -92,6 +94,9 @@ import Foundation
     public private(set) var presentCount = 0
     /// The simulated clock, in milliseconds, used when no timestamp is given.
     public private(set) var clock: UInt32 = 0
+
+    /// The simulated clock (``clock``): frames are stamped with it.
+    public var clockTimestamp: UInt32 { clock }
 
     private let pool: BufferPool
     /// The frame numbers of the commits that still hold a snapshot, oldest first.
@@ -180,9 +185,11 @@ import Foundation
     }
 
     /// Asks for one tick without a commit; it fires from the same clock as frame
-    /// callbacks and merges with them.
-    public func requestIdleFrame() {
+    /// callbacks and merges with them (`timestamp` is not waited for: each frame the clock
+    /// brings ticks, and the window checks what is due).
+    public func requestIdleFrame(notBefore timestamp: UInt32?) {
         idleFrameRequestCount += 1
+        lastIdleFrameTarget = timestamp
         scheduleFrame()
     }
 

@@ -32,23 +32,36 @@ import Foundation
     func requestFrame()
     /// Asks for one frame tick that costs the compositor nothing: the delegate's
     /// ``SurfaceDelegate/surfaceFrameDidFire(_:timestamp:)`` runs once, about when the
-    /// next frame would be, without a commit. A window asks for it when a display link
-    /// wants the next frame but nothing changed, so there is no buffer to attach a frame
-    /// request to. A pending ``requestFrame()`` answers it too. The default calls
-    /// ``requestFrame()``.
-    func requestIdleFrame()
+    /// next frame would be (and not before `timestamp` on ``clockTimestamp``'s clock, when
+    /// given), without a commit. A window asks for it when a display link or a timer wants
+    /// a later frame but nothing changed, so there is no buffer to attach a frame request
+    /// to. A pending ``requestFrame()`` answers it too; a new request replaces the last.
+    /// The default calls ``requestFrame()``.
+    func requestIdleFrame(notBefore timestamp: UInt32?)
+    /// The time now on the clock that stamps frames, in milliseconds (wrapping). The
+    /// default reads `CLOCK_MONOTONIC`, which Weston and mutter stamp frame callbacks with.
+    var clockTimestamp: UInt32 { get }
 }
 
 extension Surface {
     /// Calls ``requestFrame()``: a surface without a cheaper clock ticks with callbacks.
-    public func requestIdleFrame() {
+    public func requestIdleFrame(notBefore timestamp: UInt32?) {
         requestFrame()
     }
-}
 
-extension Surface {
+    /// `CLOCK_MONOTONIC` in milliseconds.
+    public var clockTimestamp: UInt32 { monotonicMilliseconds() }
+
     /// Rounds `size × scale` half away from zero, as every surface must for its pixel size.
     public static func pixelLength(_ points: CGFloat, scale: CGFloat) -> Int {
         Int((points * scale).rounded(.toNearestOrAwayFromZero))
     }
+}
+
+/// `CLOCK_MONOTONIC` in milliseconds, truncated to 32 bits as frame callbacks are.
+public func monotonicMilliseconds() -> UInt32 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let milliseconds = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+    return UInt32(truncatingIfNeeded: milliseconds)
 }

@@ -275,14 +275,16 @@ private let environmentFlashesDamage: Bool = {
         scheduler.transactionDidCommit()
     }
 
-    // MARK: Display links
+    // MARK: Display links and timers
 
-    func add(_ link: DisplayLink) {
-        scheduler.add(link)
+    /// Ticks `client` (a display link or a timer) on this window's frames.
+    func add(_ client: any FrameTickClient) {
+        scheduler.add(client)
     }
 
-    func remove(_ link: DisplayLink) {
-        scheduler.remove(link)
+    /// Stops ticking `client`.
+    func remove(_ client: any FrameTickClient) {
+        scheduler.remove(client)
     }
 
     func displayLinkDidChangeState() {

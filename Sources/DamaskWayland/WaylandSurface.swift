@@ -267,14 +267,21 @@ public final class WaylandSurface: Surface {
     static let idleFrameInterval = DispatchTimeInterval.microseconds(16_667)
 
     /// Asks for one tick without a commit: an outstanding frame callback answers it;
-    /// otherwise a main-queue timer fires one frame interval from now and the delegate
-    /// hears `surfaceFrameDidFire` with the `CLOCK_MONOTONIC` time in milliseconds (the
-    /// clock Weston and mutter stamp frame callbacks with). Unlike a frame callback it
-    /// also ticks while the compositor hides the window.
-    public func requestIdleFrame() {
-        guard surface != nil, frameCallback == nil, idleFrameTimer == nil else { return }
+    /// otherwise a main-queue timer fires one frame interval from now (or at `timestamp`
+    /// on the `CLOCK_MONOTONIC` millisecond clock, if later) and the delegate hears
+    /// `surfaceFrameDidFire` with that clock's time (the clock Weston and mutter stamp
+    /// frame callbacks with). Unlike a frame callback it also ticks while the compositor
+    /// hides the window. A new request replaces a pending one.
+    public func requestIdleFrame(notBefore timestamp: UInt32?) {
+        guard surface != nil, frameCallback == nil else { return }
+        idleFrameTimer?.cancel()
+        var delay = Self.idleFrameInterval
+        if let timestamp {
+            let wait = Int64(Int32(bitPattern: timestamp &- monotonicMilliseconds()))
+            if wait > 16 { delay = .milliseconds(Int(wait)) }
+        }
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + Self.idleFrameInterval, leeway: .milliseconds(1))
+        timer.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
         timer.setEventHandler { [weak self] in
             MainActor.assumeIsolated { self?.idleFrameDidFire() }
         }
@@ -285,10 +292,7 @@ public final class WaylandSurface: Surface {
     private func idleFrameDidFire() {
         idleFrameTimer?.cancel()
         idleFrameTimer = nil
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let milliseconds = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
-        delegate?.surfaceFrameDidFire(self, timestamp: UInt32(truncatingIfNeeded: milliseconds))
+        delegate?.surfaceFrameDidFire(self, timestamp: monotonicMilliseconds())
     }
 
     // MARK: - Window management requests

@@ -180,5 +180,45 @@ extension ViewsTests {
             #expect(h.window.passCount == passes)
             #expect(!h.surface.hasPendingFrameRequest)
         }
+
+        @Test("A repeating timer fires once per interval on the frame clock, asks to sleep until then, and commits only its changes")
+        func timerFiresPerIntervalAndSleepsUntilThen() async {
+            let h = Harness()
+            let caret = SolidView(frame: CGRect(x: 0, y: 0, width: 2, height: 10), color: .blue)
+            h.root.addSubview(caret)
+            await nextTurn()
+            h.surface.fireFrame(timestamp: 1000)
+            let commits = h.commitCount
+            var fired: [UInt32] = []
+            let timer = FrameTimer(window: h.window, interval: 500, repeats: true) { _ in
+                fired.append(h.surface.clock)
+                caret.color = fired.count % 2 == 0 ? .blue : .green
+                caret.setNeedsDisplay()
+            }
+            #expect(timer.fireTimestamp == 1500)
+            #expect(h.surface.lastIdleFrameTarget == 1500, "the window sleeps until the timer is due")
+            for step in 1...125 { h.surface.fireFrame(timestamp: 1000 + UInt32(step) * 16) }
+            // 16 ms frames: the first frame at or after each due time less 8 ms.
+            #expect(fired == [1496, 1992, 2504, 3000])
+            #expect(h.commitCount == commits + 4)
+            #expect(h.lastDamage == Region(CGRect(x: 0, y: 0, width: 2, height: 10)))
+            h.surface.fireFrame(timestamp: 3016)  // the last commit's callback: nothing to do
+            #expect(h.surface.lastIdleFrameTarget == 3500, "no drift: due times stay 500 ms apart")
+            timer.invalidate()
+            h.frame()
+            #expect(!h.surface.hasPendingFrameRequest, "an invalidated timer wants no frames")
+        }
+
+        @Test("A one-shot timer fires once and lets the window idle")
+        func oneShotTimerFiresOnce() async {
+            let h = Harness()
+            await h.settle()
+            var count = 0
+            let timer = FrameTimer(window: h.window, interval: 100, repeats: false) { _ in count += 1 }
+            for _ in 0..<20 { h.frame() }
+            #expect(count == 1)
+            #expect(!timer.isValid)
+            #expect(!h.surface.hasPendingFrameRequest)
+        }
     }
 }

@@ -10,8 +10,9 @@ import Foundation
 /// and one deletion; in bidirectional text the arrows move in logical order and the caret
 /// is drawn where the next character in reading order goes. Each blink invalidates only the cursor's rect; an
 /// edit invalidates from the edit point to the end of the text. Blinking is driven by a
-/// display link that runs only while the field is focused and stops (cursor shown) after
-/// ``maximumBlinks`` blinks of inactivity, as GTK does. Main-actor.
+/// ``FrameTimer`` (one firing per half period, as UIKit's caret timer; a display link would
+/// wake every frame) that runs only while the field is focused and stops (cursor shown)
+/// after ``maximumBlinks`` blinks of inactivity, as GTK does. Main-actor.
 final class TextFieldView: View {
     /// The text and the caret, in grapheme clusters.
     private var editor: EditableText
@@ -34,8 +35,7 @@ final class TextFieldView: View {
     static let padding: CGFloat = 10
 
     private let font = Font.system(size: 16)
-    private var blinkLink: DisplayLink?
-    private var blinkStart: UInt32?
+    private var blinkTimer: FrameTimer?
     private var blinksSinceEdit = 0
 
     /// Creates a field showing `text` with the cursor at its end.
@@ -100,39 +100,35 @@ final class TextFieldView: View {
     // MARK: Blinking
 
     private func restartBlinking() {
-        blinkStart = nil
         blinksSinceEdit = 0
         if !isCursorVisible {
             isCursorVisible = true
             setNeedsDisplay(cursorRect)
         }
-        guard blinkLink == nil, let window else { return }
-        blinkLink = DisplayLink(window: window) { [weak self] _, timestamp in
-            self?.blinkFrame(timestamp)
+        if let blinkTimer {
+            blinkTimer.restart()
+            return
+        }
+        guard let window else { return }
+        blinkTimer = FrameTimer(window: window, interval: Self.blinkInterval, repeats: true) {
+            [weak self] _ in self?.blink()
         }
     }
 
     private func stopBlinking() {
-        blinkLink?.invalidate()
-        blinkLink = nil
-        blinkStart = nil
+        blinkTimer?.invalidate()
+        blinkTimer = nil
         isCursorVisible = true
     }
 
-    private func blinkFrame(_ timestamp: UInt32) {
-        let start = blinkStart ?? timestamp
-        blinkStart = start
-        let halfPeriods = Int((timestamp &- start) / Self.blinkInterval)
-        let visible = halfPeriods % 2 == 0
-        if visible != isCursorVisible {
-            isCursorVisible = visible
-            blinkCount += 1
-            blinksSinceEdit += 1
-            setNeedsDisplay(cursorRect)
-        }
+    private func blink() {
+        isCursorVisible.toggle()
+        blinkCount += 1
+        blinksSinceEdit += 1
+        setNeedsDisplay(cursorRect)
         if blinksSinceEdit >= Self.maximumBlinks * 2, isCursorVisible {
-            blinkLink?.invalidate()
-            blinkLink = nil
+            blinkTimer?.invalidate()
+            blinkTimer = nil
         }
     }
 
