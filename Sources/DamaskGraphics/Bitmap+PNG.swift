@@ -10,6 +10,11 @@ extension Bitmap {
     /// libpng's `PNG_IMAGE_VERSION`.
     private static let pngImageVersion: UInt32 = 1
 
+    /// The most pixels a decoded PNG may have: an 8K image (7680×4320, 133 MB at 4 bytes per
+    /// pixel). Checked against the header before anything is allocated, so a small file
+    /// claiming a huge image (a 1-bit decompression bomb) is refused at once.
+    public static let maximumPNGPixelCount = 7_680 * 4_320
+
     /// Decodes a PNG file into a new premultiplied ARGB32 bitmap.
     ///
     /// - Throws: ``GraphicsError/pngDecodingFailed(_:)`` when the file cannot be read or
@@ -57,6 +62,13 @@ extension Bitmap {
         } catch {
             png_image_free(&png)
             throw error
+        }
+        // Decoding writes 4 bytes per pixel whatever the file's depth: cap that first.
+        guard width * height <= maximumPNGPixelCount else {
+            png_image_free(&png)
+            throw GraphicsError.pngDecodingFailed(
+                "the image is \(width)×\(height) pixels, more than the limit of \(maximumPNGPixelCount) "
+                    + "(7680×4320, \(maximumPNGPixelCount * 4 / 1_000_000) MB decoded)")
         }
         // Deflate expands at most about 1032:1, and each row needs at least a filter byte and
         // one bit per pixel: a header claiming more pixels than the data can hold is a

@@ -7,6 +7,8 @@ public struct Script: Sendable {
     public var baseDirectory: String?
     /// The statements in order.
     public var statements: [ScriptStatement]
+    /// The reference images of `expect image`, decoded while parsing, by resolved path.
+    public var referenceImages: [String: DecodedImage] = [:]
 
     /// Creates a script.
     public init(file: String, baseDirectory: String? = nil, statements: [ScriptStatement]) {

@@ -49,7 +49,9 @@ public final class ScriptParser {
     ) throws(ScriptError) -> Script {
         var script = Script(file: file, baseDirectory: baseDirectory, statements: [])
         var currentLayout = layout
-        let scalars = Array(text.unicodeScalars)
+        var scalars = Array(text.unicodeScalars)
+        // A UTF-8 byte-order mark (editors on Windows write one) is not part of the script.
+        if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
         var lineNumber = 0
         var lineStart = 0
         while lineStart <= scalars.count {
@@ -67,7 +69,7 @@ public final class ScriptParser {
                 commandName: first.text, tokens: tokens, startIndex: 1, file: file, line: lineNumber)
             let command = try parseCommand(first.text, &reader, at: location)
             try reader.finish()
-            try validate(command, reader: reader, script: script, layout: &currentLayout)
+            try validate(command, reader: reader, script: &script, layout: &currentLayout)
             script.statements.append(ScriptStatement(command, at: location))
         }
         return script
@@ -94,8 +96,8 @@ public final class ScriptParser {
         case "drag": return try parseDrag(&reader)
         case "scroll":
             return .scroll(
-                dx: try reader.integer("DX", in: -10_000...10_000),
-                dy: try reader.integer("DY", in: -10_000...10_000))
+                dx: try reader.integer("DX", in: Self.scrollStepRange),
+                dy: try reader.integer("DY", in: Self.scrollStepRange))
         case "key": return .key(try parseChord(&reader))
         case "keydown": return .keyDown(try keyName(&reader))
         case "keyup": return .keyUp(try keyName(&reader))
@@ -230,7 +232,7 @@ public final class ScriptParser {
                 throw reader.error(
                     "bad duration '\(word)' (expected e.g. 250ms or 2s, 'frames N' or 'idle')")
             }
-            guard (0...3_600_000).contains(milliseconds) else {
+            guard (0...Self.maximumWaitMilliseconds).contains(milliseconds) else {
                 throw reader.error("duration '\(word)' is out of range 0ms…3600s")
             }
             return .duration(milliseconds: milliseconds)
@@ -278,9 +280,16 @@ public final class ScriptParser {
 
     // MARK: Arguments
 
+    /// The coordinates a script may use (points), shared with ``ScriptRecorder``.
+    public static let coordinateRange: ClosedRange<Double> = -1_000_000...1_000_000
+    /// The wheel steps one `scroll` may take per axis, shared with ``ScriptRecorder``.
+    public static let scrollStepRange: ClosedRange<Int> = -10_000...10_000
+    /// The longest `wait DURATION`, in milliseconds (an hour), shared with ``ScriptRecorder``.
+    public static let maximumWaitMilliseconds: Double = 3_600_000
+
     private func point(_ reader: inout ArgumentReader) throws(ScriptError) -> CGPoint {
-        let x = try reader.number("X", in: -1_000_000...1_000_000)
-        let y = try reader.number("Y", in: -1_000_000...1_000_000)
+        let x = try reader.number("X", in: Self.coordinateRange)
+        let y = try reader.number("Y", in: Self.coordinateRange)
         return CGPoint(x: x, y: y)
     }
 
@@ -333,7 +342,7 @@ public final class ScriptParser {
     /// Checks what needs more than syntax: the layout can produce every key and character,
     /// and reference images can be read.
     private func validate(
-        _ command: ScriptCommand, reader: ArgumentReader, script: Script,
+        _ command: ScriptCommand, reader: ArgumentReader, script: inout Script,
         layout: inout KeyboardLayout
     ) throws(ScriptError) {
         switch command {
@@ -361,8 +370,14 @@ public final class ScriptParser {
             }
         case .expectImage(let path, _):
             guard validatesReferenceImages else { return }
-            if let problem = ReferenceImage.problem(at: script.resolve(path)) {
-                throw reader.error("cannot read reference image '\(path)': \(problem)")
+            let resolved = script.resolve(path)
+            guard script.referenceImages[resolved] == nil else { return }
+            switch ReferenceImage.decode(at: resolved) {
+            case .success(let image):
+                // Kept, so that the check does not decode the file a second time.
+                script.referenceImages[resolved] = image
+            case .failure(let problem):
+                throw reader.error("cannot read reference image '\(path)': \(problem.description)")
             }
         default:
             break

@@ -79,7 +79,8 @@ extension ScriptPlayer {
         let resolved = script.resolve(path)
         let reference: Bitmap
         do {
-            reference = try Bitmap(contentsOfPNGFile: resolved)
+            // Decoded once, by the parser; a script built by hand is read here.
+            reference = try script.referenceImages[resolved]?.bitmap() ?? Bitmap(contentsOfPNGFile: resolved)
         } catch {
             throw PlaybackError("cannot read reference image '\(path)': \(error)", at: location)
         }

@@ -38,6 +38,11 @@ import Foundation
     /// The location of the command being played (for application command handlers that
     /// report errors or wait), nil outside `play(_:)`.
     public private(set) var currentLocation: SourceLocation?
+    /// The largest buffer side `size` and `scale` may ask for (as a Wayland window's).
+    public static let maximumPixelDimension = 16_384
+    /// The largest buffer area `size` and `scale` may ask for (an 8K screen, as a Wayland
+    /// window's).
+    public static let maximumPixelCount = 7_680 * 4_320
     /// The private directory failure images went into, once one was made.
     public internal(set) var privateArtifactsDirectory: String?
     /// Called with every event just before it is dispatched, and its timestamp (for logging,
@@ -207,6 +212,18 @@ import Foundation
     ) throws(PlaybackError) {
         guard let surface = window.surface as? any ResizableSurface else {
             throw PlaybackError("this window's surface cannot be resized by a script", at: location)
+        }
+        // The buffer limits of a Wayland window (WaylandSurface): said here, not ignored.
+        let newScale = scale ?? window.scale
+        let pixels = (width: (size.width * newScale).rounded(), height: (size.height * newScale).rounded())
+        if max(pixels.width, pixels.height) > CGFloat(Self.maximumPixelDimension)
+            || pixels.width * pixels.height > CGFloat(Self.maximumPixelCount)
+        {
+            throw PlaybackError(
+                "size \(Int(size.width))x\(Int(size.height)) at scale \(ScriptPrinter.format(Double(newScale))) "
+                    + "needs a \(Int(pixels.width))×\(Int(pixels.height)) pixel buffer, more than the limit "
+                    + "(\(Self.maximumPixelDimension) pixels a side, \(Self.maximumPixelCount) pixels in all)",
+                at: location)
         }
         do {
             try surface.resize(to: size, scale: scale)

@@ -90,7 +90,9 @@ public enum ScriptPrinter {
     /// Whether `scalar` is a control character or line separator that strings must escape.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: return true
+        // Also the byte-order mark: invisible in a message, it made "unknown command 'scene'"
+        // look like nonsense.
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF: return true
         default: return false
         }
     }

@@ -151,8 +151,8 @@ public final class ScriptRecorder {
         var dx = event.discreteX
         var dy = event.discreteY
         if dx == 0 && dy == 0 {
-            dx = Int((event.deltaX / scrollPointsPerStep).rounded())
-            dy = Int((event.deltaY / scrollPointsPerStep).rounded())
+            dx = Self.steps(event.deltaX / scrollPointsPerStep)
+            dy = Self.steps(event.deltaY / scrollPointsPerStep)
         }
         guard dx != 0 || dy != 0 else { return }
         emitPointerMove(to: event.location, at: time)
@@ -297,16 +297,49 @@ public final class ScriptRecorder {
     // MARK: Output
 
     /// Appends `command`, preceded by `wait` if it began `minimumPause` or more after the
-    /// previous command's last event.
+    /// previous command's last event. Values are clamped to what the parser accepts (a
+    /// compositor can send any coordinate or scroll amount): the recording always replays.
     private func emit(_ command: ScriptCommand, start: UInt32, last: UInt32) {
+        guard let command = Self.clampedToParserRanges(command) else { return }
         if let previous = lastConsumed {
             let pause = start &- previous
             if pause >= minimumPause, pause < UInt32.max / 2 {
-                commands.append(.wait(.duration(milliseconds: Double(pause))))
+                commands.append(.wait(.duration(milliseconds: min(Double(pause), ScriptParser.maximumWaitMilliseconds))))
             }
         }
         lastConsumed = last
         commands.append(command)
+    }
+
+    /// `command` with coordinates and scroll steps clamped to the parser's ranges; nil for
+    /// one no script can express (a negative touch id).
+    static func clampedToParserRanges(_ command: ScriptCommand) -> ScriptCommand? {
+        func clamp(_ point: CGPoint) -> CGPoint {
+            let range = ScriptParser.coordinateRange
+            func value(_ v: CGFloat) -> CGFloat {
+                v.isNaN ? 0 : min(max(Double(v), range.lowerBound), range.upperBound)
+            }
+            return CGPoint(x: value(point.x), y: value(point.y))
+        }
+        func clamp(_ steps: Int) -> Int {
+            min(max(steps, ScriptParser.scrollStepRange.lowerBound), ScriptParser.scrollStepRange.upperBound)
+        }
+        switch command {
+        case .move(let point): return .move(clamp(point))
+        case .scroll(let dx, let dy): return .scroll(dx: clamp(dx), dy: clamp(dy))
+        case .touchDown(let id, let point): return id < 0 ? nil : .touchDown(id: id, at: clamp(point))
+        case .touchMove(let id, let point): return id < 0 ? nil : .touchMove(id: id, to: clamp(point))
+        case .touchUp(let id): return id < 0 ? nil : .touchUp(id: id)
+        default: return command
+        }
+    }
+
+    /// Wheel steps for a smooth-scroll amount, within the parser's range (never a trap on
+    /// an infinite or NaN amount).
+    static func steps(_ amount: CGFloat) -> Int {
+        guard amount.isFinite else { return 0 }
+        let range = ScriptParser.scrollStepRange
+        return Int(min(max(amount.rounded(), CGFloat(range.lowerBound)), CGFloat(range.upperBound)))
     }
 
     /// Shift, Control, Alt, Super, AltGr (ISO_Level3_Shift) and ISO_Level5_Shift, left and right.

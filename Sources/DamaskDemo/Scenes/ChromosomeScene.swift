@@ -103,6 +103,10 @@ final class ChromosomeScene: DemoScene {
 
     private func sequenceDidArrive(_ result: Result<String, any Error>, ticket: Int) {
         guard ticket == generation else { return }
+        if case .failure(let error) = result {
+            // On stderr too: a bad --sequence must not be visible only inside the window.
+            StandardError.write("damask-demo: \(error)")
+        }
         arrived = result
     }
 
