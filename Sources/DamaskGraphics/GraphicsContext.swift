@@ -261,8 +261,15 @@ public final class GraphicsContext {
     /// The context views draw into (UIKit's `UIGraphicsGetCurrentContext()`): the top of
     /// this thread's context stack, or nil when the stack is empty.
     public static var current: GraphicsContext? {
-        ContextStack.forCurrentThread.contexts.last
+        guard let context = ContextStack.forCurrentThread.contexts.last else { return nil }
+        context.currentRequestCount += 1
+        return context
     }
+
+    /// How many times this context was handed out as ``current``. The view system reads it
+    /// to tell a `draw(_:)` that asked for the context (and so may draw) from one that
+    /// cannot have drawn.
+    public private(set) var currentRequestCount = 0
 
     /// Makes `context` current on this thread until the matching ``pop()``.
     public static func push(_ context: GraphicsContext) {

@@ -22,7 +22,7 @@
         switch event {
         case .pointer(let pointer): dispatchPointer(pointer, in: window)
         case .scroll(let scroll):
-            (window.hitTest(scroll.location) ?? window).scrollWheel(scroll)
+            (window.hitTest(scroll.location, with: event) ?? window).scrollWheel(scroll)
         case .key(let key):
             let target = firstResponder ?? window
             if key.phase == .down { target.keyDown(key) } else { target.keyUp(key) }
@@ -57,21 +57,21 @@
                 grab.pointerMoved(event)
                 return
             }
-            let hit = window.hitTest(event.location)
+            let hit = window.hitTest(event.location, with: .pointer(event))
             updateHover(hit, event)
             (hit ?? window).pointerMoved(event)
         case .exited:
             updateHover(nil, event)
         case .down:
-            if pressedButtonCount == 0 { pointerGrab = window.hitTest(event.location) }
+            if pressedButtonCount == 0 { pointerGrab = window.hitTest(event.location, with: .pointer(event)) }
             pressedButtonCount += 1
             (pointerGrab ?? window).pointerDown(event)
         case .up:
-            let target: Responder = pointerGrab ?? window.hitTest(event.location) ?? window
+            let target: Responder = pointerGrab ?? window.hitTest(event.location, with: .pointer(event)) ?? window
             pressedButtonCount = max(0, pressedButtonCount - 1)
             if pressedButtonCount == 0 { pointerGrab = nil }
             target.pointerUp(event)
-            if pointerGrab == nil { updateHover(window.hitTest(event.location), event) }
+            if pointerGrab == nil { updateHover(window.hitTest(event.location, with: .pointer(event)), event) }
         }
     }
 
@@ -90,7 +90,7 @@
     private func dispatchTouch(_ event: TouchEvent, in window: Window) {
         switch event.phase {
         case .began:
-            let target = window.hitTest(event.location)
+            let target = window.hitTest(event.location, with: .touch(event))
             if let target { touchTargets[event.id] = target }
             (target ?? window).touchesBegan(event)
         case .moved:

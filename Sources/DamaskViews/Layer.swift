@@ -346,13 +346,20 @@ import Foundation
     }
 
     /// Adds `rect` (layer coordinates, clipped to the bounds) to the area to redraw at the
-    /// next display pass. Only records.
-    public func setNeedsDisplay(in rect: CGRect) {
+    /// next display pass. Only records. (Core Animation's `setNeedsDisplay(_:)`,
+    /// `setNeedsDisplayInRect:` in Objective-C.)
+    public func setNeedsDisplay(_ rect: CGRect) {
         let clipped = rect.standardized.intersection(bounds)
         guard !clipped.isNull, !clipped.isEmpty else { return }
         dirtyRect = dirtyRect.union(clipped)
         markDisplayPath()
         window?.layerNeedsDisplay(self)
+    }
+
+    /// The former spelling of ``setNeedsDisplay(_:)``.
+    @available(*, deprecated, renamed: "setNeedsDisplay(_:)")
+    public func setNeedsDisplay(in rect: CGRect) {
+        setNeedsDisplay(rect)
     }
 
     /// Redraws the whole layer now (the delegate's `display(_:)` or the drawing path).
@@ -394,28 +401,45 @@ import Foundation
         let kind = drawingKind
         let window = self.window
         if window?.nonDrawingKinds.contains(kind) == true {
+            // Learned not to draw: ask again without a backing store, so that a class whose
+            // first instance drew nothing is never kept from drawing.
+            guard !drawsIntoProbe() else {
+                window?.nonDrawingKinds.remove(kind)
+                return drawIntoBackingStore()
+            }
             dirtyRect = .null
             if storedContents === backingStore { freeBackingStore() }
             return
         }
         let scale = contentsScale > 0 ? contentsScale : 1
-        let pixelWidth = Int((bounds.width * scale).rounded(.up))
-        let pixelHeight = Int((bounds.height * scale).rounded(.up))
-        guard pixelWidth > 0, pixelHeight > 0 else {
+        let pixelWidthValue = (bounds.width * scale).rounded(.up)
+        let pixelHeightValue = (bounds.height * scale).rounded(.up)
+        guard pixelWidthValue > 0, pixelHeightValue > 0 else {
             return  // stays marked: drawn once it has a size
         }
+        let limit = CGFloat(Bitmap.maximumDimension)
+        guard pixelWidthValue <= limit, pixelHeightValue <= limit else {
+            reportOversizedBackingStore(width: pixelWidthValue, height: pixelHeightValue)
+            return  // stays marked: drawn once it fits
+        }
+        let pixelWidth = Int(pixelWidthValue)
+        let pixelHeight = Int(pixelHeightValue)
         let requested = dirtyRect.intersection(bounds)
-        dirtyRect = .null
         let rect: CGRect
         let isNewStore: Bool
         if let store = backingStore, store.width == pixelWidth, store.height == pixelHeight,
             backingStorePointSize == bounds.size, storedContents === store
         {
+            dirtyRect = .null
             guard !requested.isNull, !requested.isEmpty else { return }
             rect = alignedToPixels(requested, scale: scale)
             isNewStore = false
         } else {
-            guard let store = try? Bitmap(width: pixelWidth, height: pixelHeight) else { return }
+            guard let store = try? Bitmap(width: pixelWidth, height: pixelHeight) else {
+                reportOversizedBackingStore(width: pixelWidthValue, height: pixelHeightValue)
+                return  // stays marked
+            }
+            dirtyRect = .null
             freeBackingStore()
             backingStore = store
             backingStorePointSize = bounds.size
@@ -437,7 +461,10 @@ import Foundation
         GraphicsContext.pop()
         drawingRect = .null
         displayCount += 1
-        if drawReachedDefault {
+        // Only a first drawing that reached a default `draw`, never asked for the current
+        // context and left every pixel clear teaches that the class does not draw (an
+        // override may call `super.draw`); a redraw never throws pixels away.
+        if isNewStore, drawReachedDefault, context.currentRequestCount == 0, store.isClear {
             window?.nonDrawingKinds.insert(kind)
             freeBackingStore()
             window?.layerDidDraw(self, in: nil)
@@ -451,6 +478,45 @@ import Foundation
             window?.layerDidDraw(self, in: rect)
         }
     }
+
+    /// Calls ``draw(in:)`` on a 1×1-pixel stand-in context; returns whether the drawing
+    /// did anything but reach a default (it asked for the current context or was
+    /// overridden).
+    private func drawsIntoProbe() -> Bool {
+        guard let probe = try? Bitmap(width: 1, height: 1) else { return true }
+        let context = GraphicsContext(bitmap: probe)
+        context.translateBy(x: -bounds.minX, y: -bounds.minY)
+        drawReachedDefault = false
+        drawingRect = bounds
+        GraphicsContext.push(context)
+        draw(in: context)
+        GraphicsContext.pop()
+        drawingRect = .null
+        return !drawReachedDefault || context.currentRequestCount > 0 || !probe.isClear
+    }
+
+    /// Whether this layer already reported that its backing store cannot be allocated.
+    private var reportedOversizedBackingStore = false
+
+    /// Writes a one-time diagnostic (per layer) to standard error: the backing store of
+    /// `width × height` pixels exceeds what a bitmap can hold, so the layer stays marked
+    /// and undrawn until its bounds or scale shrink.
+    private func reportOversizedBackingStore(width: CGFloat, height: CGFloat) {
+        Layer.oversizedBackingStoreReportCount += 1
+        guard !reportedOversizedBackingStore else { return }
+        reportedOversizedBackingStore = true
+        let name = delegate.map { String(describing: type(of: $0)) } ?? String(describing: type(of: self))
+        let message =
+            "damask: \(name) layer of \(bounds.width)×\(bounds.height) points at scale "
+            + "\(contentsScale) needs a \(width)×\(height)-pixel backing store; bitmaps are limited to "
+            + "\(Bitmap.maximumDimension) pixels a side, so it is not drawn (it stays marked for "
+            + "display; split it into smaller views or layers)\n"
+        FileHandle.standardError.write(Data(message.utf8))
+    }
+
+    /// How many display attempts found a backing store too large to allocate (a debug
+    /// counter for tests).
+    public private(set) static var oversizedBackingStoreReportCount = 0
 
     /// Rounds `rect` outwards to whole backing-store pixels, within the bounds.
     private func alignedToPixels(_ rect: CGRect, scale: CGFloat) -> CGRect {
@@ -592,5 +658,20 @@ import Foundation
             rect = rect.union(frame)
         }
         return rect
+    }
+}
+
+extension Bitmap {
+    /// Whether every byte of the pixels is zero (fully transparent).
+    fileprivate var isClear: Bool {
+        let words = byteCount / 8
+        let raw = UnsafeRawPointer(bytes)
+        for index in 0..<words where raw.load(fromByteOffset: index * 8, as: UInt64.self) != 0 {
+            return false
+        }
+        for offset in (words * 8)..<byteCount where raw.load(fromByteOffset: offset, as: UInt8.self) != 0 {
+            return false
+        }
+        return true
     }
 }

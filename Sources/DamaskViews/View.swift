@@ -44,6 +44,7 @@ import Foundation
     public var window: Window? { layer.window }
 
     /// Appends `view` in front of the other subviews (removing it from its old parent).
+    /// Adding a view (not reordering one) marks this view for layout.
     public func addSubview(_ view: View) {
         insertSubview(view, at: subviews.count)
     }
@@ -81,6 +82,7 @@ import Foundation
         }
         subviews.insert(view, at: position)
         guard !isReorder else { return }
+        setNeedsLayout()  // as UIKit: adding a subview lays out the superview
         view.superview = self
         if view.needsLayoutWalk {  // layout marked while elsewhere: report it here
             view.needsLayoutWalk = false
@@ -237,8 +239,10 @@ import Foundation
         set { layer.masksToBounds = newValue }
     }
 
-    /// A hint that ``draw(_:)`` fills its whole rect with opaque pixels.
-    open var isOpaque = false
+    /// A hint that ``draw(_:)`` fills its whole rect with opaque pixels. Default `true`,
+    /// as in UIKit. Damask composites every view with alpha whatever its value, so a view
+    /// that draws translucent pixels shows correctly either way.
+    open var isOpaque = true
 
     /// Whether the dirty rect is cleared to transparent before ``draw(_:)``. Default `true`.
     open var clearsContextBeforeDrawing: Bool {
@@ -283,7 +287,7 @@ import Foundation
     /// rounded out to whole pixels and clipped to the bounds. The current
     /// ``GraphicsContext`` is clipped to it and its origin is the bounds origin. The
     /// default does nothing; a view that does not override it gets no backing store.
-    /// Overrides need not (and should not) call `super`.
+    /// Overrides need not call `super`; calling it is harmless.
     open func draw(_ rect: CGRect) {
         layer.drawReachedDefault = true
     }
@@ -296,7 +300,7 @@ import Foundation
     /// Adds `rect` (view coordinates, clipped to the bounds) to the area to redraw in the
     /// next display pass; only records.
     open func setNeedsDisplay(_ rect: CGRect) {
-        layer.setNeedsDisplay(in: rect)
+        layer.setNeedsDisplay(rect)
     }
 
     /// Draws now if the view is marked (``draw(_:)`` has run when this returns); otherwise
@@ -313,8 +317,17 @@ import Foundation
         displayIfNeeded()
     }
 
-    /// Forwards the layer's drawing to ``draw(_:)``.
-    public func draw(_ layer: Layer, in context: GraphicsContext) {
+    /// Sets the layer's contents directly instead of drawing (UIKit calls a view's
+    /// `display(_:)` as its layer's delegate). Override to supply ``Layer/contents``
+    /// yourself: then ``draw(_:)`` is not called and no backing store is allocated. The
+    /// default declines, and the view draws with ``draw(_:)``.
+    open func display(_ layer: Layer) {
+        layer.delegateDeclinedDisplay = true
+    }
+
+    /// Forwards the layer's drawing to ``draw(_:)``. Override to draw with the context
+    /// passed in instead (the current context is the same one).
+    open func draw(_ layer: Layer, in context: GraphicsContext) {
         draw(layer.drawingRect)
     }
 
@@ -385,20 +398,25 @@ import Foundation
     override var responderWindow: Window? { window }
 
     /// Whether `point` (view coordinates) is inside the view. Default: inside the bounds.
-    open func point(inside point: CGPoint) -> Bool {
+    /// `event` is the event being delivered, or `nil` when asked outside delivery.
+    open func point(inside point: CGPoint, with event: Event?) -> Bool {
         bounds.contains(point)
     }
 
     /// Returns the frontmost descendant (or this view) that contains `point` (view
     /// coordinates) and accepts events; `nil` when the point is outside, or the view is
-    /// hidden, nearly transparent (alpha < 0.01) or not interactive.
-    open func hitTest(_ point: CGPoint) -> View? {
-        guard !isHidden, alpha >= 0.01, isUserInteractionEnabled, self.point(inside: point) else {
+    /// hidden, nearly transparent (alpha < 0.01) or not interactive. `event` is the event
+    /// being delivered, or `nil` when asked outside delivery; it is passed down to the
+    /// subviews' `hitTest(_:with:)` and `point(inside:with:)`.
+    open func hitTest(_ point: CGPoint, with event: Event?) -> View? {
+        guard !isHidden, alpha >= 0.01, isUserInteractionEnabled,
+            self.point(inside: point, with: event)
+        else {
             return nil
         }
         for subview in subviews.reversed() {
             let local = subview.layer.convert(point, from: layer)
-            if let hit = subview.hitTest(local) { return hit }
+            if let hit = subview.hitTest(local, with: event) { return hit }
         }
         return self
     }

@@ -177,9 +177,10 @@ private let environmentFlashesDamage: Bool = {
         scheduler.setNeedsPass()
     }
 
-    /// Returns the frontmost view at `point` (window points) that accepts events.
-    public func hitTest(_ point: CGPoint) -> View? {
-        contentView.hitTest(contentView.convert(point, from: nil))
+    /// Returns the frontmost view at `point` (window points) that accepts events;
+    /// `event` is the event being delivered (`nil` when asking outside delivery).
+    public func hitTest(_ point: CGPoint, with event: Event? = nil) -> View? {
+        contentView.hitTest(contentView.convert(point, from: nil), with: event)
     }
 
     // MARK: Offscreen rendering

@@ -31,5 +31,5 @@ open class ShadowView: View {
         }
     }
 
-    open override func point(inside point: CGPoint) -> Bool { false }
+    open override func point(inside point: CGPoint, with event: Event?) -> Bool { false }
 }

@@ -136,7 +136,7 @@ open class WindowFrameView: View {
     /// over the title bar buttons, the arrow elsewhere.
     public func cursorShape(at point: CGPoint) -> CursorShape {
         if let edge = resizeEdge(at: point) { return .resize(edge) }
-        if let hit = hitTest(point), hit is TitleBarButton { return .pointingHand }
+        if let hit = hitTest(point, with: nil), hit is TitleBarButton { return .pointingHand }
         return .arrow
     }
 
