@@ -18,7 +18,8 @@ public struct CommitRecord: Sendable, Equatable {
     public enum Content: String, Sendable {
         /// Compared with the surface's previous content.
         case compared
-        /// First content, or the size or format changed: every pixel counts as changed.
+        /// First content, or the size, format, scale, transform or viewport changed (which
+        /// repaints the whole surface): every pixel counts as changed.
         case new
         /// The pixels could not be read (not wl_shm, unknown format, truncated pool).
         case unreadable

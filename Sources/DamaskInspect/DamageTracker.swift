@@ -179,7 +179,9 @@ public final class DamageTracker {
             record.heldWrite = true
         }
         var evidence: CommitEvidence?
-        if let previous = surface.content, previous.isComparable(with: now) {
+        // A new size, scale, transform or viewport repaints the whole surface on any
+        // compositor, so only content under unchanged geometry is held to its damage.
+        if let previous = surface.content, previous.isComparable(with: now), surface.contentGeometry == surface.geometry {
             let region = DamageRegion(record.damage, clippedTo: now.bounds)
             let comparison = ContentComparison(previous: previous, current: now, damage: region)
             record.content = .compared
@@ -196,6 +198,7 @@ public final class DamageTracker {
         buffer.heldContent = now
         buffer.heldBy = (surface, surface.commitCount)
         surface.content = now
+        surface.contentGeometry = surface.geometry
         emit(evidence)
     }
 }

@@ -45,20 +45,18 @@ public final class InspectProxy {
             FileHandle.standardError.write(Data("damask-inspect: \(error)\n".utf8))
             return 2
         }
-        let relay = SignalRelay()
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = options.command
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = socketPath
         environment["WAYLAND_SOCKET"] = nil
-        child.environment = environment
+        let child: ChildProcess
         do {
-            try child.run()
+            child = try ChildProcess(options.command, environment: environment)
         } catch {
-            report.connectionError("cannot start \(options.command.joined(separator: " ")): \(error)")
+            report.connectionError("\(error)")
             return finishRun()
         }
+        // After the spawn: the relay blocks and ignores SIGINT/SIGTERM in this process.
+        let relay = SignalRelay()
         var childExit: Double?
         while true {
             var fds: [pollfd] = [pollfd(fd: relay.readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
@@ -75,7 +73,7 @@ public final class InspectProxy {
                 report.connectionError("poll failed: errno \(errno)")
                 break
             }
-            if fds[0].revents != 0, relay.drain(), child.isRunning { kill(child.processIdentifier, SIGTERM) }
+            if fds[0].revents != 0, relay.drain() { child.signal(SIGTERM) }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptConnections() }
             for (index, session) in sessions.enumerated() where fds.count > 2 + 2 * index + 1 {
                 let clientEvents = Int32(fds[2 + 2 * index].revents)
@@ -97,10 +95,10 @@ public final class InspectProxy {
                 }
             }
         }
-        if child.isRunning { child.waitUntilExit() }
-        report.clientOutcome = "\(child.terminationReason == .exit ? "exit" : "signal") \(child.terminationStatus)"
-        if child.terminationReason == .exit && child.terminationStatus == 127 {
-            report.connectionError("cannot start \(options.command.joined(separator: " ")) (env exited 127: not found)")
+        child.wait()
+        report.clientOutcome = child.outcome
+        if child.exitStatus == 127 {
+            report.connectionError("cannot start \(options.command.joined(separator: " ")) (exit 127: not found)")
         }
         return finishRun()
     }

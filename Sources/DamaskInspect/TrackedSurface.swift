@@ -27,6 +27,8 @@ final class TrackedSurface {
     var currentBuffer: TrackedBuffer?
     /// The content of the last buffer commit (nil before the first one or after unmapping).
     var content: ContentSnapshot?
+    /// The geometry `content` was committed with.
+    var contentGeometry: SurfaceGeometry?
     var commitCount = 0
 
     init(id: UInt32, client: Int) {

@@ -155,3 +155,25 @@ struct DamageTrackerTests {
         #expect(f.records.last?.content == .unreadable)
     }
 }
+
+extension DamageTrackerTests {
+    @Test("A new buffer transform repaints everything: the commit is new content, not under-damage")
+    func transformChangeIsNewContent() throws {
+        let f = try Fixture()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.release(7)
+        f.write(buffer: 8, x: 9, y: 1, 0xff)
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(2)])
+        f.commit(buffer: 8, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        let record = try #require(f.records.last)
+        #expect(record.content == .new)
+        #expect(record.underDamagePixels == 0)
+        f.release(8)
+        f.write(buffer: 7, x: 9, y: 1, 0xff)
+        f.write(buffer: 7, x: 0, y: 7, 0xff)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 7, width: 1, height: 1)])
+        #expect(f.records.last?.content == .compared)
+        #expect(f.records.last?.underDamagePixels == 0)
+        #expect(f.records.last?.changedPixels == 1)
+    }
+}

@@ -117,6 +117,63 @@ struct InspectTests {
         #expect(run.output.contains("under-damage commits: 0, held-buffer writes: 0"), "\(run.output)")
     }
 
+    @Test("Under mutter, through the inspector, the damage-pipeline sequence sends each commit's reported damage and changes nothing outside it")
+    func damagePipelineSequenceUnderGnomeThroughTheInspector() throws {
+        let mutter = try PrivateCompositor(.gnome())
+        defer { mutter.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("damask-inspect-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = (directory as NSString).appendingPathComponent("commits.jsonl")
+        // The test client's stdin and stdout pass through the inspector to the client.
+        let client = try ClientProcess(
+            URL(fileURLWithPath: InspectRun.executable), ["--log", log, "--", FoundationTests.testClient.path],
+            environment: mutter.clientEnvironment)
+        let ready = try #require(client.waitForLine { $0.hasPrefix("ready") }, "\(client.standardError)")
+        let surface = try #require(Int(ready.split(separator: " ")[3]))
+        for step in DamagePipelineTests.sequence(seed: 0xDA5C, count: 40) {
+            for command in step.commands { client.send(command) }
+            var settled = client.outputLines.filter { $0.hasPrefix("commit ") }.count, count = -1
+            repeat {
+                count = settled
+                usleep(120_000)
+                settled = client.outputLines.filter { $0.hasPrefix("commit ") }.count
+            } while settled != count
+        }
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 20) == 0, "\(client.standardError)")
+        let reported = client.outputLines.filter { $0.hasPrefix("commit ") }.map(DamagePipelineTests.damage(ofCommitLine:))
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let records = text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+            .filter { $0["surface"] as? Int == surface && $0["kind"] as? String == "buffer" }
+        let inspected = records.map { record in
+            Set(((record["damage"] as? [[Int]]) ?? []).map { $0.map(String.init).joined(separator: ",") })
+        }
+        #expect(reported.count > 25)
+        #expect(inspected.count == reported.count)
+        for (index, pair) in zip(inspected, reported).enumerated() where pair.0 != pair.1 {
+            Issue.record("commit \(index + 1): inspected \(pair.0.sorted()) ≠ reported \(pair.1.sorted())")
+        }
+        #expect(records.allSatisfy { ($0["under_damage_px"] as? Int) == 0 && ($0["held_write"] as? Bool) == false })
+        #expect(records.contains { ($0["changed_px"] as? Int ?? 0) > 0 && $0["content"] as? String == "compared" })
+    }
+
+    @Test("weston-simple-damage with buffer scale, transform, viewport or damage_buffer has no under-damage: surface damage maps to the right buffer pixels", arguments: [
+        ["--scale=2"], ["--transform=90", "--use-damage-buffer"], ["--transform=flipped-270"], ["--use-viewport"],
+        ["--use-viewport", "--scale=2", "--transform=180"],
+    ])
+    func westonSimpleDamageIsCleanUnderEveryGeometry(options: [String]) throws {
+        let weston = try PrivateCompositor(.weston(size: "1024x768"))
+        defer { weston.stop() }
+        let run = try InspectRun.run(["timeout", "-s", "INT", "2", "weston-simple-damage"] + options, environment: weston.clientEnvironment, timeout: 30)
+        defer { run.removeDirectory() }
+        let records = run.records(role: "toplevel").filter { $0["kind"] as? String == "buffer" }
+        let changed = records.filter { $0["content"] as? String == "compared" && ($0["changed_px"] as? Int ?? 0) > 0 }
+        #expect(changed.count > 5, "\(run.output)")
+        #expect(records.allSatisfy { ($0["under_damage_px"] as? Int) == 0 }, "\(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+    }
+
     /// A raw client in Python: sends one request's bytes and prints the error event it gets.
     static let rawClient = """
         import os, socket, struct, sys
