@@ -9,16 +9,31 @@
 /// before the frame's display pass, so changes it makes are presented in that frame.
 /// ``preferredFramesPerSecond`` skips frames for animations that change more slowly than
 /// the display refreshes. The window keeps active links alive; ``invalidate()`` releases
-/// the link. Main-actor isolated.
+/// the link. ``timestamp``, ``targetTimestamp`` and ``duration`` are seconds, as
+/// `CADisplayLink`'s, on the window's frame clock (the frame callbacks' millisecond times,
+/// unwrapped). Main-actor isolated.
 @MainActor public final class DisplayLink: FrameTickClient {
-    /// The per-frame callback: the link and the frame's timestamp in milliseconds.
+    /// The per-frame callback: the link and the frame callback's time in milliseconds
+    /// (wrapping; the link's ``timestamp`` is the same time in seconds).
     public typealias Handler = @MainActor (DisplayLink, UInt32) -> Void
 
     /// The window whose frames drive the link (weak).
     public private(set) weak var window: Window?
     private let handler: Handler
-    /// The timestamp of the last frame delivered (milliseconds; 0 before the first).
-    public private(set) var timestamp: UInt32 = 0
+    /// The frame time of the last frame delivered, in seconds (0 before the first).
+    public private(set) var timestamp: TimeInterval = 0
+    /// The frame callback's time of the last frame delivered (milliseconds, wrapping).
+    public private(set) var frameCallbackTimestamp: UInt32 = 0
+    /// The interval between display frames, in seconds: measured between the last two
+    /// consecutive frames delivered while the link took every frame (1/60 until then).
+    public private(set) var duration: TimeInterval = 1.0 / 60
+    /// When the next frame the handler gets is expected, in seconds: ``timestamp`` plus
+    /// ``duration``, or plus the period of ``preferredFramesPerSecond`` when that is
+    /// longer. Use it to compute what the next frame shows.
+    public var targetTimestamp: TimeInterval {
+        guard preferredFramesPerSecond > 0 else { return timestamp + duration }
+        return timestamp + max(duration, 1 / Double(preferredFramesPerSecond))
+    }
     /// How many frames the handler has received.
     public private(set) var frameCount = 0
     /// Whether ``invalidate()`` was called.
@@ -36,6 +51,12 @@
         self.window = window
         self.handler = handler
         window.add(self)
+    }
+
+    /// Creates an active link on `window` whose handler receives only the link (read
+    /// ``timestamp`` and ``targetTimestamp`` from it, as from a `CADisplayLink`).
+    public convenience init(window: Window, handler: @escaping @MainActor (DisplayLink) -> Void) {
+        self.init(window: window) { link, _ in handler(link) }
     }
 
     /// Whether the link skips frames. Resuming requests a frame.
@@ -59,7 +80,17 @@
     /// Delivers one frame.
     func fire(timestamp: UInt32) {
         guard isActive else { return }
-        self.timestamp = timestamp
+        if frameCount == 0 {
+            self.timestamp = Double(timestamp) / 1000
+        } else {
+            let interval = timestamp &- frameCallbackTimestamp
+            self.timestamp += Double(interval) / 1000
+            // Every frame, and no gap of a pause or a hidden window: the display's interval.
+            if preferredFramesPerSecond == 0, interval > 0, interval <= 100 {
+                duration = Double(interval) / 1000
+            }
+        }
+        frameCallbackTimestamp = timestamp
         frameCount += 1
         handler(self, timestamp)
     }
@@ -70,7 +101,7 @@
 
     var nextWantedTimestamp: UInt32? {
         guard preferredFramesPerSecond > 0, frameCount > 0 else { return nil }
-        return timestamp &+ UInt32(1000 / preferredFramesPerSecond)
+        return frameCallbackTimestamp &+ UInt32(1000 / preferredFramesPerSecond)
     }
 
     func tick(timestamp: UInt32) {

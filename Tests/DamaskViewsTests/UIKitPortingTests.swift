@@ -206,6 +206,32 @@ extension ViewsTests {
             #expect(container.layoutCount == layouts + 1)
         }
 
+        @Test("DisplayLink times are seconds: timestamp, duration and targetTimestamp")
+        func displayLinkTimesInSeconds() async {
+            let h = Harness()
+            await h.settle()
+            var seen: [(TimeInterval, TimeInterval, TimeInterval)] = []
+            let link = DisplayLink(window: h.window) { link in
+                seen.append((link.timestamp, link.duration, link.targetTimestamp))
+            }
+            for step in 1...3 { h.surface.fireFrame(timestamp: UInt32(step) * 20 + 5000) }
+            #expect(seen.count == 3)
+            #expect(abs(seen[0].0 - 5.020) < 1e-9)
+            #expect(abs(seen[2].0 - 5.060) < 1e-9)
+            #expect(abs(seen[2].1 - 0.020) < 1e-9, "duration: 20 ms between frames")
+            #expect(abs(seen[2].2 - 5.080) < 1e-9, "target: the next frame")
+            link.preferredFramesPerSecond = 25
+            #expect(abs(link.targetTimestamp - 5.100) < 1e-9, "target: the next frame the link gets")
+            // The frame clock's milliseconds wrap; the seconds keep counting.
+            link.preferredFramesPerSecond = 0
+            h.surface.fireFrame(timestamp: UInt32.max - 9)
+            h.surface.fireFrame(timestamp: 30)
+            #expect(link.frameCallbackTimestamp == 30)
+            let step = seen[seen.count - 1].0 - seen[seen.count - 2].0
+            #expect(abs(step - 0.040) < 1e-6, "40 ms across the wrap: \(step)")
+            link.invalidate()
+        }
+
         @Test("Layer.setNeedsDisplay(_:) adds a rect, as CALayer's does")
         func layerSetNeedsDisplayRect() async {
             let h = Harness()
