@@ -48,6 +48,11 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
+        // Benchmark-only: damask-bench measures DamaskGraphics against cairo in the same
+        // run. No library or test target may depend on it.
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
 
         // MARK: C shims.
         // Generated protocol glue (scripts/generate-protocols).
@@ -91,7 +96,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CPixman"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CPixman", "CCairo"],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose

@@ -2,7 +2,8 @@ import CPixman
 import DamaskGraphics
 import Foundation
 
-/// Rasterizer throughput, each case against pixman or a `memset`/`memcpy` of the same bytes.
+/// Rasterizer throughput, each case against pixman or a `memset`/`memcpy` of the same bytes,
+/// then issue 16's cases against cairo (``CairoComparison``).
 @MainActor struct GraphicsSuite {
     /// Where figures go.
     let report: BenchReport
@@ -17,6 +18,7 @@ import Foundation
         try textLine()
         try bilinearScale()
         try currentContextLookup()
+        try CairoComparison(report: report, sampler: sampler).run()
     }
 
     /// What a view's draw pays to find its context: `GraphicsContext.push`, `current` and

@@ -7,6 +7,10 @@ extension Bitmap {
     /// libpng's `PNG_FORMAT_BGRA`: 8-bit straight-alpha B, G, R, A bytes, which is a
     /// little-endian `0xAARRGGBB` word before premultiplication.
     private static let pngFormatBGRA: UInt32 = 0x02 | 0x01 | 0x10
+    /// libpng's `PNG_FORMAT_BGR`: 8-bit B, G, R bytes.
+    private static let pngFormatBGR: UInt32 = 0x02 | 0x10
+    /// libpng's `PNG_FORMAT_FLAG_ALPHA`.
+    private static let pngFormatFlagAlpha: UInt32 = 0x01
     /// libpng's `PNG_IMAGE_VERSION`.
     private static let pngImageVersion: UInt32 = 1
 
@@ -33,89 +37,118 @@ extension Bitmap {
 
     /// Decodes PNG bytes into a new premultiplied ARGB32 bitmap.
     ///
+    /// libpng decodes straight into the bitmap's own pixel memory (no intermediate
+    /// buffer), which is then premultiplied in place when the PNG has an alpha channel.
+    ///
     /// - Throws: ``GraphicsError/pngDecodingFailed(_:)`` for malformed data, or
     ///   ``GraphicsError/invalidSize(width:height:)`` for an oversized image.
     public convenience init(pngData: [UInt8]) throws {
-        let decoded = try pngData.withUnsafeBytes { raw in try Bitmap.decodePNG(raw) }
-        try self.init(width: decoded.width, height: decoded.height, format: .argb32Premultiplied)
-        decoded.pixels.withUnsafeBufferPointer { source in
-            for y in 0..<height {
-                let row = (bytes + y * bytesPerRow).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
-                    row[x] = Bitmap.premultiply(source[y * width + x])
-                }
-            }
-        }
-    }
-
-    /// Decodes PNG bytes into straight-alpha `0xAARRGGBB` words, row-major.
-    private static func decodePNG(_ data: UnsafeRawBufferPointer) throws -> (width: Int, height: Int, pixels: [UInt32]) {
         var png = png_image()
-        png.version = pngImageVersion
-        guard png_image_begin_read_from_memory(&png, data.baseAddress, data.count) != 0 else {
-            throw GraphicsError.pngDecodingFailed(message(of: &png))
+        png.version = Bitmap.pngImageVersion
+        // The header only: width, height and whether there is alpha.
+        let begun = pngData.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count)
         }
+        guard begun != 0 else { throw GraphicsError.pngDecodingFailed(Bitmap.message(of: &png)) }
         let width = Int(png.width)
         let height = Int(png.height)
+        let hasAlpha = png.format & Bitmap.pngFormatFlagAlpha != 0
         do {
-            try validate(width: width, height: height)
+            try Bitmap.validate(width: width, height: height)
+            // Decoding writes 4 bytes per pixel whatever the file's depth: cap that first.
+            guard width * height <= Bitmap.maximumPNGPixelCount else {
+                throw GraphicsError.pngDecodingFailed(
+                    "the image is \(width)×\(height) pixels, more than the limit of \(Bitmap.maximumPNGPixelCount) "
+                        + "(7680×4320, \(Bitmap.maximumPNGPixelCount * 4 / 1_000_000) MB decoded)")
+            }
+            // Deflate expands at most about 1032:1, and each row needs at least a filter
+            // byte and one bit per pixel: a header claiming more pixels than the data can
+            // hold is a truncated or corrupt file, rejected before allocating what it claims.
+            let leastRawBytes = Double(height) * (1 + (Double(width) / 8).rounded(.up))
+            guard leastRawBytes <= 1_100 * Double(pngData.count) else {
+                throw GraphicsError.pngDecodingFailed(
+                    "the header claims \(width)×\(height) pixels, more than \(pngData.count) bytes can hold (truncated or corrupt)")
+            }
+            try self.init(width: width, height: height, format: .argb32Premultiplied)
         } catch {
             png_image_free(&png)
             throw error
         }
-        // Decoding writes 4 bytes per pixel whatever the file's depth: cap that first.
-        guard width * height <= maximumPNGPixelCount else {
-            png_image_free(&png)
-            throw GraphicsError.pngDecodingFailed(
-                "the image is \(width)×\(height) pixels, more than the limit of \(maximumPNGPixelCount) "
-                    + "(7680×4320, \(maximumPNGPixelCount * 4 / 1_000_000) MB decoded)")
+        png_image_free(&png)
+        // libpng keeps a pointer to the input from begin to finish, so both happen inside
+        // one access to it (the header is parsed a second time; it is a few bytes).
+        // BGRA bytes are little-endian 0xAARRGGBB words: the bitmap's layout before
+        // premultiplication. The row stride is in components, one byte each here.
+        let target = bytes, stride = Int32(bytesPerRow)
+        let failure: String? = pngData.withUnsafeBytes { raw in
+            var png = png_image()
+            png.version = Bitmap.pngImageVersion
+            guard png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count) != 0 else {
+                return Bitmap.message(of: &png)
+            }
+            png.format = Bitmap.pngFormatBGRA
+            guard png_image_finish_read(&png, nil, target, stride, nil) != 0 else { return Bitmap.message(of: &png) }
+            return nil
         }
-        // Deflate expands at most about 1032:1, and each row needs at least a filter byte and
-        // one bit per pixel: a header claiming more pixels than the data can hold is a
-        // truncated or corrupt file, rejected before allocating what it claims.
-        let leastRawBytes = Double(height) * (1 + (Double(width) / 8).rounded(.up))
-        guard leastRawBytes <= 1_100 * Double(data.count) else {
-            png_image_free(&png)
-            throw GraphicsError.pngDecodingFailed(
-                "the header claims \(width)×\(height) pixels, more than \(data.count) bytes can hold (truncated or corrupt)")
-        }
-        png.format = pngFormatBGRA
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        let finished = pixels.withUnsafeMutableBytes { out in
-            png_image_finish_read(&png, nil, out.baseAddress, Int32(width * 4), nil)
-        }
-        guard finished != 0 else { throw GraphicsError.pngDecodingFailed(message(of: &png)) }
-        return (width, height, pixels)
+        if let failure { throw GraphicsError.pngDecodingFailed(failure) }
+        if hasAlpha { premultiplyInPlace() }
     }
 
-    /// Encodes the bitmap as PNG bytes (RGBA, or RGB… with opaque alpha for XRGB32).
+    /// Encodes the bitmap as PNG bytes: RGB when every pixel is opaque (always for
+    /// XRGB32), RGBA otherwise.
+    ///
+    /// Compresses once, into a buffer sized by libpng's documented upper bound for the
+    /// image (allocated, not touched beyond what is written), then copies out the result.
     ///
     /// - Throws: ``GraphicsError/pngEncodingFailed(_:)`` when libpng fails.
     public func pngData() throws -> [UInt8] {
-        var straight = [UInt32](repeating: 0, count: width * height)
+        let opaque = format == .xrgb32 || isOpaque
+        let channels = opaque ? 3 : 4
+        let rowBytes = width * channels
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * height)
+        defer { pixels.deallocate() }
         for y in 0..<height {
-            for x in 0..<width {
-                straight[y * width + x] = Bitmap.unpremultiply(pixel(x: x, y: y))
+            let row = (bytes + y * bytesPerRow).assumingMemoryBound(to: UInt32.self)
+            var out = pixels + y * rowBytes
+            if opaque {
+                for x in 0..<width {
+                    let p = row[x]
+                    out[0] = UInt8(truncatingIfNeeded: p)
+                    out[1] = UInt8(truncatingIfNeeded: p >> 8)
+                    out[2] = UInt8(truncatingIfNeeded: p >> 16)
+                    out += 3
+                }
+            } else {
+                let words = UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width { words[x] = Bitmap.unpremultiply(row[x]) }
             }
         }
         var png = png_image()
         png.version = Bitmap.pngImageVersion
         png.width = UInt32(width)
         png.height = UInt32(height)
-        png.format = Bitmap.pngFormatBGRA
-        var size = 0
-        let measured = straight.withUnsafeBytes { raw in
-            png_image_write_to_memory(&png, nil, &size, 0, raw.baseAddress, Int32(width * 4), nil)
-        }
-        guard measured != 0, size > 0 else { throw GraphicsError.pngEncodingFailed(Bitmap.message(of: &png)) }
-        var output = [UInt8](repeating: 0, count: size)
-        let written = straight.withUnsafeBytes { raw in
-            output.withUnsafeMutableBytes { out in
-                png_image_write_to_memory(&png, out.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
-            }
-        }
+        png.format = opaque ? Bitmap.pngFormatBGR : Bitmap.pngFormatBGRA
+        // PNG_IMAGE_PNG_SIZE_MAX: the raw data with a filter byte per row, deflate's worst
+        // case, chunk overheads (one IDAT per 8 KiB), and room for the header chunks.
+        let data = height * (rowBytes + 1)
+        let deflated = data + (data + 7) >> 3 + (data + 63) >> 6 + 11
+        var capacity = deflated + 12 * (deflated / 8192 + 1) + 4096
+        let output = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { output.deallocate() }
+        let written = png_image_write_to_memory(&png, output, &capacity, 0, pixels, Int32(rowBytes), nil)
         guard written != 0 else { throw GraphicsError.pngEncodingFailed(Bitmap.message(of: &png)) }
-        return Array(output.prefix(size))
+        return [UInt8](UnsafeRawBufferPointer(start: output, count: capacity))
+    }
+
+    /// Whether every pixel's alpha is 255.
+    private var isOpaque: Bool {
+        for y in 0..<height {
+            let row = (bytes + y * bytesPerRow).assumingMemoryBound(to: UInt32.self)
+            var all: UInt32 = 0xFF00_0000
+            for x in 0..<width { all &= row[x] }
+            if all != 0xFF00_0000 { return false }
+        }
+        return true
     }
 
     /// Writes the bitmap as a PNG file, replacing any existing file.

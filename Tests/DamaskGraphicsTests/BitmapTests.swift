@@ -83,6 +83,26 @@ struct BitmapTests {
         #expect(c.pixel(x: 2, y: 1) == 0xFF12_3456)
     }
 
+    @Test("an opaque bitmap encodes as RGB (colour type 2), a translucent one as RGBA (6)")
+    func pngColourTypeFollowsOpacity() throws {
+        let opaque = try Bitmap(width: 37, height: 11)
+        opaque.fill(Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 1))
+        opaque.setPixel(x: 5, y: 3, to: 0xFF12_3456)
+        let rgb = try opaque.pngData()
+        // The IHDR chunk's colour type byte: 8 signature + 4 length + 4 type + 8 size + 1 depth.
+        #expect(rgb[25] == 2)
+        let decoded = try Bitmap(pngData: rgb)
+        #expect(decoded.pixel(x: 5, y: 3) == 0xFF12_3456)
+        #expect(decoded.pixel(x: 36, y: 10) == opaque.pixel(x: 36, y: 10))
+        let translucent = try opaque.copy()
+        translucent.setPixel(x: 0, y: 0, to: 0x8040_2010)
+        let rgba = try translucent.pngData()
+        #expect(rgba[25] == 6)
+        let back = try Bitmap(pngData: rgba)
+        #expect(back.pixel(x: 0, y: 0) == 0x8040_2010)
+        #expect(back.pixel(x: 5, y: 3) == 0xFF12_3456)
+    }
+
     @Test("malformed PNG data and missing files throw PNG errors")
     func badPNG() {
         #expect(throws: GraphicsError.self) { _ = try Bitmap(pngData: [1, 2, 3]) }
