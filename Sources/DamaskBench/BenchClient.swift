@@ -7,8 +7,10 @@ import Foundation
 /// memory suites.
 ///
 /// It opens a window on `WAYLAND_DISPLAY` (an empty content view, or with `--blink` a caret
-/// that a 1 Hz timer shows and hides), prints `ready` after the first commit and runs the
-/// real main loop until its stdin closes.
+/// that a ``FrameTimer`` shows and hides every 500 ms, as the demo's text field does),
+/// prints `ready` after the first commit and runs the real main loop until its stdin
+/// closes. Each `c` read from stdin prints `commits N` (every `wl_surface.commit` so far,
+/// bare ones included).
 @MainActor enum BenchClient {
     /// Runs the client; returns only by exiting the process.
     static func run(_ options: BenchOptions.ClientOptions) throws -> Never {
@@ -22,16 +24,12 @@ import Foundation
             size: CGSize(width: options.width, height: options.height))
         let window = Window(surface: surface)
         window.contentView.backgroundColor = Color(red: 0.95, green: 0.95, blue: 0.96, alpha: 1)
-        var timer: (any DispatchSourceTimer)?
+        var timer: FrameTimer?
         if options.blinks {
             let caret = View(frame: CGRect(x: 40, y: 40, width: 2, height: 20))
             caret.backgroundColor = .black
             window.contentView.addSubview(caret)
-            let source = DispatchSource.makeTimerSource(queue: .main)
-            source.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(50))
-            source.setEventHandler { MainActor.assumeIsolated { caret.isHidden.toggle() } }
-            source.resume()
-            timer = source
+            timer = FrameTimer(window: window, interval: 500, repeats: true) { _ in caret.isHidden.toggle() }
         }
         var announced = false
         window.onCommit = { _ in
@@ -43,6 +41,11 @@ import Foundation
         stdin.setEventHandler {
             var byte: UInt8 = 0
             if read(STDIN_FILENO, &byte, 1) <= 0 { exit(0) }
+            if byte == UInt8(ascii: "c") {
+                MainActor.assumeIsolated {
+                    FileHandle.standardOutput.write(Data("commits \(surface.commitCount)\n".utf8))
+                }
+            }
         }
         stdin.resume()
         connection.start()

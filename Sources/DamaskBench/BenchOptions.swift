@@ -52,7 +52,7 @@ struct BenchOptions {
                      frame, vs a full repaint and vs memcpy of the frame
           latency    input event to commit (offscreen and under a private headless Weston),
                      commit to presentation (wp_presentation)
-          idle       wake-ups and CPU time of an idle window and of a 1 Hz blink, 5 s each
+          idle       wake-ups, commits and CPU time of an idle window and of a 2 Hz caret blink, 5 s each
           memory     peak RSS and shm bytes of an empty window and of damask-demo at
                      1920x1080 and 3840x2160; backing-store bytes of a sparse tree
           all        every suite above

@@ -29,6 +29,17 @@ final class ChildProcess {
     /// did within `timeout` seconds (reads stdout on this thread, never blocking longer
     /// than the timeout).
     func waitForLine(startingWith prefix: String, timeout: TimeInterval) -> Bool {
+        line(startingWith: prefix, timeout: timeout) != nil
+    }
+
+    /// Writes `text` to the program's stdin.
+    func send(_ text: String) {
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// The first line the program prints that starts with `prefix`, read within `timeout`
+    /// seconds (reads stdout on this thread, never blocking longer than the timeout).
+    func line(startingWith prefix: String, timeout: TimeInterval) -> String? {
         let descriptor = output.fileHandleForReading.fileDescriptor
         let deadline = Date().addingTimeInterval(timeout)
         var pending = Data()
@@ -37,12 +48,14 @@ final class ChildProcess {
             guard poll(&poller, 1, 100) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(descriptor, &chunk, chunk.count)
-            guard count > 0 else { return false }
+            guard count > 0 else { return nil }
             pending.append(contentsOf: chunk[0..<count])
             let text = String(decoding: pending, as: UTF8.self)
-            if text.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) }) { return true }
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) {
+                return String(line)
+            }
         }
-        return false
+        return nil
     }
 
     /// Whether the program is still running.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Wake-ups and CPU time of a real Damask window process under a private Weston: left
-/// alone, and with only a 1 Hz caret blink.
+/// Wake-ups, commits and CPU time of a real Damask window process under a private Weston:
+/// left alone, and with only a caret that a ``FrameTimer`` toggles every 500 ms (the demo
+/// text field's blink).
 @MainActor struct IdleSuite {
     /// Where figures go.
     let report: BenchReport
@@ -18,7 +19,7 @@ import Foundation
         defer { weston.stop() }
         let seconds = options.idleSeconds
         let label = BenchReport.format(seconds)
-        for (name, arguments) in [("idle window", [String]()), ("1 Hz blink", ["--blink"])] {
+        for (name, arguments) in [("idle window", [String]()), ("2 Hz caret blink", ["--blink"])] {
             let client = try ChildProcess(
                 ChildProcess.benchExecutable, ["client", "--size", "640x480"] + arguments,
                 environment: weston.clientEnvironment)
@@ -27,10 +28,17 @@ import Foundation
                 throw BenchError.helper("the bench client did not show its window")
             }
             usleep(300_000)  // let the first frame callback and buffer release settle
+            let commitsBefore = try Self.commitCount(of: client)
             let probe = ProcessProbe(pid: client.pid)
             let before = probe.read()
             usleep(UInt32(seconds * 1_000_000))
             let after = probe.read()
+            let commitsAfter = try Self.commitCount(of: client)
+            let commits = Double(commitsAfter - commitsBefore)
+            report.add(
+                Figure(
+                    suite: "idle", name: "\(name), \(label) s", metric: "commits", unit: "count",
+                    value: Statistics(exactly: commits), note: "wl_surface.commit, bare ones included"))
             let wakeUps = Double(after.contextSwitches - before.contextSwitches)
             let mainWakeUps = after.mainThreadContextSwitches - before.mainThreadContextSwitches
             let cpu = Double(after.cpuNanoseconds - before.cpuNanoseconds) / 1e6
@@ -48,7 +56,30 @@ import Foundation
                     Target(
                         statement: "idle window: 0 wake-ups over \(label) s", measured: wakeUps, limit: 0,
                         unit: "wake-ups"))
+                report.check(
+                    Target(
+                        statement: "idle window: 0 commits over \(label) s", measured: commits, limit: 0,
+                        unit: "commits"))
+            } else {
+                report.check(
+                    Target(
+                        statement: "2 Hz caret blink: ≤ 2.5 commits/s", measured: commits / seconds, limit: 2.5,
+                        unit: "commits/s"))
+                report.check(
+                    Target(
+                        statement: "2 Hz caret blink: ≤ 10 process wake-ups/s", measured: wakeUps / seconds,
+                        limit: 10, unit: "wake-ups/s"))
             }
         }
+    }
+
+    /// Asks the bench client how many commits it made so far (the query wakes it, so it is
+    /// made outside the measured interval).
+    private static func commitCount(of client: ChildProcess) throws -> Int {
+        client.send("c")
+        guard let line = client.line(startingWith: "commits ", timeout: 5),
+            let count = Int(line.dropFirst("commits ".count))
+        else { throw BenchError.helper("the bench client did not report its commit count") }
+        return count
     }
 }

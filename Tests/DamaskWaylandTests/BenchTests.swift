@@ -88,7 +88,7 @@ struct BenchTests {
         let figures = try #require(json["figures"] as? [[String: Any]])
         let names = Set(figures.compactMap { $0["name"] as? String })
         #expect(names.contains { $0.hasPrefix("idle window") })
-        #expect(names.contains { $0.hasPrefix("1 Hz blink") })
+        #expect(names.contains { $0.hasPrefix("2 Hz caret blink") })
         let targets = try #require(json["targets"] as? [[String: Any]])
         #expect(targets.contains { ($0["statement"] as? String)?.contains("0 wake-ups") == true })
     }
