@@ -47,7 +47,8 @@ struct BenchOptions {
 
         Suites (default: all):
           graphics   rasterizer throughput vs pixman_image_fill_rectangles, memset, memcpy
-          views      a display pass over 1,000 views, 10 dirty vs none dirty
+          views      a pass over 1,000 views, 10 dirty vs none; one changed view among
+             10/100/1,000/10,000; an idle pass; passes per drawing frame
           damage     named scenarios at 1920x1080 and 3840x2160: damage, repaint, CPU per
                      frame, vs a full repaint and vs memcpy of the frame
           latency    input event to commit (offscreen and under a private headless Weston),

@@ -49,9 +49,19 @@ import Foundation
             if let region, !region.intersects(inner.clip) { return }
             context.clip(to: layer.bounds)
         }
+        // Most sublayers of a wide tree miss the region's bounding box: test that first,
+        // with plain comparisons, and ask pixman only about the few that do not.
+        let bounds = skipsByPresentedFootprint ? region?.boundingBox ?? .null : .null
+        let (minX, minY, maxX, maxY) = (bounds.minX, bounds.minY, bounds.maxX, bounds.maxY)
         for sublayer in layer.sublayers {
-            if skipsByPresentedFootprint, let region, !region.intersects(sublayer.presentedSubtreeFootprint) {
-                continue
+            if skipsByPresentedFootprint, let region {
+                let footprint = sublayer.presentedSubtreeFootprint
+                if footprint.isNull || footprint.minX >= maxX || footprint.maxX <= minX
+                    || footprint.minY >= maxY || footprint.maxY <= minY
+                    || !region.intersects(footprint)
+                {
+                    continue
+                }
             }
             composite(
                 sublayer, in: context, placement: inner, region: region,
