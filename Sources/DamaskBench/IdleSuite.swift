@@ -29,6 +29,7 @@ import Foundation
             }
             usleep(300_000)  // let the first frame callback and buffer release settle
             let commitsBefore = try Self.commitCount(of: client)
+            usleep(100_000)  // let the threads the query woke go back to sleep
             let probe = ProcessProbe(pid: client.pid)
             let before = probe.read()
             usleep(UInt32(seconds * 1_000_000))
