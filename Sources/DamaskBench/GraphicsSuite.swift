@@ -16,6 +16,7 @@ import Foundation
         try circleFill()
         try starStroke()
         try textLine()
+        try shapedTextLines()
         try bilinearScale()
         try currentContextLookup()
         try CairoComparison(report: report, sampler: sampler).run()
@@ -109,6 +110,34 @@ import Foundation
         let origin = CGPoint(x: 2, y: 2 + metrics.ascent)
         try compareWithMemcpy("text line of 80 glyphs (\(width)x\(height))", bitmap: bitmap) {
             context.draw(line, at: origin, font: font, color: .black)
+        }
+    }
+
+    /// A shaped Bengali line and an Arabic (right-to-left, joined) line of 80 characters
+    /// against a Latin line of 80 (14 pt system font, line and glyph caches warm). Issue 20
+    /// asks for at most 1.5× the Latin line.
+    private func shapedTextLines() throws {
+        let font = Font.system(size: 14)
+        let latin = String(String(repeating: "The quick brown fox jumps over a lazy dog ", count: 2).prefix(80))
+        let bengali = String(repeating: "আমি আমার অ্যাপ্লিকেশনে একটি ভিউ আঁকি এবং সিস্টেম পুনরায় রেন্ডার করে। ", count: 3)
+        let arabic = String(repeating: "مرحبا بالعالم، هذا سطر من النص العربي يرسمه دمشق من اليمين إلى اليسار. ", count: 3)
+        // Bengali: 80 grapheme clusters (Swift Characters, 127 code points) and 80 code
+        // points; Arabic has one code point per cluster here.
+        let lines = [
+            ("Bengali", String(bengali.prefix(80))),
+            ("Bengali", String(String.UnicodeScalarView(bengali.unicodeScalars.prefix(80)))),
+            ("Arabic", String(arabic.prefix(80))),
+        ]
+        for (language, text) in lines {
+            let metrics = font.measure(text), latinMetrics = font.measure(latin)
+            let width = Int(max(metrics.width, latinMetrics.width).rounded(.up)) + 4
+            let height = Int((max(metrics.ascent, latinMetrics.ascent) + max(metrics.descent, latinMetrics.descent)).rounded(.up)) + 4
+            let bitmap = try Bitmap(width: width, height: height)
+            let context = GraphicsContext(bitmap: bitmap)
+            let origin = CGPoint(x: 2, y: 2 + max(metrics.ascent, latinMetrics.ascent))
+            let shaped = { context.draw(text, at: origin, font: font, color: .black) }
+            let plain = { context.draw(latin, at: origin, font: font, color: .black) }
+            add("\(language) line of \(text.count) clusters, \(text.unicodeScalars.count) code points", sampler.compare(shaped, against: plain), baseline: "Latin line of 80")
         }
     }
 

@@ -16,6 +16,9 @@ import Foundation
 final class GlyphCache: @unchecked Sendable {
     /// The pixman cache; owned here, never destroyed (process lifetime).
     let cache: OpaquePointer
+    /// Incremented by every insert. pixman evicts glyphs only when a thaw follows
+    /// inserts, so glyph pointers resolved while the generation stays the same remain valid.
+    private(set) var generation = 0
     /// Glyphs known to have no pixels (spaces), so they are not rendered again.
     private var blanks: Set<BlankKey> = []
 
@@ -63,6 +66,7 @@ final class GlyphCache: @unchecked Sendable {
             blanks.insert(blankKey)
             return nil
         }
+        generation += 1
         return pixman_glyph_cache_insert(cache, fontKey, glyphKey, Int32(-image.left), Int32(image.top), bits)
     }
 }

@@ -39,43 +39,69 @@ extension GraphicsContext {
         guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(solid) }
         let size64 = Int((pixelSize * 64).rounded())
+        let wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)
+        let fraction = CGPoint(x: origin.x - wholeX, y: origin.y - wholeY)
         let library = FreeTypeLibrary.shared
         library.withLock {
             guard let cache = library.glyphCache else { return }
             cache.freeze()
             defer { cache.thaw() }
-            var placed: [pixman_glyph_t] = []
-            placed.reserveCapacity(line.glyphCount)
-            let phases = CGFloat(FontFace.subpixelPhases)
-            for run in line.runs {
-                for glyph in run.glyphs where run.face != nil || glyph.isPlaceholder {
-                    let penX = origin.x + glyph.x * scale
-                    var whole = penX.rounded(.down)
-                    var phase = Int(((penX - whole) * phases).rounded())
-                    if phase == FontFace.subpixelPhases {
-                        whole += 1
-                        phase = 0
-                    }
-                    let face = glyph.isPlaceholder ? nil : run.face
-                    guard let image = cache.glyph(face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase)
-                    else { continue }
-                    let y = (origin.y + glyph.y * scale).rounded()
-                    placed.append(pixman_glyph_t(x: Int32(whole), y: Int32(y), glyph: image))
-                }
+            let placed: [pixman_glyph_t]
+            if let placement = line.placement, placement.generation == cache.generation,
+                placement.size64 == size64, placement.scale == scale, placement.fraction == fraction
+            {
+                placed = placement.glyphs
+            } else {
+                let generation = cache.generation
+                placed = Self.placeGlyphs(line, fraction: fraction, scale: scale, size64: size64, cache: cache)
+                // Pointers resolved with inserts may be evicted by this batch's thaw.
+                line.placement = cache.generation == generation
+                    ? TextLine.Placement(generation: generation, size64: size64, scale: scale, fraction: fraction, glyphs: placed)
+                    : nil
             }
             guard !placed.isEmpty else { return }
-            compositeGlyphs(placed, cache: cache.cache, solid: solid)
+            compositeGlyphs(placed, at: (Int32(wholeX), Int32(wholeY)), cache: cache.cache, solid: solid)
         }
+    }
+
+    /// Resolves every glyph of `line` in `cache` at positions relative to the whole-pixel
+    /// origin, whose fractional part is `fraction`. Call between freeze and thaw.
+    private static func placeGlyphs(
+        _ line: TextLine, fraction: CGPoint, scale: CGFloat, size64: Int, cache: GlyphCache
+    ) -> [pixman_glyph_t] {
+        var placed: [pixman_glyph_t] = []
+        placed.reserveCapacity(line.glyphCount)
+        let phases = CGFloat(FontFace.subpixelPhases)
+        for run in line.runs {
+            for glyph in run.glyphs where run.face != nil || glyph.isPlaceholder {
+                let penX = fraction.x + glyph.x * scale
+                var whole = penX.rounded(.down)
+                var phase = Int(((penX - whole) * phases).rounded())
+                if phase == FontFace.subpixelPhases {
+                    whole += 1
+                    phase = 0
+                }
+                let face = glyph.isPlaceholder ? nil : run.face
+                guard let image = cache.glyph(face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase)
+                else { continue }
+                let y = (fraction.y + glyph.y * scale + 0.5).rounded(.down)
+                placed.append(pixman_glyph_t(x: Int32(whole), y: Int32(y), glyph: image))
+            }
+        }
+        return placed
     }
 
     /// Composites glyphs: one direct pixman call when there is no clip mask and the blend
     /// mode is bounded, otherwise through a coverage mask of the line and the general
     /// compositing path.
-    private func compositeGlyphs(_ glyphs: [pixman_glyph_t], cache: OpaquePointer, solid: OpaquePointer) {
+    private func compositeGlyphs(
+        _ glyphs: [pixman_glyph_t], at origin: (x: Int32, y: Int32), cache: OpaquePointer, solid: OpaquePointer
+    ) {
         if state.clipMask == nil, !GraphicsContext.isUnbounded(state.blendMode) {
             applyClipRegion()
             pixman_composite_glyphs_no_mask(
-                state.blendMode.pixmanOperator, solid, target, 0, 0, 0, 0, cache, Int32(glyphs.count), glyphs)
+                state.blendMode.pixmanOperator, solid, target, 0, 0, origin.x, origin.y, cache,
+                Int32(glyphs.count), glyphs)
             return
         }
         var extents = pixman_box32_t()
@@ -85,7 +111,7 @@ extension GraphicsContext {
         }
         guard extents.x1 < extents.x2, extents.y1 < extents.y2,
             let coverage = CoverageMask(
-                x: Int(extents.x1), y: Int(extents.y1), width: Int(extents.x2 - extents.x1),
+                x: Int(extents.x1) + Int(origin.x), y: Int(extents.y1) + Int(origin.y), width: Int(extents.x2 - extents.x1),
                 height: Int(extents.y2 - extents.y1))
         else { return }
         var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)

@@ -1,3 +1,4 @@
+import CPixman
 import Foundation
 
 /// One line of text shaped and laid out for one font: glyph runs in visual (left-to-right)
@@ -9,7 +10,9 @@ import Foundation
 /// Immutable; its faces are only used under ``FreeTypeLibrary``'s lock, hence
 /// `@unchecked Sendable`.
 final class TextLine: @unchecked Sendable {
-    /// What a cached line is looked up by.
+    /// What a cached line is looked up by. Strings are compared and hashed by their UTF-8
+    /// bytes, not by Unicode canonical equivalence (which would normalize non-ASCII text on
+    /// every look-up, and canonically equivalent strings may shape differently anyway).
     struct Key: Hashable {
         var string: String
         var family: String
@@ -17,7 +20,52 @@ final class TextLine: @unchecked Sendable {
         var size: CGFloat
         /// Whether the font is the built-in box font (which has no face).
         var isBoxFont: Bool
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.size == b.size && a.weight == b.weight && a.isBoxFont == b.isBoxFont
+                && sameBytes(a.family, b.family) && sameBytes(a.string, b.string)
+        }
+
+        /// Whether two strings have the same UTF-8 bytes (one `memcmp` for native strings).
+        private static func sameBytes(_ a: String, _ b: String) -> Bool {
+            guard a.utf8.count == b.utf8.count else { return false }
+            var a = a, b = b
+            return a.withUTF8 { left in
+                b.withUTF8 { right in
+                    guard let l = left.baseAddress, let r = right.baseAddress else { return left.count == right.count }
+                    return memcmp(l, r, left.count) == 0
+                }
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(size)
+            hasher.combine(weight)
+            hasher.combine(isBoxFont)
+            for text in [family, string] {
+                var copy = text
+                copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                hasher.combine(0xFF as UInt8)  // separator (never in UTF-8)
+            }
+        }
     }
+
+    /// A line's glyphs resolved in ``GlyphCache`` for one pixel size and one sub-pixel
+    /// origin: positions relative to the whole-pixel origin, ready for pixman.
+    struct Placement {
+        /// The glyph cache's ``GlyphCache/generation`` the pointers belong to.
+        var generation: Int
+        var size64: Int
+        var scale: CGFloat
+        /// The fractional part of the origin in device pixels.
+        var fraction: CGPoint
+        var glyphs: [pixman_glyph_t]
+    }
+
+    /// The last placement drawn; reused while the glyph cache has had no inserts (so none
+    /// of its glyph pointers can have been evicted). Only touched under
+    /// ``FreeTypeLibrary``'s lock.
+    var placement: Placement?
 
     /// A glyph placed on the line.
     struct Glyph {

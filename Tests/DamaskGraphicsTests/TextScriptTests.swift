@@ -46,4 +46,34 @@ struct TextScriptTests {
         }
         if saved { print(context) }
     }
+
+    @Test("a cached line drawn again, or a whole number of pixels further, gives the same pixels shifted")
+    func cachedPlacementIsReusedExactly() throws {
+        let font = try Font(size: 15)
+        let text = "মূল বৈশিষ্ট্য 강제로 مرحبا ok"
+        func render(at x: CGFloat, clip: Bool = false) throws -> Bitmap {
+            let bitmap = try Bitmap(width: 360, height: 30)
+            let context = GraphicsContext(bitmap: bitmap)
+            if clip { context.clip(to: Path(ellipseIn: CGRect(x: -100, y: -100, width: 1000, height: 300))) }
+            context.draw(text, at: CGPoint(x: x, y: 21.4), font: font, color: .black)
+            return bitmap
+        }
+        let first = try render(at: 10.3), again = try render(at: 10.3), shifted = try render(at: 30.3)
+        let masked = try render(at: 10.3, clip: true)
+        var inked = 0, mismatches = 0, maskMismatches = 0
+        for y in 0..<30 {
+            for x in 0..<330 {
+                let pixel = first.pixel(x: x, y: y)
+                if pixel != 0 { inked += 1 }
+                if pixel != again.pixel(x: x, y: y) || pixel != shifted.pixel(x: x + 20, y: y) { mismatches += 1 }
+                let delta = abs(Int(pixel >> 24) - Int(masked.pixel(x: x, y: y) >> 24))
+                if delta > 1 { maskMismatches += 1 }
+            }
+        }
+        #expect(inked > 300)
+        #expect(mismatches == 0)
+        // Through a clip mask the line goes through a coverage mask: the same ink, except
+        // where glyphs overlap (marks, joins), which the mask adds instead of layering.
+        #expect(maskMismatches * 50 < inked, "\(maskMismatches) of \(inked)")
+    }
 }
