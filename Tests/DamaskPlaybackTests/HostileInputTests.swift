@@ -25,6 +25,30 @@ struct HostileInputTests {
         #expect(!description.contains("\n"))
     }
 
+    @Test("Fuzz, bounded: 60 fixed-seed scripts with tokens up to 32 KiB of any bytes each parse or fail in linear time with a short one-line message")
+    func longTokenFuzzStaysLinearAndShort() {
+        var random = SeededRandom(seed: 0x13_DA3A5C)
+        let commands = ["click", "move", "type", "wait", "expect", "size", "key", "scroll", "", "scene"]
+        let started = ContinuousClock.now
+        for _ in 0..<60 {
+            var bytes = Array(commands[random.next(commands.count)].utf8)
+            bytes.append(random.next(2) == 0 ? UInt8(ascii: " ") : UInt8(ascii: "\""))
+            let length = 1 + random.next(32 * 1024)
+            // Mostly control characters and quotes, which messages must escape.
+            let alphabet: [UInt8] = [0, 1, 7, 9, 11, 27, 34, 39, 92, 127, 0xC2, 0x85, 0xEF, 0xBB, 0xBF, 65]
+            bytes += (0..<length).map { _ in alphabet[random.next(alphabet.count)] }
+            bytes.append(UInt8(ascii: "\n"))
+            do {
+                _ = try ScriptParser.withoutReferenceImages.parse(bytes: bytes, file: "fuzz.damask")
+            } catch {
+                #expect(error.description.count < 1_200, "\(error.description.count) characters")
+                #expect(!error.description.contains("\n"))
+                #expect(error.description.hasPrefix("fuzz.damask:1:"))
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(60), "60 long-token scripts")
+    }
+
     @Test("A message is cut at the limit however its quotes fall")
     func messageLengthIsBounded() {
         let error = ScriptError(String(repeating: "x", count: 50_000), at: SourceLocation(file: "f", line: 1, column: 1))
@@ -90,5 +114,14 @@ struct HostileInputTests {
         try FileManager.default.removeItem(atPath: directory + "/screen.png")
         let report = try await ScriptPlayer(window: fixture.window).play(script)
         #expect(report.failures.isEmpty, "\(report.failures)")
+    }
+}
+
+extension ScriptParser {
+    /// A parser that does not open `expect image` files (fuzzed paths name nothing real).
+    static var withoutReferenceImages: ScriptParser {
+        let parser = ScriptParser()
+        parser.validatesReferenceImages = false
+        return parser
     }
 }
