@@ -201,6 +201,8 @@ private struct ScanConverter {
         defer { cells.deallocate() }
         let crossings = UnsafeMutablePointer<Rasterizer.Crossing>.allocate(capacity: max(edges.count, 1))
         defer { crossings.deallocate() }
+        var touched = TouchedCells(capacity: cellCount)
+        defer { touched.deallocate() }
         var active: [Int32] = []
         var cuts: [Int] = []
         var next = 0
@@ -229,7 +231,6 @@ private struct ScanConverter {
                     if e.bottom < rowBottom { cuts.append(e.bottom) }
                 }
                 if cuts.count > 2 { cuts.sort() }
-                var minCell = width + 1, maxCell = -1
                 if cuts.count * active.count > Rasterizer.bandWorkLimit {
                     // Too many bands × edges for this row (thousands of tiny pieces, such
                     // as a long finely dashed stroke): accumulate every edge with its
@@ -239,10 +240,9 @@ private struct ScanConverter {
                         let top = max(e.top, rowTop), bottom = min(e.bottom, rowBottom)
                         addEdge(
                             from: e.x(at: top), to: e.x(at: bottom), height: bottom - top, sign: e.winding,
-                            cells: cells, minCell: &minCell, maxCell: &maxCell)
+                            cells: cells, touched: &touched)
                     }
-                    guard minCell <= maxCell else { continue }
-                    emit(row: bytes + row * stride, cells: cells, from: minCell, through: maxCell, folding: true)
+                    emit(row: bytes + row * stride, cells: cells, touched: &touched, folding: true)
                     continue
                 }
                 var splits = 0
@@ -287,12 +287,11 @@ private struct ScanConverter {
                         }
                         accumulateSpans(
                             crossings, count: n, height: bandBottom - bandTop, cells: cells,
-                            minCell: &minCell, maxCell: &maxCell)
+                            touched: &touched)
                         bandTop = bandBottom
                     }
                 }
-                guard minCell <= maxCell else { continue }
-                emit(row: bytes + row * stride, cells: cells, from: minCell, through: maxCell, folding: false)
+                emit(row: bytes + row * stride, cells: cells, touched: &touched, folding: false)
             }
         }
     }
@@ -328,7 +327,7 @@ private struct ScanConverter {
     @inline(__always)
     private func accumulateSpans(
         _ crossings: UnsafeMutablePointer<Rasterizer.Crossing>, count: Int, height: Int,
-        cells: UnsafeMutablePointer<Int32>, minCell: inout Int, maxCell: inout Int
+        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells
     ) {
         var winding: Int32 = 0
         let evenOdd = rule == .evenOdd
@@ -340,7 +339,7 @@ private struct ScanConverter {
             if wasInside != isInside {
                 addEdge(
                     from: c.top, to: c.bottom, height: height, sign: isInside ? 1 : -1, cells: cells,
-                    minCell: &minCell, maxCell: &maxCell)
+                    touched: &touched)
             }
         }
     }
@@ -352,7 +351,7 @@ private struct ScanConverter {
     @inline(__always)
     private func addEdge(
         from xTop: Double, to xBottom: Double, height: Int, sign: Int32,
-        cells: UnsafeMutablePointer<Int32>, minCell: inout Int, maxCell: inout Int
+        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells
     ) {
         let limit = Double(width)
         @inline(__always) func add(column c: Int, dy: Int, sumOfX: Double) {
@@ -360,8 +359,7 @@ private struct ScanConverter {
             guard dy != 0 else { return }
             if c < 0 {
                 cells[0] &+= sign &* Int32(dy * 512)
-                minCell = 0
-                if maxCell < 0 { maxCell = 0 }
+                touched.mark(0)
                 return
             }
             if c >= width { return }
@@ -370,8 +368,8 @@ private struct ScanConverter {
             right = min(max(right, 0), full)
             cells[c] &+= sign &* (full &- right)
             cells[c + 1] &+= sign &* right
-            if c < minCell { minCell = c }
-            if c + 1 > maxCell { maxCell = c + 1 }
+            touched.mark(c)
+            touched.mark(c + 1)
         }
         // Whole piece in one column (the common case: steep edges).
         let lo = min(xTop, xBottom), hi = max(xTop, xBottom)
@@ -417,17 +415,22 @@ private struct ScanConverter {
         add(column: column, dy: dy, sumOfX: previousX + endX)
     }
 
-    /// Turns cells `from…through` into coverage bytes (prefix sums), zeroing them; a
-    /// span still open at `through` (its right edge is beyond the mask) fills the rest.
+    /// Turns the row's touched cells into coverage bytes and zeroes them. Between two
+    /// touched cells the coverage is constant, so each gap is one fill (the span output):
+    /// the work is the touched cells plus a `memset` per covered run. A span whose right
+    /// edge is beyond the mask runs to the row's end.
     ///
     /// With `folding`, cells hold summed windings rather than rule-resolved spans, and the
     /// fill rule is applied to each pixel's average winding (non-zero: its magnitude
     /// clamped to 1; even-odd: its distance from the nearest even number).
     @inline(__always)
     private func emit(
-        row out: UnsafeMutablePointer<UInt8>, cells: UnsafeMutablePointer<Int32>, from: Int, through: Int,
+        row out: UnsafeMutablePointer<UInt8>, cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells,
         folding: Bool
     ) {
+        let count = touched.count
+        guard count > 0 else { return }
+        touched.sort()
         var running: Int32 = 0
         let one = Rasterizer.cellOne
         let evenOdd = rule == .evenOdd
@@ -445,15 +448,68 @@ private struct ScanConverter {
             v = min(max(v, 0), one)
             return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
         }
-        var x = from
-        while x <= through {
+        let indices = touched.indices
+        for k in 0..<count {
+            let x = Int(indices[k])
+            touched.flags[x] = 0
             running &+= cells[x]
             cells[x] = 0
-            if x < width { out[x] = byte(running) }
-            x += 1
+            guard x < width else { continue }
+            let value = byte(running)
+            out[x] = value
+            let next = k + 1 < count ? min(Int(indices[k + 1]), width) : width
+            if value != 0, next > x + 1 { (out + x + 1).update(repeating: value, count: next - x - 1) }
         }
-        if running != 0, x < width {
-            (out + x).update(repeating: byte(running), count: width - x)
+        touched.count = 0
+    }
+}
+
+/// The cells of one row that edges touched, each listed once, so that a row's output
+/// costs its touched cells rather than its width.
+///
+/// Owns `flags` and `indices` (both `capacity` entries, allocated in `init`) until
+/// ``deallocate()``. Invariant: `flags[i] == 1` exactly for the `count` listed indices,
+/// all in `0..<capacity`.
+private struct TouchedCells {
+    let flags: UnsafeMutablePointer<UInt8>
+    let indices: UnsafeMutablePointer<Int32>
+    var count = 0
+
+    init(capacity: Int) {
+        flags = .allocate(capacity: capacity)
+        flags.initialize(repeating: 0, count: capacity)
+        indices = .allocate(capacity: capacity)
+    }
+
+    func deallocate() {
+        flags.deallocate()
+        indices.deallocate()
+    }
+
+    /// Lists cell `i` unless it already is.
+    @inline(__always) mutating func mark(_ i: Int) {
+        if flags[i] != 0 { return }
+        flags[i] = 1
+        indices[count] = Int32(truncatingIfNeeded: i)
+        count += 1
+    }
+
+    /// Sorts the listed indices (insertion sort for the usual handful).
+    mutating func sort() {
+        guard count > 1 else { return }
+        if count > 24 {
+            var buffer = UnsafeMutableBufferPointer(start: indices, count: count)
+            buffer.sort()
+            return
+        }
+        for i in 1..<count {
+            let item = indices[i]
+            var j = i
+            while j > 0, indices[j - 1] > item {
+                indices[j] = indices[j - 1]
+                j -= 1
+            }
+            indices[j] = item
         }
     }
 }
