@@ -107,6 +107,12 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // MARK: Tests.
+        // What the test targets share: the `.exclusive` trait that keeps tests with
+        // process-wide state or private compositors from overlapping under `swift test`.
+        .target(
+            name: "DamaskTestSupport",
+            path: "Tests/DamaskTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskGraphicsTests",
             dependencies: ["DamaskGraphics", "CPixman"],
@@ -115,16 +121,19 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskViewsTests",
-            dependencies: ["DamaskViews", "DamaskGraphics"],
+            dependencies: ["DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskPlaybackTests",
-            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics"],
+            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo", "DamaskInspectTool"],
+            dependencies: [
+                "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo",
+                "DamaskInspectTool", "DamaskTestSupport",
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -238,6 +238,10 @@ final class TestClient {
                 remaining -= 1
                 if remaining <= 0 { link.invalidate(); self.link = nil }
             }
+        case "settle":
+            // Answers after the next display pass: everything sent before has been presented
+            // (a change waiting for a frame callback included).
+            window.afterNextDisplay { [unowned self] in emit("settled \(self.window.frameCount)") }
         case "bad-scale":
             surface.sendInvalidBufferScaleForTesting()
         case "close":

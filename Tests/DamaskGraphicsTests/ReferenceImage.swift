@@ -32,7 +32,13 @@ enum ReferenceImage {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         if isRecording {
-            try bitmap.writePNG(to: sourceDirectory.appendingPathComponent("\(name).png").path)
+            // Recording checks nothing, so it never passes: the run that records fails, and
+            // the next run (without the variable) compares against what was recorded.
+            let path = sourceDirectory.appendingPathComponent("\(name).png").path
+            try bitmap.writePNG(to: path)
+            Issue.record(
+                "\(name): recorded \(path) (DAMASK_RECORD_REFERENCES=1); run again without it to check",
+                sourceLocation: sourceLocation)
             return
         }
         let url = try #require(

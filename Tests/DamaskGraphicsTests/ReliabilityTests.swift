@@ -58,7 +58,7 @@ struct ReliabilityTests {
         // Cuts inside the final IEND chunk (its 12 bytes) leave every pixel intact, and libpng
         // accepts them; every cut before it loses data and must be reported.
         var unreported: [Int] = []
-        for length in stride(from: 0, to: png.count - 12, by: max(1, png.count / 150)) {
+        for length in 0..<(png.count - 12) {
             let cut = try Self.temporaryFile(Array(png.prefix(length)), "cut-\(length).png")
             defer { try? FileManager.default.removeItem(atPath: cut) }
             do {

@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -6,7 +7,7 @@ import Testing
 @testable import DamaskPlayback
 
 @MainActor
-@Suite("Determinism")
+@Suite("Determinism", .exclusive)
 struct DeterminismTests {
     static let script = """
         click 20 20

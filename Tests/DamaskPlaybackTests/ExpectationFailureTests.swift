@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -6,7 +7,7 @@ import Testing
 @testable import DamaskPlayback
 
 @MainActor
-@Suite("Failing expectations")
+@Suite("Failing expectations", .exclusive)
 struct ExpectationFailureTests {
     @Test("failed checks report line, expected and actual")
     func failuresReportLineExpectedActual() async throws {

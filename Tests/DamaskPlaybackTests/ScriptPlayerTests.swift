@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -6,7 +7,7 @@ import Testing
 @testable import DamaskPlayback
 
 @MainActor
-@Suite("Script player")
+@Suite("Script player", .exclusive)
 struct ScriptPlayerTests {
     @Test("a click script toggles a view through Window.dispatch")
     func clickTogglesView() async throws {

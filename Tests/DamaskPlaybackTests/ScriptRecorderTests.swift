@@ -1,10 +1,11 @@
+import DamaskTestSupport
 import DamaskViews
 import Foundation
 import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Script recorder")
+@Suite("Script recorder", .exclusive)
 struct ScriptRecorderTests {
     private func pointer(
         _ kind: PointerEvent.Kind, _ x: CGFloat, _ y: CGFloat, _ button: MouseButton? = nil,

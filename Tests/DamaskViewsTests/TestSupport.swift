@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import Dispatch
 import Foundation
@@ -5,9 +6,11 @@ import Testing
 
 @testable import DamaskViews
 
-/// The root of every suite in this module. Serialized, because the display cycle runs on
-/// the main queue and some state (open transactions, byte counters) is process-wide.
-@Suite(.serialized) @MainActor struct ViewsTests {}
+/// The root of every suite in this module. Serialized, and exclusive across the test
+/// process (also under plain, parallel `swift test`), because the display cycle runs on the
+/// main queue and some state (`Transaction.flush()`, byte and paint counters) is
+/// process-wide.
+@Suite(.serialized, .exclusive) @MainActor struct ViewsTests {}
 
 /// Waits for one turn of the main queue: everything queued before (display passes
 /// included) has run when this returns.

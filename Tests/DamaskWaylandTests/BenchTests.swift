@@ -1,9 +1,10 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// `damask-bench`: its command line, and that quick runs print a table and write
 /// well-formed JSON with every figure and the machine facts.
-@Suite("damask-bench")
+@Suite("damask-bench", .exclusive)
 struct BenchTests {
     static let executable = PrivateCompositor.productsDirectory.appendingPathComponent("damask-bench").path
 
@@ -15,7 +16,7 @@ struct BenchTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bench.json").path
         #expect(FileManager.default.isExecutableFile(atPath: executable), "damask-bench is not built next to the tests")
-        let result = try PrivateCompositor.run(executable, arguments + ["--json", path], timeout: 30)
+        let result = try TestProcess.run(executable, arguments + ["--json", path], timeout: 30)
         let data = FileManager.default.contents(atPath: path)
         let json = try data.map { try JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? nil
         return (result.status, result.output, json)
@@ -23,7 +24,7 @@ struct BenchTests {
 
     @Test("--help names every suite and option and exits 0")
     func helpNamesEverySuiteAndOption() throws {
-        let result = try PrivateCompositor.run(Self.executable, ["--help"], timeout: 10)
+        let result = try TestProcess.run(Self.executable, ["--help"], timeout: 10)
         #expect(result.status == 0)
         for word in [
             "graphics", "views", "damage", "latency", "idle", "memory", "all", "--json", "--repeats",
@@ -35,7 +36,7 @@ struct BenchTests {
 
     @Test("an unknown suite exits 2 and names it")
     func unknownSuiteExitsTwo() throws {
-        let result = try PrivateCompositor.run(Self.executable, ["teapot"], timeout: 10)
+        let result = try TestProcess.run(Self.executable, ["teapot"], timeout: 10)
         #expect(result.status == 2)
         #expect(result.output.contains("'teapot'"))
     }
@@ -80,7 +81,7 @@ struct BenchTests {
         #expect(skipped.keys.contains { $0.hasPrefix("latency") }, "--offscreen skips the Weston latency")
     }
 
-    @Test("the idle suite measures a real window process under a private Weston")
+    @Test("the idle suite measures a real window process under a private Weston", .integration)
     func idleSuiteMeasuresARealProcess() throws {
         let result = try Self.run(["idle", "--quick", "--idle-seconds", "0.5"])
         #expect(result.status == 0, "\(result.output)")
@@ -95,7 +96,7 @@ struct BenchTests {
 }
 
 extension BenchTests {
-    @Test("latency under a private Weston times input to commit and commit to wp_presentation feedback")
+    @Test("latency under a private Weston times input to commit and commit to wp_presentation feedback", .integration)
     func latencyUnderWestonUsesPresentationFeedback() throws {
         let result = try Self.run(["latency", "--quick"])
         #expect(result.status == 0, "\(result.output)")

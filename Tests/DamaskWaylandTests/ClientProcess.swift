@@ -1,111 +1,60 @@
 import Foundation
 
-/// A program started by a test, with its stdout collected line by line and its stdin open
-/// for commands.
+/// A program started by a test, with its stdout collected line by line, its stderr kept
+/// apart, and its stdin open for commands: a ``TestProcess`` with the waits the foundation
+/// and reliability tests use.
 ///
-/// Owns the process and its pipes; the reader thread appends lines under a lock, so the
-/// waiting methods may be called from any task.
+/// Owns its ``TestProcess``; `deinit` ends the program's process group if it still runs.
+/// The waiting methods may be called from any task.
 final class ClientProcess: @unchecked Sendable {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let lock = NSLock()
-    private var lines: [String] = []
-    private var errorText = ""
+    /// The running program.
+    let process: TestProcess
 
     /// Starts `executable` with `arguments` in `environment`.
     init(_ executable: URL, _ arguments: [String] = [], environment: [String: String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        let errors = Pipe()
-        process.standardError = errors
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.collect(handle.availableData, intoErrors: false)
-        }
-        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            self?.collect(errors: handle.availableData)
-        }
-        try process.run()
+        process = try TestProcess(executable.path, arguments, environment: environment)
     }
 
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
-
-    private var partial = Data()
-
-    private func collect(_ data: Data, intoErrors: Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        partial.append(data)
-        while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-            partial.removeSubrange(partial.startIndex...newline)
-        }
-    }
-
-    private func collect(errors data: Data) {
-        lock.lock()
-        errorText += String(decoding: data, as: UTF8.self)
-        lock.unlock()
-    }
+    /// The process id (also its process group's).
+    var pid: pid_t { process.pid }
 
     /// Everything printed on stdout so far, one entry per complete line.
-    var outputLines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
-    }
+    var outputLines: [String] { process.lines }
 
     /// Everything printed on stderr so far.
-    var standardError: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return errorText
-    }
+    var standardError: String { process.standardError }
 
     /// Sends one command line on stdin.
-    func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
-    }
+    func send(_ line: String) { process.send(line) }
 
     /// Waits until a line satisfying `predicate` appears (after the first `skipping` lines),
-    /// returning it, or nil after `timeout`.
+    /// returning it, or nil after `timeout` or once the program's output has ended.
     func waitForLine(timeout: TimeInterval = 10, skipping: Int = 0, where predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if let line = outputLines.dropFirst(skipping).first(where: predicate) { return line }
-            usleep(5_000)
-        } while Date() < deadline
-        return nil
+        process.waitForLine(from: skipping, timeout: timeout, where: predicate)?.line
     }
 
-    /// Waits for the process to end, up to `timeout`; returns its status, or nil if it is
-    /// still running.
+    /// Waits until `count` stdout lines start with `prefix` (counting every line); returns
+    /// whether they did within `timeout`.
+    func waitForLines(count: Int, prefix: String, timeout: TimeInterval = 10) -> Bool {
+        process.waitUntil(timeout: timeout) { lines in lines.lazy.filter { $0.hasPrefix(prefix) }.count >= count }
+    }
+
+    /// Waits for the process to end, up to `timeout`; returns its exit status, or nil if it is
+    /// still running (or a signal ended it).
     func waitForExit(timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        guard !process.isRunning else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.waitForExit(timeout: timeout)
     }
 
     /// Total context switches of all the process's threads: each is a wake-up or a
     /// preemption, so an idle program's count does not grow.
     func contextSwitches() -> Int {
-        let tasks = "/proc/\(process.processIdentifier)/task"
+        let tasks = "/proc/\(process.pid)/task"
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
         return threads.reduce(0) { total, thread in
             let status = (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? ""
             return total + status.split(separator: "\n")
                 .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
-                .compactMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+                .compactMap { $0.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
                 .reduce(0, +)
         }
     }

@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// The damage pipeline against real compositors: after a seeded random sequence of content
 /// and compositing changes, what the compositor shows equals a fresh render, and the damage
 /// on the wire is exactly the damage the window reported, commit for commit.
-@Suite("Damage pipeline under real compositors", .serialized)
+@Suite("Damage pipeline under real compositors", .serialized, .exclusive, .integration)
 struct DamagePipelineTests {
     /// One step of the sequence: the commands sent together (one main-loop turn).
     struct Step {
@@ -91,15 +92,12 @@ struct DamagePipelineTests {
         for (index, step) in Self.sequence(seed: 0xDA5C, count: 40).enumerated() {
             for command in step.commands { client.send(command) }
             let snapshot = temporaryPath("snapshot-\(index).png"), render = temporaryPath("render-\(index).png")
-            // Let the window settle: a change that waited for a frame callback commits
-            // within a frame or two; a change that shows nothing (a hidden box's alpha)
-            // commits nothing.
-            var settled = client.outputLines.filter { $0.hasPrefix("commit ") }.count
-            repeat {
-                commits = settled
-                usleep(120_000)
-                settled = client.outputLines.filter { $0.hasPrefix("commit ") }.count
-            } while settled != commits
+            // Let the window settle: the client answers "settled" after the display pass that
+            // presents the step (a change that shows nothing commits nothing).
+            let seen = client.outputLines.count
+            client.send("settle")
+            _ = try #require(client.waitForLine(skipping: seen) { $0.hasPrefix("settled ") }, "step \(index) never settled")
+            commits = client.outputLines.filter { $0.hasPrefix("commit ") }.count
             client.send("snapshot \(snapshot)")
             client.send("render \(render)")
             _ = try #require(client.waitForLine { $0 == "wrote \(render)" }, "step \(index): \(step.commands)")
@@ -119,7 +117,11 @@ struct DamagePipelineTests {
     func westonShowsAFreshRenderAndGetsTheReportedDamage() throws {
         let weston = try PrivateCompositor(.weston())
         let (client, surfaceID, commitLines) = try play(on: weston)
-        usleep(300_000)
+        // Weston has handled (and logged) the last commit before the screenshot.
+        weston.waitForLogLines(containing: "rq wl_surface@\(surfaceID).commit()") {
+            Self.damagePerCommit(inLog: weston.logLines(containing: "rq wl_surface@\(surfaceID)."), surfaceID: surfaceID).count
+                >= commitLines.count && !$0.isEmpty
+        }
 
         // The screen: the window's area of a Weston screenshot equals a fresh render.
         let shotPath = temporaryPath("weston.png"), renderPath = temporaryPath("final.png")
@@ -155,8 +157,7 @@ struct DamagePipelineTests {
         let (client, _, commitLines) = try play(on: mutter)
         #expect(commitLines.count > 25)
         client.send("frames 3")
-        let third = client.waitForLine(timeout: 5) { _ in client.outputLines.filter { $0.hasPrefix("frame ") }.count >= 3 }
-        #expect(third != nil, "frame callbacks still arrive after the sequence")
+        #expect(client.waitForLines(count: 3, prefix: "frame ", timeout: 5), "frame callbacks still arrive after the sequence")
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)
     }
@@ -194,7 +195,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// `DAMASK_DEBUG=damage` flashes each frame's damage for one frame.
-@Suite("Damage flashing from the environment", .serialized)
+@Suite("Damage flashing from the environment", .serialized, .exclusive, .integration)
 struct DamageFlashEnvironmentTests {
     func commits(after command: String, environment extra: [String: String]) throws -> [String] {
         let weston = try PrivateCompositor(.weston())
@@ -202,10 +203,17 @@ struct DamageFlashEnvironmentTests {
         environment.merge(extra) { $1 }
         let client = try ClientProcess(FoundationTests.testClient, [], environment: environment)
         _ = try #require(client.waitForLine { $0.hasPrefix("ready") }, "\(client.standardError)")
-        usleep(300_000)  // the first frame's own flash, if any, ends
+        // The first frame's own flash, if any, ends before the settle answer.
+        client.send("settle")
+        _ = try #require(client.waitForLine { $0.hasPrefix("settled ") })
         let before = client.outputLines.count
         client.send(command)
-        usleep(400_000)
+        // After the change's own commit, "settle" answers after the next pass: the one that
+        // takes a flash away, or one that commits nothing.
+        _ = try #require(client.waitForLine(skipping: before) { $0.hasPrefix("commit ") })
+        let committed = client.outputLines.count
+        client.send("settle")
+        _ = try #require(client.waitForLine(skipping: committed) { $0.hasPrefix("settled ") })
         let lines = client.outputLines.dropFirst(before).filter { $0.hasPrefix("commit ") }
         let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-flash.png").path
         let render = snapshot + ".render.png"

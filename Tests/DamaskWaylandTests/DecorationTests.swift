@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// Client-side decorations under Weston on Xvfb, driven with real X input.
-@Suite("Client-side decorations (Weston on Xvfb)", .serialized)
+@Suite("Client-side decorations (Weston on Xvfb)", .serialized, .exclusive, .integration)
 struct DecorationTests {
     /// Surface points of the decorated test client (200×150 content, 12-point shadow,
     /// 32-point title bar, 24-point buttons 6 points apart from the right).
@@ -28,11 +29,11 @@ struct DecorationTests {
         #expect(moves.count == 1, "move requests: \(moves)")
         // The serial quoted is the press's: the button event Weston sent just before.
         let presses = session.compositor.logLines(containing: "wl_pointer@").filter { $0.contains(".button(") && $0.hasSuffix(", 1)") }
-        if let move = moves.first, let press = presses.last {
-            let moveSerial = move.split(separator: ",").last?.filter(\.isNumber)
-            let pressSerial = press.split(separator: "(").last?.split(separator: ",").first.map(String.init)
-            #expect(moveSerial == pressSerial, "\(move) vs \(press)")
-        }
+        let move = try #require(moves.first)
+        let press = try #require(presses.last, "no button press in Weston's log")
+        let moveSerial = move.split(separator: ",").last.map { $0.filter(\.isNumber) } ?? ""
+        let pressSerial = press.split(separator: "(").last?.split(separator: ",").first.map(String.init)
+        #expect(!moveSerial.isEmpty && moveSerial == pressSerial, "\(move) vs \(press)")
     }
 
     @Test("The window geometry excludes the shadow and the minimum size includes the title bar")

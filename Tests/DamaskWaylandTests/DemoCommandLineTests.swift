@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The demo's command line: help, usage errors and `--play` exit statuses.
-@Suite("damask-demo command line")
+@Suite("damask-demo command line", .exclusive)
 struct DemoCommandLineTests {
     @Test("--help lists every option on a line of its own and exits 0")
     func helpListsEveryOption() throws {
@@ -61,7 +62,7 @@ struct DemoCommandLineTests {
 }
 
 /// `--record` needs a seat.
-@Suite("damask-demo --record command line")
+@Suite("damask-demo --record command line", .exclusive)
 struct DemoRecordCommandLineTests {
     @Test("--record with --headless exits 2: there is no seat to record")
     func recordNeedsACompositor() throws {

@@ -1,9 +1,10 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The demo on a private headless mutter (GNOME), which releases buffers at once, offers no
 /// server-side decorations and activates the window after its first frame.
-@Suite("damask-demo under GNOME")
+@Suite("damask-demo under GNOME", .exclusive, .integration)
 struct DemoGnomeTests {
     @Test("the tour plays under headless mutter with every expectation holding")
     func tourPlaysUnderGnome() throws {

@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The demo in `--headless` mode: the tour, determinism, and the damage each scene sends.
-@Suite("damask-demo headless")
+@Suite("damask-demo headless", .exclusive)
 struct DemoHeadlessTests {
     static let fast = ["--headless", "--speed", "fast"]
 
@@ -127,7 +128,7 @@ struct DemoHeadlessTests {
 }
 
 /// The content-mode scene while the window itself resizes.
-@Suite("damask-demo headless resizing")
+@Suite("damask-demo headless resizing", .exclusive)
 struct DemoResizeTests {
     @Test("resizing the window redraws the .redraw view and only stretches the .scaleToFill one")
     func resizeRedrawsOnlyTheRedrawView() throws {

@@ -1,10 +1,11 @@
+import DamaskTestSupport
 import DamaskGraphics
 import Foundation
 import Testing
 
 /// `--record`: real input from a seat (Weston nested in Xvfb, driven by xdotool) becomes a
 /// script that `--play` replays.
-@Suite("damask-demo --record")
+@Suite("damask-demo --record", .exclusive, .integration)
 struct DemoRecordTests {
     /// The sidebar's colour (#2B3342): its top-left corner is the content area's.
     static let sidebarColor: UInt32 = 0x2B3342

@@ -42,7 +42,7 @@ struct DemoRun {
         }
         var environment = Self.environment(environment)
         if arguments.contains("--headless") { environment["WAYLAND_DISPLAY"] = nil }
-        let result = try PrivateCompositor.run(executable, all, environment: environment, timeout: timeout)
+        let result = try TestProcess.run(executable, all, environment: environment, timeout: timeout)
         return DemoRun(status: result.status, output: result.output, directory: directory)
     }
 
@@ -50,7 +50,7 @@ struct DemoRun {
     static func runPlain(_ arguments: [String]) throws -> (status: Int32, output: String) {
         var environment = Self.environment(nil)
         environment["WAYLAND_DISPLAY"] = nil
-        let result = try PrivateCompositor.run(executable, arguments, environment: environment)
+        let result = try TestProcess.run(executable, arguments, environment: environment)
         return (result.status, result.output)
     }
 

@@ -1,9 +1,10 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The demo on a private headless Weston: the tour through the real protocol, and the
 /// damage the compositor receives.
-@Suite("damask-demo under Weston")
+@Suite("damask-demo under Weston", .exclusive, .integration)
 struct DemoWestonTests {
     @Test("the tour plays under headless Weston with every expectation holding")
     func tourPlaysUnderWeston() throws {

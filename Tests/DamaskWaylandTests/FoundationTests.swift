@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// The foundation under real compositors: a window maps and shows its pixels, the requests
 /// on the wire are the ones Damask means to send, the main loop runs main-actor work and
 /// sleeps when idle, and every way the program can end is clean.
-@Suite("Foundation", .serialized)
+@Suite("Foundation", .serialized, .exclusive, .integration)
 struct FoundationTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
@@ -39,7 +40,7 @@ struct FoundationTests {
     @Test("The committed protocol glue matches the vendored XML")
     func committedProtocolGlueMatchesTheXML() throws {
         let script = PrivateCompositor.packageRoot.appendingPathComponent("scripts/generate-protocols").path
-        let result = try PrivateCompositor.run(script, ["--check"])
+        let result = try TestProcess.run(script, ["--check"])
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -62,14 +63,17 @@ struct FoundationTests {
         let weston = try PrivateCompositor(.weston())
         let (client, surfaceID) = try startClient(on: weston)
         let surface = "wl_surface@\(surfaceID)."
-        #expect(!weston.logLines(containing: surface + "attach(").isEmpty)
-        #expect(weston.logLines(containing: surface + "damage_buffer(").contains { $0.hasSuffix("damage_buffer(0, 0, 200, 150)") })
-        #expect(!weston.logLines(containing: surface + "commit()").isEmpty)
+        // Weston logs a request once it has handled it, a moment after the client sent it:
+        // wait for the commit that follows the damage.
+        let first = weston.waitForLogLines(containing: surface) { Self.damageIsCommitted($0, count: 1) }
+        #expect(first.contains { $0.contains(surface + "attach(") })
+        #expect(first.contains { $0.hasSuffix(surface + "damage_buffer(0, 0, 200, 150)") }, "\(first)")
+        #expect(first.contains { $0.contains(surface + "commit()") })
 
         let before = weston.logLines(containing: surface + "damage_buffer(").count
         client.send("mark 10 20 30 40")
         _ = try #require(client.waitForLine { $0.hasPrefix("commit 2 ") })
-        usleep(200_000)  // let Weston write its log line
+        weston.waitForLogLines(containing: surface) { Self.damageIsCommitted($0, count: before + 1) }
         let damage = weston.logLines(containing: surface + "damage_buffer(").dropFirst(before)
         #expect(damage.count == 1)
         #expect(damage.first?.hasSuffix("damage_buffer(10, 20, 30, 40)") == true, "\(damage)")
@@ -89,10 +93,7 @@ struct FoundationTests {
         let mutter = try PrivateCompositor(.gnome())
         let (client, _) = try startClient(on: mutter)
         client.send("frames 5")
-        let fifth = client.waitForLine { _ in
-            client.outputLines.filter { $0.hasPrefix("frame ") }.count >= 5
-        }
-        #expect(fifth != nil, "frames: \(client.outputLines.filter { $0.hasPrefix("frame ") })")
+        #expect(client.waitForLines(count: 5, prefix: "frame "), "frames: \(client.outputLines.filter { $0.hasPrefix("frame ") })")
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)
     }
@@ -115,13 +116,34 @@ struct FoundationTests {
     func idleWindowWakesUpZeroTimes() throws {
         let weston = try PrivateCompositor(.weston())
         let (client, _) = try startClient(on: weston)
-        usleep(500_000)  // let start-up work and the first frame callback settle
+        // Start-up work and the first frame callback end: wait until the count stands still.
+        #expect(Self.waitUntilIdle(client), "the client never became idle")
         let before = client.contextSwitches()
         sleep(3)
         let after = client.contextSwitches()
         #expect(after - before == 0, "\(after - before) wake-ups in 3 s")
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
+    /// Whether `lines` (a surface's requests) hold `count` damage requests and a commit
+    /// after the last of them.
+    static func damageIsCommitted(_ lines: [String], count: Int) -> Bool {
+        let damage = lines.indices.filter { lines[$0].contains(".damage_buffer(") }
+        guard damage.count >= count, let last = damage.last else { return false }
+        return lines[last...].contains { $0.contains(".commit()") }
+    }
+
+    /// Waits (up to 20 s) until `client`'s context-switch count stays the same over 200 ms.
+    static func waitUntilIdle(_ client: ClientProcess) -> Bool {
+        var last = client.contextSwitches()
+        for _ in 0..<100 {
+            usleep(200_000)
+            let now = client.contextSwitches()
+            if now == last { return true }
+            last = now
+        }
+        return false
     }
 
     // MARK: - Errors a user can meet
@@ -131,7 +153,7 @@ struct FoundationTests {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = FileManager.default.temporaryDirectory.path
         environment["WAYLAND_DISPLAY"] = "damask-no-such-socket"
-        let result = try PrivateCompositor.run(Self.demo.path, [], environment: environment)
+        let result = try TestProcess.run(Self.demo.path, [], environment: environment)
         #expect(result.status == 2)
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 1, "\(result.output)")
@@ -141,7 +163,7 @@ struct FoundationTests {
     @Test("A missing required global is named, exit status 2")
     func missingGlobalIsNamedWithExitStatus2() throws {
         let script = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-weston").path
-        let result = try PrivateCompositor.run(script, ["--shell", "fullscreen-shell.so", "--", Self.demo.path])
+        let result = try TestProcess.run(script, ["--shell", "fullscreen-shell.so", "--", Self.demo.path])
         #expect(result.status == 2)
         #expect(result.output.contains("the compositor does not offer xdg_wm_base"), "\(result.output)")
     }
@@ -182,7 +204,7 @@ struct FoundationTests {
         }
         #expect(!weston.logLines(containing: #"set_title("Damask")"#).isEmpty, "the window is titled Damask")
         #expect(!weston.logLines(containing: #"set_app_id("org.damask.Demo")"#).isEmpty, "the app id is org.damask.Demo")
-        #expect(kill(demo.process.processIdentifier, signal) == 0)
+        #expect(kill(demo.pid, signal) == 0)
         #expect(demo.waitForExit(timeout: 5) == 0)
         #expect(demo.standardError.isEmpty, "\(demo.standardError)")
     }

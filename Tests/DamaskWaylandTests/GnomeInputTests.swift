@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// Real input under GNOME's compositor (mutter), injected through its RemoteDesktop API.
-@Suite("Input under GNOME (mutter RemoteDesktop)", .serialized)
+@Suite("Input under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
 struct GnomeInputTests {
     @Test("Virtual devices appear on mutter's seat at run time and their clicks and keys reach the views")
     func remoteInputReachesViews() throws {

@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// Real input from X (xdotool) through Weston's x11 backend into the test client's views.
-@Suite("Input from a real seat (Weston on Xvfb)", .serialized)
+@Suite("Input from a real seat (Weston on Xvfb)", .serialized, .exclusive, .integration)
 struct InputTests {
     @Test("A click on a view reaches its pointerDown and pointerUp with view coordinates")
     func clickReachesView() throws {
@@ -21,13 +22,15 @@ struct InputTests {
         try session.move(to: 60, 60)
         let before = session.client.lines.count
         try session.display.xdotool("click", "--repeat", "2", "--delay", "80", "1")
-        let downs = (0..<2).compactMap { _ in
-            session.client.waitForLine(from: before, where: { $0.hasPrefix("pointer down") })
-        }
-        #expect(downs.count == 2)
-        _ = session.client.waitForLine(from: before, where: { $0 == "pointer down 60 60 left 2" })
+        // Each press is waited for after the one before it: two distinct lines.
+        let first = try #require(session.client.waitForLine(from: before, where: { $0.hasPrefix("pointer down") }))
+        let second = try #require(
+            session.client.waitForLine(from: first.index + 1, where: { $0.hasPrefix("pointer down") }),
+            "only one press arrived: \(session.client.lines[before...])")
+        #expect([first.line, second.line] == ["pointer down 60 60 left 1", "pointer down 60 60 left 2"])
+        _ = session.client.waitForLine(from: second.index + 1, where: { $0.hasPrefix("pointer up") })
         let lines = session.client.lines[before...].filter { $0.hasPrefix("pointer down") }
-        #expect(lines == ["pointer down 60 60 left 1", "pointer down 60 60 left 2"])
+        #expect(lines.count == 2, "\(lines)")
     }
 
     @Test("Typed text reaches the focused view through the compositor's xkb keymap")
@@ -54,7 +57,10 @@ struct InputTests {
         let before = session.client.lines.count
         try session.display.xdotool("keydown", "a", "sleep", "1.2", "keyup", "a")
         let release = try #require(session.client.waitForLine(from: before, where: { $0.hasPrefix("key up 61") }))
-        usleep(400_000)
+        // A marker key after the release: a repeat the release failed to stop would be
+        // printed before the marker's own lines.
+        try session.display.xdotool("key", "b")
+        _ = try #require(session.client.waitForLine(from: release.index, where: { $0.hasPrefix("key up 62") }))
         let lines = session.client.lines
         let press = try #require(lines[before..<release.index].firstIndex { $0.hasPrefix("key down 61 repeat=0") })
         let repeats = lines[press..<release.index].filter { $0.hasPrefix("key down 61 repeat=1") }
@@ -62,15 +68,15 @@ struct InputTests {
         let pressTime = try #require(Self.milliseconds(lines[press]))
         // Weston advertises 40 per second after 400 ms: about 32 repeats in 1.2 s.
         #expect(repeats.count >= 16 && repeats.count <= 40, "got \(repeats.count) repeats")
-        if let first = times.first {
-            #expect(first - pressTime >= 350, "first repeat after \(first - pressTime) ms")
-        }
-        if times.count >= 3 {
-            let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
-            let median = intervals[intervals.count / 2]
-            #expect(median >= 15 && median <= 40, "median interval \(median) ms")
-        }
-        let afterRelease = lines[release.index...].filter { $0.hasPrefix("key down") }
+        // Every repeat line carries its time; none may lack one.
+        #expect(times.count == repeats.count, "repeat lines without ms=: \(repeats)")
+        let first = try #require(times.first, "no repeat arrived")
+        #expect(first - pressTime >= 350, "first repeat after \(first - pressTime) ms")
+        try #require(times.count >= 3, "\(times.count) timed repeats")
+        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+        let median = intervals[intervals.count / 2]
+        #expect(median >= 15 && median <= 40, "median interval \(median) ms")
+        let afterRelease = lines[release.index...].filter { $0.hasPrefix("key down 61") }
         #expect(afterRelease.isEmpty, "repeats after release: \(afterRelease)")
     }
 

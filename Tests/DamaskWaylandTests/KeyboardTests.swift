@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskViews
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// Keymaps and keyboard state through xkbcommon, as `wl_keyboard` feeds them.
-@Suite("Keyboard (xkb)")
+@Suite("Keyboard (xkb)", .exclusive)
 struct KeyboardTests {
     /// xkb keycodes (evdev + 8) of a few keys.
     enum Key {

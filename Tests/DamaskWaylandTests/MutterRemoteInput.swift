@@ -13,16 +13,14 @@ import Foundation
 /// Owns the three processes (stopped in ``stop()`` / `deinit`). Use from one test.
 final class MutterRemoteInput {
     let client: InputTestClient
-    private let session = Process()
-    private let sessionInput = Pipe()
-    private let injector = Process()
-    private let injectorInput = Pipe()
-    private let injectorOutput = Pipe()
+    private let session: TestProcess
+    private let injector: TestProcess
     private let scriptPath: String
+    /// How many of the helper's lines have been read.
+    private var injectorLinesRead = 0
 
     enum MutterError: Error {
         case missing(String)
-        case didNotStart(String)
     }
 
     /// The helper: one command per stdin line, answering "ok" after each.
@@ -59,24 +57,19 @@ final class MutterRemoteInput {
             .appendingPathComponent("damask-remote-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
 
-        let output = Pipe()
-        session.executableURL = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome")
-        session.arguments = [
+        let withGnome = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome").path
+        let arguments = [
             "--size", "800x600", "--", "sh", "-c",
             #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null"#,
         ]
-        session.standardInput = sessionInput
-        session.standardOutput = output
-        try session.run()
-        var line = Data()
-        while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first,
-            first != UInt8(ascii: "\n")
-        {
-            line.append(first)
-        }
-        let fields = String(decoding: line, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        session = try TestProcess(withGnome, arguments)
+        let line = session.waitForLine(timeout: PrivateCompositor.startTimeout) { _ in true }?.line ?? ""
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 3, !fields[2].isEmpty else {
-            throw MutterError.didNotStart(String(decoding: line, as: UTF8.self))
+            session.kill()
+            throw TestProcessError.didNotStart(
+                program: ([withGnome] + arguments).joined(separator: " "), waitingFor: "mutter's socket and bus",
+                output: session.transcript)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = fields[0]
@@ -84,14 +77,12 @@ final class MutterRemoteInput {
         environment["DBUS_SESSION_BUS_ADDRESS"] = fields[2]
         client = try InputTestClient(arguments: clientArguments, environment: environment)
 
-        injector.executableURL = URL(fileURLWithPath: python)
-        injector.arguments = [scriptPath]
-        injector.environment = environment
-        injector.standardInput = injectorInput
-        injector.standardOutput = injectorOutput
-        injector.standardError = FileHandle.nullDevice
-        try injector.run()
-        guard readInjectorLine() == "started" else { throw MutterError.didNotStart("RemoteDesktop session") }
+        injector = try TestProcess(python, [scriptPath], environment: environment)
+        guard readInjectorLine() == "started" else {
+            throw TestProcessError.didNotStart(
+                program: "\(python) \(scriptPath)", waitingFor: "a RemoteDesktop session",
+                output: injector.transcript)
+        }
     }
 
     deinit { stop() }
@@ -99,8 +90,8 @@ final class MutterRemoteInput {
     /// Ends the RemoteDesktop session: mutter removes its virtual devices. Idempotent.
     func stopInput() {
         guard injector.isRunning else { return }
-        try? injectorInput.fileHandleForWriting.close()
-        injector.waitUntilExit()
+        injector.closeInput()
+        if injector.waitForExit(timeout: 10) == nil { injector.kill() }
     }
 
     /// Ends the input session, the client and mutter. Idempotent.
@@ -108,15 +99,15 @@ final class MutterRemoteInput {
         stopInput()
         _ = client.waitForExit(timeout: 0)
         if session.isRunning {
-            try? sessionInput.fileHandleForWriting.close()
-            session.waitUntilExit()
+            session.closeInput()
+            if session.waitForExit(timeout: 10) == nil { session.kill() }
         }
         try? FileManager.default.removeItem(atPath: scriptPath)
     }
 
     /// Sends one command to the helper and waits for its answer.
     func send(_ command: String) {
-        injectorInput.fileHandleForWriting.write(Data((command + "\n").utf8))
+        injector.send(command)
         _ = readInjectorLine()
     }
 
@@ -154,13 +145,13 @@ final class MutterRemoteInput {
         return nil
     }
 
+    /// The helper's next line (it answers every command), or "" when it does not answer
+    /// within 30 s or has ended.
     private func readInjectorLine() -> String {
-        var line = Data()
-        while let byte = try? injectorOutput.fileHandleForReading.read(upToCount: 1), let first = byte.first,
-            first != UInt8(ascii: "\n")
-        {
-            line.append(first)
+        guard let answer = injector.waitForLine(from: injectorLinesRead, timeout: 30, where: { _ in true }) else {
+            return ""
         }
-        return String(decoding: line, as: UTF8.self)
+        injectorLinesRead = answer.index + 1
+        return answer.line
     }
 }

@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskViews
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// How `wl_pointer` pieces are grouped by `frame` into view events.
-@Suite("Pointer frame grouping")
+@Suite("Pointer frame grouping", .exclusive)
 struct PointerFrameTests {
     let surfaceA = 0xA0
     let surfaceB = 0xB0

@@ -4,7 +4,8 @@ import Foundation
 /// (`scripts/with-weston` or `scripts/with-gnome`) and stopped by closing its stdin, after
 /// which the script stops the compositor by PID.
 ///
-/// Owns the script's process and pipes. Not thread-safe: use from one test.
+/// Owns the script's ``TestProcess`` (and so its process group, which holds the
+/// compositor). Not thread-safe: use from one test.
 final class PrivateCompositor {
     enum Kind {
         case weston(scale: Int = 1, size: String = "800x600")
@@ -19,6 +20,9 @@ final class PrivateCompositor {
     /// Where the built executables are (next to the test bundle).
     static let productsDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
+    /// How long a compositor may take to come up on a loaded machine before the test fails.
+    static let startTimeout: TimeInterval = 60
+
     /// The socket as an absolute path, usable as `WAYLAND_DISPLAY` or `wl_display_connect`.
     let socketPath: String
     let runtimeDirectory: String
@@ -27,56 +31,47 @@ final class PrivateCompositor {
     /// The compositor's process id.
     let pid: Int32
 
-    private let process: Process
-    private let input: Pipe
+    private let script: TestProcess
 
-    init(_ kind: Kind) throws {
-        process = Process()
-        input = Pipe()
-        let output = Pipe()
+    /// Starts the compositor; `environment` (default: this process's) is the script's.
+    init(_ kind: Kind, environment base: [String: String]? = nil) throws {
         let report = #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|${DAMASK_WESTON_LOG:-$DAMASK_MUTTER_LOG}|${DAMASK_WESTON_PID:-$DAMASK_MUTTER_PID}"; exec cat >/dev/null"#
+        let executable: String
         var arguments: [String]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = base ?? ProcessInfo.processInfo.environment
         switch kind {
         case .weston(let scale, let size):
-            process.executableURL = Self.packageRoot.appendingPathComponent("scripts/with-weston")
+            executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
             arguments = ["--scale", "\(scale)", "--size", size]
         case .westonX11(let display, let size):
-            process.executableURL = Self.packageRoot.appendingPathComponent("scripts/with-weston")
+            executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
             arguments = ["--x11", "--size", size]
             environment["DISPLAY"] = display
         case .gnome(let size):
-            process.executableURL = Self.packageRoot.appendingPathComponent("scripts/with-gnome")
+            executable = Self.packageRoot.appendingPathComponent("scripts/with-gnome").path
             arguments = ["--size", size]
         }
-        process.arguments = arguments + ["--", "sh", "-c", report]
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let line = String(decoding: Self.readLine(output.fileHandleForReading), as: UTF8.self)
+        script = try TestProcess(executable, arguments + ["--", "sh", "-c", report], environment: environment)
+        let line = script.waitForLine(timeout: Self.startTimeout) { _ in true }?.line ?? ""
         let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 4, let pid = Int32(fields[3]) else {
-            process.terminate()
-            throw CompositorError.didNotStart(line)
+            script.kill()
+            throw TestProcessError.didNotStart(
+                program: ([executable] + arguments).joined(separator: " "),
+                waitingFor: "the compositor's socket, within \(Int(Self.startTimeout)) s",
+                output: script.transcript)
         }
         (socketPath, runtimeDirectory, logPath, self.pid) = (fields[0], fields[1], fields[2], pid)
     }
 
     deinit { stop() }
 
-    /// Stops the compositor and waits for the script to finish; a compositor that does not
-    /// stop within 10 s is killed. Idempotent.
+    /// Stops the compositor and waits for the script to finish; a script that does not end
+    /// within 10 s has its whole process group killed. Idempotent.
     func stop() {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            _ = Glibc.kill(pid, SIGKILL)
-            process.terminate()
-        }
-        process.waitUntilExit()
+        guard script.isRunning else { return }
+        script.closeInput()
+        if script.waitForExit(timeout: 10) == nil { script.kill() }
     }
 
     /// Kills the compositor itself (SIGKILL), as a crash would.
@@ -98,43 +93,37 @@ final class PrivateCompositor {
         return log.split(separator: "\n").map(String.init).filter { $0.contains(text) }
     }
 
+    /// Waits until the log has lines mentioning `text` for which `condition` holds (the
+    /// compositor writes its log a moment after it handled a request); returns those lines
+    /// as they stand when it held, or at the deadline.
+    @discardableResult
+    func waitForLogLines(
+        containing text: String, timeout: TimeInterval = 10, until condition: ([String]) -> Bool = { !$0.isEmpty }
+    ) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines = logLines(containing: text)
+        while !condition(lines) && Date() < deadline {
+            usleep(10_000)
+            lines = logLines(containing: text)
+        }
+        return lines
+    }
+
     /// Takes a Weston screenshot of the whole output into `path`.
     func screenshot(to path: String) throws {
-        let result = try Self.run(
+        let result = try TestProcess.run(
             Self.packageRoot.appendingPathComponent("scripts/screenshot").path, [path],
-            environment: clientEnvironment)
+            environment: clientEnvironment, timeout: 30)
         guard result.status == 0 else { throw CompositorError.screenshotFailed(result.output) }
-    }
-
-    /// Runs a program to completion, returning its exit status and its stdout+stderr.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 60) throws -> (status: Int32, output: String, reason: Process.TerminationReason) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), process.terminationReason)
-    }
-
-    private static func readLine(_ handle: FileHandle) -> Data {
-        var line = Data()
-        while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-            line.append(first)
-        }
-        return line
     }
 }
 
-enum CompositorError: Error {
-    case didNotStart(String)
+enum CompositorError: Error, CustomStringConvertible {
     case screenshotFailed(String)
+
+    var description: String {
+        switch self {
+        case .screenshotFailed(let output): return "scripts/screenshot failed: \(output)"
+        }
+    }
 }

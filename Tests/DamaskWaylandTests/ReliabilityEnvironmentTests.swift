@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// A bad environment — an unwritable screenshot path, no fonts, a nonsense `XCURSOR_SIZE`,
 /// a cursor theme that is not installed — gives a clear message and a sensible fallback,
 /// never a crash.
-@Suite("Reliability: bad environment", .serialized)
+@Suite("Reliability: bad environment", .serialized, .exclusive)
 @MainActor
 struct ReliabilityEnvironmentTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
@@ -23,10 +24,10 @@ struct ReliabilityEnvironmentTests {
     func unwritableScreenshotPathIsReported(directory: String) throws {
         let script = try shortScript()
         defer { try? FileManager.default.removeItem(atPath: script) }
-        let result = try PrivateCompositor.run(
+        let result = try TestProcess.run(
             Self.demo.path, ["--headless", "--play", script, "--screenshots", directory], timeout: 30)
         #expect(result.status == 2)
-        #expect(result.reason == .exit)
+        #expect(result.exited)
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 1, "\(result.output)")
         #expect(result.output.hasPrefix("damask-demo: cannot create the screenshot directory \(directory): "), "\(result.output)")
@@ -47,7 +48,7 @@ struct ReliabilityEnvironmentTests {
             """.utf8).write(to: URL(fileURLWithPath: configuration))
         var environment = ProcessInfo.processInfo.environment
         environment["FONTCONFIG_FILE"] = configuration
-        let result = try PrivateCompositor.run(
+        let result = try TestProcess.run(
             Self.demo.path, ["--headless", "--scene", "text", "--play", script], environment: environment, timeout: 30)
         #expect(result.status == 0, "\(result.output)")
         let warnings = result.output.components(separatedBy: "no usable font found").count - 1
@@ -66,7 +67,7 @@ struct ReliabilityEnvironmentTests {
         #expect(CursorTheme.size(fromEnvironment: "") == (24, nil))
     }
 
-    @Test("With a real pointer (Weston on Xvfb), XCURSOR_SIZE=abc and a theme that is not installed are each reported, and the client runs on")
+    @Test("With a real pointer (Weston on Xvfb), XCURSOR_SIZE=abc and a theme that is not installed are each reported, and the client runs on", .integration)
     func badCursorEnvironmentUnderARealPointer() throws {
         // The client inherits this process's environment (the session starts it at once).
         let saved = ["XCURSOR_SIZE", "XCURSOR_THEME"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
@@ -89,7 +90,7 @@ struct ReliabilityEnvironmentTests {
         #expect(client.lines.count { $0.contains("XCURSOR_SIZE=abc") } == 1, "said once")
     }
 
-    @Test("A cursor theme that is not installed is detected and every shape still has an image")
+    @Test("A cursor theme that is not installed is detected and every shape still has an image", .integration)
     func missingCursorThemeFallsBack() throws {
         #expect(CursorTheme.isInstalled(themeNamed: "Adwaita"), "the theme the other cursor tests use")
         #expect(!CursorTheme.isInstalled(themeNamed: "damask-no-such-theme"))

@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskWayland
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 ///
 /// The test client reports its own figures (`stats`: frames, live shm buffers and bytes,
 /// resident memory, open descriptors); the tests read CPU time from `/proc/PID/stat`.
-@Suite("Reliability", .serialized)
+@Suite("Reliability", .serialized, .exclusive, .integration)
 struct ReliabilityTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
     static let withWeston = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-weston")
@@ -58,7 +59,7 @@ struct ReliabilityTests {
         weston.kill()
         let status = client.waitForExit(timeout: 5)
         #expect(status == 1)
-        #expect(client.process.terminationReason == .exit, "ended by a signal (a crash or a core dump)")
+        #expect(client.process.terminationSignal == nil, "ended by a signal (a crash or a core dump)")
         #expect(Date().timeIntervalSince(killed) < 1)
         #expect(client.standardError.contains("lost connection to the compositor"), "\(client.standardError)")
         #expect(!client.standardError.contains("Fatal error"))
@@ -76,9 +77,9 @@ struct ReliabilityTests {
         _ = try #require(client.waitForLine { $0 == "minimized" })
         usleep(500_000)  // let the frames already on their way arrive
         let before = try ReliabilitySample(of: client)
-        let cpuBefore = Self.cpuSeconds(of: client.process.processIdentifier)
+        let cpuBefore = Self.cpuSeconds(of: client.pid)
         sleep(10)
-        let cpuAfter = Self.cpuSeconds(of: client.process.processIdentifier)
+        let cpuAfter = Self.cpuSeconds(of: client.pid)
         let after = try ReliabilitySample(of: client)
         #expect(after.frames == before.frames, "Weston hides minimized windows, so no frame callback should arrive")
         #expect(cpuAfter - cpuBefore < 0.1, "\(cpuAfter - cpuBefore) s of CPU in 10 s")
@@ -99,8 +100,10 @@ struct ReliabilityTests {
             .appendingPathComponent("damask-\(getpid())-resize-storm.so").path
         let command = "gcc -shared -fPIC -Wall -Werror $(pkg-config --cflags libweston-10 libweston-desktop-10) "
             + "-o '\(output)' '\(source)' $(pkg-config --libs libweston-10 libweston-desktop-10)"
-        let result = try PrivateCompositor.run("/bin/sh", ["-c", command])
-        guard result.status == 0 else { throw CompositorError.didNotStart("gcc: \(result.output)") }
+        let result = try TestProcess.run("/bin/sh", ["-c", command])
+        guard result.status == 0 else {
+            throw TestProcessError.didNotStart(program: command, waitingFor: "the module to build", output: result.output)
+        }
         return output
     }
 

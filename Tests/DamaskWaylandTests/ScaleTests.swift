@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -7,7 +8,7 @@ import Testing
 
 /// Buffer scale: rounding of fractional sizes, redrawing at a new scale, and a real Weston
 /// output at scale 2.
-@Suite("Scale", .serialized)
+@Suite("Scale", .serialized, .exclusive)
 struct ScaleTests {
     @Test("Pixel sizes round half away from zero and survive the round trip back to points")
     func fractionalRounding() {
@@ -49,7 +50,7 @@ struct ScaleTests {
         #expect(commit.damage.boundingBox == CGRect(x: 0, y: 0, width: 448, height: 412))
     }
 
-    @Test("Under Weston at scale 2 the buffer is twice the size, damage is in buffer pixels and one-pixel detail stays sharp")
+    @Test("Under Weston at scale 2 the buffer is twice the size, damage is in buffer pixels and one-pixel detail stays sharp", .integration)
     func westonScaleTwo() throws {
         let weston = try PrivateCompositor(.weston(scale: 2, size: "800x600"))
         let client = try InputTestClient(environment: weston.clientEnvironment)

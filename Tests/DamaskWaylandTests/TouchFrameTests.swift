@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskViews
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// How `wl_touch` events are grouped by `frame` and routed to the surface of each finger.
-@Suite("Touch frame grouping")
+@Suite("Touch frame grouping", .exclusive)
 struct TouchFrameTests {
     let surfaceA = 0xA0
     let surfaceB = 0xB0

@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -7,7 +8,7 @@ import Testing
 
 /// The client-side decorations as views: layout per window state, resize handles, cursors,
 /// and what presses on the title bar and its buttons ask of the window system.
-@Suite("Window frame (client-side decorations)", .serialized) @MainActor
+@Suite("Window frame (client-side decorations)", .serialized, .exclusive) @MainActor
 struct WindowFrameTests {
     /// A 200×150 content area framed on a memory surface of 224×206 points.
     @MainActor struct Fixture {
@@ -81,15 +82,15 @@ struct WindowFrameTests {
     }
 
     @Test("The activated state changes the title bar's look, and redraws it")
-    func activatedRestyles() async {
+    func activatedRestyles() async throws {
         let fixture = Fixture(states: [.activated])
         #expect(fixture.frame.titleBar.isActive)
-        let active = try? fixture.window.renderImage()
+        let active = try fixture.window.renderImage()
         fixture.frame.apply(states: [])
         #expect(!fixture.frame.titleBar.isActive)
-        let inactive = try? fixture.window.renderImage()
+        let inactive = try fixture.window.renderImage()
         let point = (x: 20, y: 14)
-        #expect(active?.pixel(x: point.x, y: point.y) != inactive?.pixel(x: point.x, y: point.y))
+        #expect(active.pixel(x: point.x, y: point.y) != inactive.pixel(x: point.x, y: point.y))
     }
 
     @Test("Dragging the title bar past the threshold starts a move; a click does not")

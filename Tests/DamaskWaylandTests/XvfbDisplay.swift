@@ -9,17 +9,15 @@ import Foundation
 final class XvfbDisplay {
     /// The display name, e.g. ":3".
     let name: String
-    private let process = Process()
+    private let process: TestProcess
 
     enum XError: Error, CustomStringConvertible {
         case missingProgram(String)
-        case didNotStart(String)
         case commandFailed(String, String)
 
         var description: String {
             switch self {
             case .missingProgram(let name): return "\(name) is not installed (run scripts/setup)"
-            case .didNotStart(let output): return "Xvfb did not start: \(output)"
             case .commandFailed(let command, let output): return "\(command) failed: \(output)"
             }
         }
@@ -30,18 +28,14 @@ final class XvfbDisplay {
         for program in ["Xvfb", "xdotool", "setxkbmap"] where Self.path(of: program) == nil {
             throw XError.missingProgram(program)
         }
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: Self.path(of: "Xvfb")!)
-        process.arguments = ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Xvfb writes the number (not always with a newline) once it accepts connections.
-        let data = output.fileHandleForReading.availableData
-        let number = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Int(number) != nil else {
-            process.terminate()
-            throw XError.didNotStart(number)
+        let xvfb = Self.path(of: "Xvfb") ?? "Xvfb"
+        process = try TestProcess(
+            xvfb, ["-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "1280x1024x24"])
+        let number = Self.displayNumber(from: process, timeout: PrivateCompositor.startTimeout)
+        guard let number else {
+            process.kill()
+            throw TestProcessError.didNotStart(
+                program: xvfb, waitingFor: "a display number on -displayfd", output: process.transcript)
         }
         name = ":" + number
         try run("setxkbmap", ["-layout", layout])
@@ -49,16 +43,31 @@ final class XvfbDisplay {
 
     deinit { stop() }
 
-    /// Stops the server. Idempotent.
+    /// Stops the server (SIGTERM, then SIGKILL after 2 s). Idempotent.
     func stop() {
-        guard process.isRunning else { return }
-        // SIGTERM may be blocked in the child (it inherits the spawning thread's signal
-        // mask), so fall back to SIGKILL.
-        process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill(grace: 2)
+    }
+
+    /// Waits for the number Xvfb prints once it accepts connections: a complete line, or
+    /// digits that stay alone for 200 ms (Xvfb does not always end the line).
+    private static func displayNumber(from process: TestProcess, timeout: TimeInterval) -> String? {
+        let isNumber = { (text: String) in !text.isEmpty && text.allSatisfy(\.isNumber) }
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = ""
+        while Date() < deadline {
+            _ = process.waitForText(timeout: deadline.timeIntervalSinceNow) { !$0.isEmpty }
+            var text = ""
+            _ = process.waitForText(timeout: 0) { text = $0; return true }
+            if let newline = text.firstIndex(of: "\n") {
+                let line = String(text[..<newline]).trimmingCharacters(in: .whitespaces)
+                return isNumber(line) ? line : nil
+            }
+            if isNumber(text) && text == seen { return text }
+            if !process.isRunning && text.isEmpty { return nil }
+            seen = text
+            usleep(200_000)
+        }
+        return nil
     }
 
     /// Runs `xdotool` with `arguments` on this display.
@@ -73,7 +82,7 @@ final class XvfbDisplay {
         environment["DISPLAY"] = name
         // xdotool reads its text argument in the locale's encoding: make that UTF-8.
         environment["LC_ALL"] = "C.UTF-8"
-        let result = try PrivateCompositor.run(path, arguments, environment: environment, timeout: 30)
+        let result = try TestProcess.run(path, arguments, environment: environment, timeout: 30)
         guard result.status == 0 else {
             throw XError.commandFailed("\(program) \(arguments.joined(separator: " "))", result.output)
         }

@@ -1,0 +1,425 @@
+import Foundation
+
+/// The one way the integration tests run a program: spawned in a process group of its own,
+/// its stdout collected line by line and its stderr as text, its stdin open for commands,
+/// and every wait bounded by a deadline after which the whole group is killed.
+///
+/// ``run(_:_:environment:timeout:)`` runs a program to completion; the initializer starts
+/// one that the test talks to. A program that cannot be started, or that ends before it
+/// says what a test waits for, is reported with its path, arguments and what it printed
+/// (``TestProcessError``).
+///
+/// Ownership: the process (and its group) belongs to this object; `deinit` kills the group
+/// if it is still running and reaps the process. The parent's ends of the three pipes are
+/// owned here: stdin's by ``closeInput()`` / `deinit`, stdout's and stderr's by their reader
+/// threads, which close them at end of file. A waiter thread reaps the process. All state is
+/// guarded by one condition lock, so every method may be called from any thread.
+final class TestProcess: @unchecked Sendable {
+    /// The program's path.
+    let executable: String
+    /// Its arguments.
+    let arguments: [String]
+    /// Its process id, which is also its process group id.
+    let pid: pid_t
+
+    private let condition = NSCondition()
+    private var outputLines: [String] = []
+    private var partialLine = Data()
+    private var outputEnded = false
+    private var errorData = Data()
+    private var errorEnded: Bool
+    private var exitStatus: Int32?
+    private var exitSignal: Int32?
+    private var inputDescriptor: Int32
+
+    /// Starts `executable` with `arguments` in `environment` (default: this process's).
+    ///
+    /// - Parameter mergingErrors: whether stderr goes into the stdout lines (as a terminal
+    ///   would interleave them) instead of ``standardError``.
+    init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+        mergingErrors: Bool = false
+    ) throws {
+        self.executable = executable
+        self.arguments = arguments
+        _ = Self.brokenPipesIgnored
+        let input = try Self.makePipe(), output = try Self.makePipe()
+        let errors = mergingErrors ? output : try Self.makePipe()
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A group of its own, so that a deadline kills the program's children too; default
+        // signal dispositions and an empty mask, whatever the spawning thread had.
+        var defaults = sigset_t(), empty = sigset_t()
+        sigfillset(&defaults)
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        // The child has its copies; the parent keeps only its own ends.
+        close(input.read)
+        close(output.write)
+        if !mergingErrors { close(errors.write) }
+        guard spawned == 0 else {
+            close(input.write)
+            close(output.read)
+            if !mergingErrors { close(errors.read) }
+            throw TestProcessError.couldNotStart(
+                program: ([executable] + arguments).joined(separator: " "),
+                reason: String(cString: strerror(spawned)))
+        }
+        pid = child
+        inputDescriptor = input.write
+        errorEnded = mergingErrors  // no separate stderr to read
+        startReader(output.read, isOutput: true)
+        if !mergingErrors { startReader(errors.read, isOutput: false) }
+        startWaiter()
+    }
+
+    deinit {
+        if isRunning { kill(grace: 1) }
+        closeInput()
+    }
+
+    // MARK: Talking to it
+
+    /// Sends one line on stdin (ignored once stdin is closed or the program has gone).
+    func send(_ line: String) {
+        condition.lock()
+        let descriptor = inputDescriptor
+        condition.unlock()
+        guard descriptor >= 0 else { return }
+        let data = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Closes stdin: the program reads end of file. Idempotent.
+    func closeInput() {
+        condition.lock()
+        let descriptor = inputDescriptor
+        inputDescriptor = -1
+        condition.unlock()
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    // MARK: What it printed
+
+    /// The complete stdout lines so far.
+    var lines: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return outputLines
+    }
+
+    /// Everything printed on stderr so far (empty when merged into stdout).
+    var standardError: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return String(decoding: errorData, as: UTF8.self)
+    }
+
+    /// Everything printed so far, stdout's lines then stderr, for failure messages.
+    var transcript: String {
+        condition.lock()
+        defer { condition.unlock() }
+        var text = (outputLines + (partialLine.isEmpty ? [] : [String(decoding: partialLine, as: UTF8.self)]))
+            .joined(separator: "\n")
+        if !errorData.isEmpty {
+            text += (text.isEmpty ? "" : "\n") + String(decoding: errorData, as: UTF8.self)
+        }
+        return text
+    }
+
+    /// Waits until a stdout line at index `start` or later satisfies `predicate`; returns it
+    /// with its index, or nil after `timeout` seconds or once stdout has ended without one.
+    ///
+    /// Predicates run outside the lock, so they may read this object (``lines``) too.
+    func waitForLine(
+        from start: Int = 0, timeout: TimeInterval = 10, where predicate: (String) -> Bool
+    ) -> (index: Int, line: String)? {
+        var next = start
+        var found: (index: Int, line: String)?
+        _ = waitForChange(timeout: timeout) { lines, _ in
+            while next < lines.count {
+                if predicate(lines[next]) {
+                    found = (next, lines[next])
+                    return true
+                }
+                next += 1
+            }
+            return false
+        }
+        return found
+    }
+
+    /// Waits until `predicate` holds for the stdout lines, re-checking whenever output
+    /// arrives; returns whether it held within `timeout` seconds.
+    func waitUntil(timeout: TimeInterval = 10, _ predicate: ([String]) -> Bool) -> Bool {
+        waitForChange(timeout: timeout) { lines, _ in predicate(lines) }
+    }
+
+    /// Waits until `predicate` holds for the stdout text so far, an unfinished last line
+    /// included; returns whether it held within `timeout` seconds.
+    func waitForText(timeout: TimeInterval = 10, _ predicate: (String) -> Bool) -> Bool {
+        waitForChange(timeout: timeout) { lines, partial in
+            predicate(lines.map { $0 + "\n" }.joined() + String(decoding: partial, as: UTF8.self))
+        }
+    }
+
+    /// Evaluates `check` on a snapshot of stdout (complete lines, unfinished line) now and
+    /// after every change, outside the lock, until it holds, stdout ends or the deadline
+    /// passes.
+    private func waitForChange(timeout: TimeInterval, _ check: ([String], Data) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            condition.lock()
+            let (lines, partial, ended) = (outputLines, partialLine, outputEnded)
+            condition.unlock()
+            if check(lines, partial) { return true }
+            if ended { return false }
+            condition.lock()
+            var changed = outputLines.count != lines.count || partialLine != partial || outputEnded
+            while !changed {
+                if !condition.wait(until: deadline) { break }
+                changed = outputLines.count != lines.count || partialLine != partial || outputEnded
+            }
+            condition.unlock()
+            if !changed {
+                condition.lock()
+                let (last, lastPartial) = (outputLines, partialLine)
+                condition.unlock()
+                return check(last, lastPartial)
+            }
+        }
+    }
+
+    // MARK: Its end
+
+    /// Whether the program is still running (not yet reaped).
+    var isRunning: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitStatus == nil && exitSignal == nil
+    }
+
+    /// The exit status once the program exited normally.
+    var terminationStatus: Int32? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitStatus
+    }
+
+    /// The signal that ended the program, if one did.
+    var terminationSignal: Int32? {
+        condition.lock()
+        defer { condition.unlock() }
+        return exitSignal
+    }
+
+    /// Waits up to `timeout` seconds for the program to end; returns its exit status, or nil
+    /// when it is still running or was ended by a signal.
+    @discardableResult
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while exitStatus == nil && exitSignal == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return exitStatus
+    }
+
+    /// Waits up to `timeout` seconds for stdout and stderr to reach end of file (the program
+    /// and every child holding them have closed them).
+    func waitForEndOfOutput(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !(outputEnded && errorEnded) {
+            if !condition.wait(until: deadline) { break }
+        }
+    }
+
+    /// Sends `signal` to the whole process group.
+    func signalGroup(_ signal: Int32) {
+        guard isRunning else { return }
+        Glibc.kill(-pid, signal)
+    }
+
+    /// Ends the whole process group: SIGTERM, then SIGKILL after `grace` seconds; waits
+    /// until the program is reaped. Idempotent.
+    func kill(grace: TimeInterval = 2) {
+        guard isRunning else { return }
+        Glibc.kill(-pid, SIGTERM)
+        if waitForExit(timeout: grace) == nil && isRunning {
+            Glibc.kill(-pid, SIGKILL)
+            while isRunning { waitForExit(timeout: 1) }
+        }
+        // Children that outlived the program in its group go too.
+        Glibc.kill(-pid, SIGKILL)
+    }
+
+    // MARK: Running to completion
+
+    /// What a program run to completion did.
+    struct Result {
+        /// The exit status (128 + the signal when a signal ended it, as a shell reports).
+        var status: Int32
+        /// Stdout and stderr, interleaved as printed.
+        var output: String
+        /// Whether it ran into the deadline and was killed.
+        var timedOut: Bool
+        /// Whether it exited by itself (not by a signal).
+        var exited: Bool
+    }
+
+    /// Runs a program with stdin at end of file until it exits or `timeout` seconds pass, in
+    /// which case its process group is killed and the result says so.
+    static func run(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> Result {
+        let process = try TestProcess(executable, arguments, environment: environment, mergingErrors: true)
+        process.closeInput()
+        var timedOut = false
+        if process.waitForExit(timeout: timeout) == nil && process.isRunning {
+            timedOut = true
+            process.kill(grace: 1)
+        }
+        // Children left in the group (a shell's background jobs) may hold the pipe open.
+        process.waitForEndOfOutput(timeout: 1)
+        if !process.hasReachedEndOfOutput { Glibc.kill(-process.pid, SIGKILL) }
+        let status = process.terminationStatus ?? (128 + (process.terminationSignal ?? SIGKILL))
+        var output = process.transcript
+        if timedOut {
+            output += "\n[killed after \(timeout) s: \(([executable] + arguments).joined(separator: " "))]"
+        }
+        return Result(
+            status: status, output: output, timedOut: timedOut, exited: process.terminationStatus != nil)
+    }
+
+    /// Whether stdout and stderr have both reached end of file.
+    var hasReachedEndOfOutput: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return outputEnded && errorEnded
+    }
+
+    // MARK: Plumbing
+
+    /// Writing to a program that has gone must fail with EPIPE, not kill the test process.
+    private static let brokenPipesIgnored: Bool = {
+        signal(SIGPIPE, SIG_IGN)
+        return true
+    }()
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else {
+            throw TestProcessError.couldNotStart(program: "pipe", reason: String(cString: strerror(errno)))
+        }
+        // Only the spawned program gets its ends (as 0, 1, 2); no other child inherits them.
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
+    }
+
+    /// Reads `descriptor` until end of file on a thread of its own, then closes it.
+    private func startReader(_ descriptor: Int32, isOutput: Bool) {
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                condition.lock()
+                guard count > 0 else {
+                    if isOutput {
+                        if !partialLine.isEmpty {
+                            outputLines.append(String(decoding: partialLine, as: UTF8.self))
+                            partialLine.removeAll()
+                        }
+                        outputEnded = true
+                    } else {
+                        errorEnded = true
+                    }
+                    condition.broadcast()
+                    condition.unlock()
+                    close(descriptor)
+                    return
+                }
+                if isOutput {
+                    partialLine.append(contentsOf: buffer[0..<count])
+                    while let newline = partialLine.firstIndex(of: UInt8(ascii: "\n")) {
+                        outputLines.append(String(decoding: partialLine[partialLine.startIndex..<newline], as: UTF8.self))
+                        partialLine.removeSubrange(partialLine.startIndex...newline)
+                    }
+                } else {
+                    errorData.append(contentsOf: buffer[0..<count])
+                }
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Reaps the process on a thread of its own and records how it ended.
+    private func startWaiter() {
+        let pid = pid
+        Thread.detachNewThread { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            condition.lock()
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
+            if status & 0x7F == 0 {
+                exitStatus = (status >> 8) & 0xFF
+            } else {
+                exitSignal = status & 0x7F
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
+
+/// Why a program a test needed did not start or did not answer.
+enum TestProcessError: Error, CustomStringConvertible {
+    /// `posix_spawn` failed (no such program, not executable, …).
+    case couldNotStart(program: String, reason: String)
+    /// It started but did not say what the test waited for; what it printed.
+    case didNotStart(program: String, waitingFor: String, output: String)
+
+    var description: String {
+        switch self {
+        case .couldNotStart(let program, let reason):
+            return "could not start \(program): \(reason)"
+        case .didNotStart(let program, let waitingFor, let output):
+            let printed = output.isEmpty ? "it printed nothing" : "it printed:\n\(output)"
+            return "\(program) did not start (waited for \(waitingFor)); \(printed)"
+        }
+    }
+}
