@@ -57,7 +57,7 @@ let package = Package(
         // MARK: C shims.
         // Generated protocol glue (scripts/generate-protocols).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
-        // What Swift cannot do safely by itself: memfd, interface addresses, errno.
+        // What Swift cannot do safely by itself: memfd, interface addresses, libwayland's log.
         .target(
             name: "CDamaskShims",
             dependencies: ["CWaylandClient", "CWaylandCursor", "CWaylandProtocols"],

@@ -297,13 +297,16 @@ import Foundation
         currentLocation ?? SourceLocation(file: script.file, line: 1, column: 1)
     }
 
-    /// Waits until idle, but at most `settleFrameLimit` busy steps (animations never idle).
+    /// Waits until idle, but at most `settleFrameLimit` frames (animations never idle).
+    ///
+    /// Display passes (and frames the player fired) are counted, not waiting steps: a
+    /// compositor that is slow to send the frame callback the window waits for (a loaded
+    /// machine) makes settling take longer, never end early.
     func settle(at location: SourceLocation) async throws(PlaybackError) {
         let deadline = ContinuousClock.now + options.timeout
-        for _ in 0..<options.settleFrameLimit {
-            if try await step(deadline: deadline, waitingFor: "the window to settle", at: location)
-                == .idle
-            {
+        let (startPasses, startFired) = (window.passCount, framesFired)
+        while try await step(deadline: deadline, waitingFor: "the window to settle", at: location) != .idle {
+            if max(window.passCount - startPasses, framesFired - startFired) >= options.settleFrameLimit {
                 return
             }
         }

@@ -1,9 +1,11 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Parser fuzzing")
+// Exclusive: a CPU-bound half minute that would slow the timing-sensitive tests beside it.
+@Suite("Parser fuzzing", .exclusive)
 struct ParserFuzzTests {
     /// Valid scripts the mutations start from.
     static let seeds: [String] = [

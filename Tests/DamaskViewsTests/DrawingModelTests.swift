@@ -4,7 +4,8 @@ import Testing
 
 @testable import DamaskViews
 
-/// One test (at least) per rule of DESIGN.md §1, the drawing model.
+/// One test (at least) per rule of the drawing model (docs/drawing-model.md; the rule
+/// numbers are the seed design's).
 extension ViewsTests {
     @Suite("Drawing model") @MainActor struct DrawingModel {
         // Rule 1

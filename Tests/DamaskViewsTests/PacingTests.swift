@@ -105,14 +105,17 @@ extension ViewsTests {
             h.window.onCommit = { reports.append($0) }
             await nextTurn()
             view.setNeedsDisplay()
+            let wallStart = DispatchTime.now()
             h.frame()
+            let wallMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - wallStart.uptimeNanoseconds) / 1e6
             #expect(reports.map(\.frameNumber) == [1, 2])
             let last = try #require(reports.last)
             #expect(last.bufferWidth == 100 && last.bufferHeight == 80)
             #expect(last.scale == 2)
             #expect(last.damageRects == [CGRect(x: 10, y: 10, width: 20, height: 20)])
             #expect(last.drawCount == 1)
-            #expect(last.cpuMilliseconds >= 0)
+            // The pass's own CPU time: some, and no more than the wall time around it.
+            #expect(last.cpuMilliseconds > 0 && last.cpuMilliseconds <= wallMilliseconds, "\(last.cpuMilliseconds) ms CPU in \(wallMilliseconds) ms")
             #expect(last.logLine.hasPrefix("frame 2 100x80@2.0 damage [10,10,20,20]"))
             #expect(h.window.frameCount == 2)
             #expect(h.window.lastCommitReport == last)

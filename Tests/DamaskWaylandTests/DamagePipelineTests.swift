@@ -1,5 +1,5 @@
-import DamaskTestSupport
 import DamaskGraphics
+import DamaskTestSupport
 import Foundation
 import Testing
 

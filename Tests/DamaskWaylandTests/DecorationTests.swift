@@ -24,8 +24,9 @@ struct DecorationTests {
             "mousemove", "\(origin.x + 120)", "\(origin.y + Layout.titleBarMiddle + 40)", "sleep", "0.1",
             "mousemove", "\(origin.x + 160)", "\(origin.y + Layout.titleBarMiddle + 80)", "sleep", "0.2",
             "mouseup", "1")
-        usleep(300_000)
-        let moves = session.compositor.logLines(containing: ".move(").filter { $0.contains("rq xdg_toplevel@") }
+        let isMove = { (line: String) in line.contains("rq xdg_toplevel@") && line.contains(".move(") }
+        session.compositor.waitForLogLines(containing: ".move(") { $0.contains(where: isMove) }
+        let moves = session.compositor.logLines(containing: ".move(").filter(isMove)
         #expect(moves.count == 1, "move requests: \(moves)")
         // The serial quoted is the press's: the button event Weston sent just before.
         let presses = session.compositor.logLines(containing: "wl_pointer@").filter { $0.contains(".button(") && $0.hasSuffix(", 1)") }
@@ -41,11 +42,7 @@ struct DecorationTests {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
         let ready = try #require(session.client.waitForLine(where: { $0.hasPrefix("ready ") }))
         #expect(ready.line.hasPrefix("ready \(200 + 2 * Layout.shadow) \(150 + 32 + 2 * Layout.shadow) "))
-        var geometry: [String] = []
-        for _ in 0..<40 where geometry.isEmpty {
-            usleep(50_000)
-            geometry = session.compositor.logLines(containing: "set_window_geometry(")
-        }
+        let geometry = session.compositor.waitForLogLines(containing: "set_window_geometry(")
         #expect(geometry.last?.hasSuffix("set_window_geometry(12, 12, 200, 182)") == true, "\(geometry)")
         let minimum = session.compositor.logLines(containing: "set_min_size(")
         #expect(minimum.last?.hasSuffix("set_min_size(120, 72)") == true, "\(minimum)")
@@ -79,8 +76,10 @@ struct DecorationTests {
         let states = session.client.waitForLine(from: before, where: { $0.hasPrefix("states ") && $0.contains("maximized") })
         #expect(states != nil, "\(session.client.lines.suffix(8))")
         // Maximized: the window geometry is the whole surface (no shadow).
-        usleep(300_000)
-        let geometry = session.compositor.logLines(containing: "set_window_geometry(").last ?? ""
+        let whole = "set_window_geometry(0, 0, \(NestedWestonSession.outputSize.width), \(NestedWestonSession.outputSize.height))"
+        let geometry = session.compositor.waitForLogLines(containing: "set_window_geometry(") {
+            $0.last?.contains(whole) == true
+        }.last ?? ""
         #expect(geometry.contains("set_window_geometry(0, 0, \(NestedWestonSession.outputSize.width), \(NestedWestonSession.outputSize.height))"), "\(geometry)")
     }
 
@@ -89,8 +88,9 @@ struct DecorationTests {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
         try session.move(to: Layout.shadow / 2, 100)
         try session.display.xdotool("mousedown", "1", "sleep", "0.1", "mouseup", "1")
-        usleep(300_000)
-        let resizes = session.compositor.logLines(containing: ".resize(").filter { $0.contains("rq xdg_toplevel@") }
+        let isResize = { (line: String) in line.contains("rq xdg_toplevel@") && line.contains(".resize(") }
+        session.compositor.waitForLogLines(containing: ".resize(") { $0.contains(where: isResize) }
+        let resizes = session.compositor.logLines(containing: ".resize(").filter(isResize)
         #expect(resizes.count == 1)
         #expect(resizes.first?.hasSuffix(", 4)") == true, "\(resizes)")  // xdg_toplevel.resize_edge.left
     }
@@ -98,20 +98,25 @@ struct DecorationTests {
     @Test("The cursor changes to a resize arrow over the shadow margin and back over the content")
     func cursorFollowsHandles() throws {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
-        try session.move(to: 100, 100)
-        usleep(200_000)
-        try session.move(to: Layout.shadow / 2, 100)
-        usleep(200_000)
-        try session.move(to: 110, 110)
-        usleep(300_000)
         // Every cursor change is a set_cursor naming the cursor surface, whose attaches show
-        // which image: the arrow, then the left-edge arrow, then the arrow again.
-        let setCursor = session.compositor.logLines(containing: ".set_cursor(").filter { $0.contains("rq wl_pointer@") }
+        // which image: the arrow, then the left-edge arrow, then the arrow again. Each move
+        // waits for the set_cursor it causes.
+        let isSetCursor = { (line: String) in line.contains("rq wl_pointer@") && line.contains(".set_cursor(") }
+        func setCursorCount() -> Int { session.compositor.logLines(containing: ".set_cursor(").filter(isSetCursor).count }
+        try session.move(to: 100, 100)
+        session.compositor.waitForLogLines(containing: ".set_cursor(") { $0.contains(where: isSetCursor) }
+        for point in [(Layout.shadow / 2, 100), (110, 110)] {
+            let before = setCursorCount()
+            try session.move(to: point.0, point.1)
+            session.compositor.waitForLogLines(containing: ".set_cursor(") { $0.filter(isSetCursor).count > before }
+        }
+        let setCursor = session.compositor.logLines(containing: ".set_cursor(").filter(isSetCursor)
         #expect(setCursor.count >= 3, "\(setCursor)")
         let cursorSurface = setCursor.last.flatMap { line in
             line.range(of: "wl_surface@").map { String(line[$0.lowerBound...].prefix { $0 != "," }) }
         }
         let surface = try #require(cursorSurface)
+        session.compositor.waitForLogLines(containing: "\(surface).attach(") { $0.count >= 3 }
         let buffers = session.compositor.logLines(containing: "\(surface).attach(").compactMap { line in
             line.range(of: "wl_buffer@").map { String(line[$0.lowerBound...].prefix { $0 != "," }) }
         }

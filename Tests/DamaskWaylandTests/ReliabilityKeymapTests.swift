@@ -1,5 +1,5 @@
-import DamaskTestSupport
 import CWaylandClient
+import DamaskTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
-import DamaskTestSupport
 import DamaskGraphics
+import DamaskTestSupport
 import DamaskViews
 import Foundation
 import Testing
@@ -58,23 +58,25 @@ struct ScaleTests {
         #expect(ready.line.hasPrefix("ready 400 300 "))
         let surfaceID = ready.line.split(separator: " ").last.map(String.init) ?? ""
         try #require(client.waitForLine(where: { $0.hasPrefix("commit 1 ") }) != nil)
-        usleep(100_000)
-        #expect(!weston.logLines(containing: "wl_surface@\(surfaceID).set_buffer_scale(2)").isEmpty)
+        #expect(!weston.waitForLogLines(containing: "wl_surface@\(surfaceID).set_buffer_scale(2)").isEmpty)
 
         // A 10×10-point mark is a 20×20-pixel damage rect.
         let before = client.lines.count
         client.send("mark 10 10 10 10")
         let commit = try #require(client.waitForLine(from: before, where: { $0.hasPrefix("commit ") }))
         #expect(commit.line.hasSuffix(" 20,20,20,20"))
-        usleep(100_000)
-        #expect(!weston.logLines(containing: "wl_surface@\(surfaceID).damage_buffer(20, 20, 20, 20)").isEmpty)
+        #expect(!weston.waitForLogLines(containing: "wl_surface@\(surfaceID).damage_buffer(20, 20, 20, 20)").isEmpty)
 
         // A half-point mark is exactly one buffer pixel, and one screen pixel.
         let next = client.lines.count
         client.send("mark 50 50 0.5 0.5")
         let single = try #require(client.waitForLine(from: next, where: { $0.hasPrefix("commit ") }))
         #expect(single.line.hasSuffix(" 100,100,1,1"))
-        usleep(200_000)
+        // Weston has handled the commit (logged what follows its damage) before the shot.
+        weston.waitForLogLines(containing: "wl_surface@\(surfaceID).") { lines in
+            guard let damage = lines.lastIndex(where: { $0.hasSuffix("damage_buffer(100, 100, 1, 1)") }) else { return false }
+            return lines[damage...].contains { $0.contains(".commit()") }
+        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-scale-\(getpid()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try weston.screenshot(to: path)

@@ -243,16 +243,20 @@ final class TestProcess: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for the program to end; returns its exit status, or nil
-    /// when it is still running or was ended by a signal.
+    /// when it is still running or was ended by a signal. Once it has ended, what it printed
+    /// last is read too (up to 2 s more for the end of its output: a child it left behind
+    /// may hold the pipes).
     @discardableResult
     func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
-        defer { condition.unlock() }
         while exitStatus == nil && exitSignal == nil {
             if !condition.wait(until: deadline) { break }
         }
-        return exitStatus
+        let ended = exitStatus != nil || exitSignal != nil
+        condition.unlock()
+        if ended { waitForEndOfOutput(timeout: 2) }
+        return terminationStatus
     }
 
     /// Waits up to `timeout` seconds for stdout and stderr to reach end of file (the program
