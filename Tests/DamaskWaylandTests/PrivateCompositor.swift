@@ -109,6 +109,15 @@ final class PrivateCompositor {
         return lines
     }
 
+    /// Runs a program to completion (``TestProcess/run(_:_:environment:timeout:)``, under the
+    /// name older tests use).
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> TestProcess.Result {
+        try TestProcess.run(executable, arguments, environment: environment, timeout: timeout)
+    }
+
     /// Takes a Weston screenshot of the whole output into `path`.
     func screenshot(to path: String) throws {
         let result = try TestProcess.run(
@@ -119,10 +128,13 @@ final class PrivateCompositor {
 }
 
 enum CompositorError: Error, CustomStringConvertible {
+    /// Something a test needed before its compositor could run failed; what and why.
+    case didNotStart(String)
     case screenshotFailed(String)
 
     var description: String {
         switch self {
+        case .didNotStart(let reason): return "did not start: \(reason)"
         case .screenshotFailed(let output): return "scripts/screenshot failed: \(output)"
         }
     }

@@ -270,6 +270,14 @@ final class TestProcess: @unchecked Sendable {
         }
     }
 
+    /// The process id, under `Foundation.Process`'s name.
+    var processIdentifier: pid_t { pid }
+
+    /// How the program ended, under `Foundation.Process`'s names (`.exit` while it runs).
+    var terminationReason: Process.TerminationReason {
+        terminationSignal == nil ? .exit : .uncaughtSignal
+    }
+
     /// Sends `signal` to the whole process group.
     func signalGroup(_ signal: Int32) {
         guard isRunning else { return }
