@@ -1,11 +1,12 @@
 import DamaskGraphics
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The text scene's field takes what Russian, Greek, Arabic and Hebrew xkb layouts type
 /// (keys pressed through each layout's keymap, as a person would), shows it shaped and
 /// reordered, and lets Backspace remove one grapheme cluster.
-@Suite("Demo text field in other keyboard layouts")
+@Suite("Demo text field in other keyboard layouts", .exclusive)
 struct DemoLanguagesTests {
     static let fast = ["--headless", "--speed", "fast"]
 

@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// damask-inspect between real clients and real compositors (headless Weston and mutter).
-@Suite("damask-inspect under real compositors", .serialized)
+@Suite("damask-inspect under real compositors", .serialized, .exclusive, .integration)
 struct InspectTests {
     /// The commit numbers a broken-damage run printed for `kind` ("under" or "held").
     static func announced(_ kind: String, in output: String) -> Set<Int> {

@@ -133,7 +133,7 @@ struct KeyRepeaterTests {
 
 /// Repeat timing straight off the wire is clamped before it arms a timer.
 @MainActor
-@Suite("Key repeat limits")
+@Suite("Key repeat limits", .exclusive)
 struct KeyRepeaterLimitTests {
     @Test("repeat_info INT32_MAX is clamped to the maximum rate; a huge delay to the maximum delay; negatives to 0")
     func hostileRepeatInfoIsClamped() {

@@ -309,6 +309,9 @@ final class TestProcess: @unchecked Sendable {
         var timedOut: Bool
         /// Whether it exited by itself (not by a signal).
         var exited: Bool
+
+        /// How it ended, under `Foundation.Process`'s names.
+        var reason: Process.TerminationReason { exited ? .exit : .uncaughtSignal }
     }
 
     /// Runs a program with stdin at end of file until it exits or `timeout` seconds pass, in
