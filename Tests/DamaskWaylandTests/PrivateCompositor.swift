@@ -114,8 +114,9 @@ final class PrivateCompositor {
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         timeout: TimeInterval = 60
-    ) throws -> TestProcess.Result {
-        try TestProcess.run(executable, arguments, environment: environment, timeout: timeout)
+    ) throws -> (status: Int32, output: String, reason: Process.TerminationReason) {
+        let result = try TestProcess.run(executable, arguments, environment: environment, timeout: timeout)
+        return (result.status, result.output, result.reason)
     }
 
     /// Takes a Weston screenshot of the whole output into `path`.
