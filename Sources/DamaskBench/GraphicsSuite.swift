@@ -137,7 +137,10 @@ import Foundation
             let origin = CGPoint(x: 2, y: 2 + max(metrics.ascent, latinMetrics.ascent))
             let shaped = { context.draw(text, at: origin, font: font, color: .black) }
             let plain = { context.draw(latin, at: origin, font: font, color: .black) }
-            add("\(language) line of \(text.count) clusters, \(text.unicodeScalars.count) code points", sampler.compare(shaped, against: plain), baseline: "Latin line of 80")
+            let name = "\(language) line of \(text.count) clusters, \(text.unicodeScalars.count) code points"
+            let result = sampler.compare(shaped, against: plain)
+            add(name, result, baseline: "Latin line of 80")
+            report.check(Target(statement: "\(name) ≤ 1.5× Latin line", measured: result.ratio.median, limit: 1.5, unit: "×"))
         }
     }
 
