@@ -11,4 +11,11 @@ import Foundation
     func surfaceBufferDidBecomeAvailable(_ surface: any Surface)
     /// The user asked to close the window.
     func surfaceDidRequestClose(_ surface: any Surface)
+    /// An input event arrived for the surface (a ``Window`` dispatches it to its views).
+    func surface(_ surface: any Surface, didReceive event: Event)
+}
+
+extension SurfaceDelegate {
+    /// Ignores the event: a delegate that only draws needs no input.
+    public func surface(_ surface: any Surface, didReceive event: Event) {}
 }

@@ -12,9 +12,15 @@ import Foundation
 /// (also run by `deinit`) destroys them. The connection must outlive the surface.
 /// Main-actor: all listeners run on the main queue.
 ///
-/// Configures: the latest configure wins; a 0×0 size means "pick your own" and keeps the
-/// current size; every configure is acknowledged and a commit follows the acknowledgement in
-/// the same turn (with a new buffer when the window redraws, bare otherwise).
+/// Configures: the latest configure wins; the window size follows ``ToplevelSizing``'s rules
+/// (a 0×0 size while floating brings back the floating size, as after Weston unmaximizes;
+/// maximized and fullscreen sizes are obeyed; tiled sizes are upper bounds; the minimum and
+/// maximum size hold whenever the client chooses); every configure is acknowledged and a
+/// commit follows the acknowledgement in the same turn (with a new buffer when the window
+/// redraws, bare otherwise).
+///
+/// Input reaches the delegate through ``SurfaceDelegate/surface(_:didReceive:)`` after the
+/// ``eventInterceptor`` had its say.
 @MainActor
 public final class WaylandSurface: Surface {
     /// Largest buffer side accepted from a configure; larger requests are clamped with a
@@ -61,13 +67,31 @@ public final class WaylandSurface: Surface {
     public private(set) var isConfigured = false
     /// Number of `wl_surface.commit` requests sent, with or without a buffer.
     public private(set) var commitCount = 0
-    /// Smallest size the window may be resized to, in points.
-    public var minimumSize = CGSize(width: 1, height: 1) {
-        didSet {
-            xdg_toplevel_set_min_size(toplevel, Int32(minimumSize.width), Int32(minimumSize.height))
+    /// Smallest window size the user may resize to, in points (sent as
+    /// `xdg_toplevel.set_min_size`). A floating window smaller than this grows at once.
+    public var minimumSize: CGSize {
+        get { sizing.minimumSize }
+        set {
+            sizing.minimumSize = newValue
+            xdg_toplevel_set_min_size(toplevel, Int32(sizing.minimumSize.width), Int32(sizing.minimumSize.height))
             connection.setNeedsFlush()
+            sizeLimitsDidChange()
         }
     }
+    /// Largest window size the user may resize to, in points; 0 on an axis is unbounded
+    /// (sent as `xdg_toplevel.set_max_size`). A floating window larger than this shrinks.
+    public var maximumSize: CGSize {
+        get { sizing.maximumSize }
+        set {
+            sizing.maximumSize = newValue
+            xdg_toplevel_set_max_size(toplevel, Int32(sizing.maximumSize.width), Int32(sizing.maximumSize.height))
+            connection.setNeedsFlush()
+            sizeLimitsDidChange()
+        }
+    }
+    /// The window size the window had when last floating (restored when the compositor
+    /// lets the client choose after maximized, fullscreen or tiled).
+    public var floatingWindowSize: CGSize { sizing.floatingSize }
     /// The connection the surface lives on.
     public let connection: WaylandConnection
     /// Buffers currently allocated and their shm bytes.
@@ -131,6 +155,8 @@ public final class WaylandSurface: Surface {
     private var nextBufferIdentifier = 0
     private var pendingSize: (width: Int32, height: Int32) = (0, 0)
     private var pendingStates: ToplevelState = []
+    /// The size rules: limits and the floating size.
+    private var sizing: ToplevelSizing
     /// The outputs the surface is on, by proxy address.
     private var enteredOutputs: Set<Int> = []
     private var preferredFractionalScale: CGFloat?
@@ -152,6 +178,7 @@ public final class WaylandSurface: Surface {
         self.title = title
         self.appID = appID
         self.size = CGSize(width: max(1, size.width.rounded()), height: max(1, size.height.rounded()))
+        sizing = ToplevelSizing(initialSize: self.size)
         pool = BufferPool(
             capacity: 3,
             allocate: { [unowned self] width, height in self.allocateBuffer(width: width, height: height) },
@@ -383,12 +410,12 @@ public final class WaylandSurface: Surface {
         lastInputSeat = seat
         inputObserver?(event)
         if let eventInterceptor, eventInterceptor(event) { return }
-        (delegate as? Window)?.dispatch(event)
+        delegate?.surface(self, didReceive: event)
     }
 
     /// The pointer left because its device went away: the window sees a leave.
     func pointerDidLeave() {
-        (delegate as? Window)?.dispatch(.pointer(PointerEvent(kind: .exited, location: .zero)))
+        delegate?.surface(self, didReceive: .pointer(PointerEvent(kind: .exited, location: .zero)))
     }
 
     /// The cursor to show at `point` (surface points).
@@ -483,12 +510,21 @@ public final class WaylandSurface: Surface {
             onStatesChange?(states)
             isApplyingConfigure = false
         }
-        if pendingSize.width > 0 { window.width = CGFloat(pendingSize.width) }
-        if pendingSize.height > 0 { window.height = CGFloat(pendingSize.height) }
+        window = sizing.windowSize(
+            proposedWidth: pendingSize.width, height: pendingSize.height, states: states, current: window)
         let newSize = surfaceSize(forWindowSize: window)
         let changed = !isConfigured || newSize != size || statesChanged
         isConfigured = true
         if changed { resize(to: newSize, scale: scale) }
+        scheduleCommit()
+    }
+
+    /// The limits changed: a configured floating window outside them is resized now.
+    private func sizeLimitsDidChange() {
+        guard isConfigured, !isApplyingConfigure,
+            let window = sizing.sizeAfterLimitsChanged(states: states, current: windowSize)
+        else { return }
+        resize(to: surfaceSize(forWindowSize: window), scale: scale)
         scheduleCommit()
     }
 
