@@ -12,6 +12,10 @@ import Foundation
 /// tiled and activated windows; ``showsTitleBar`` is off when the compositor draws
 /// decorations itself.
 ///
+/// The content view sits in a clipping view the size of the content area, so nothing it or
+/// its subviews draw reaches the title bar, the shadow or the desktop around the window,
+/// however narrow the window gets.
+///
 /// Talks to the window system through ``controls`` (held weakly). Main-actor.
 open class WindowFrameView: View {
     /// The shadow's reach (and the resize handles' width) of a floating window, in points.
@@ -19,15 +23,18 @@ open class WindowFrameView: View {
     /// How far resize corners extend along the edges, in points.
     public static let cornerLength: CGFloat = 20
 
-    /// The app's view, filling the window below the title bar.
+    /// The app's view, filling the window below the title bar (clipped to that area).
     public var contentView: View {
         didSet {
             guard contentView !== oldValue else { return }
             oldValue.removeFromSuperview()
-            insertSubview(contentView, belowSubview: titleBar)
+            contentClipView.addSubview(contentView)
             setNeedsLayout()
         }
     }
+    /// The content area: clips ``contentView`` (and everything in it) to the window below
+    /// the title bar.
+    public let contentClipView = View(frame: .zero)
     /// The title bar.
     public let titleBar: TitleBarView
     /// The window system (normally the ``WaylandSurface``).
@@ -53,7 +60,9 @@ open class WindowFrameView: View {
         titleBar = TitleBarView(title: title)
         super.init(frame: .zero)
         for shadow in shadows { addSubview(shadow) }
-        addSubview(contentView)
+        contentClipView.clipsToBounds = true
+        contentClipView.addSubview(contentView)
+        addSubview(contentClipView)
         addSubview(titleBar)
         if contentView.backgroundColor == nil { contentView.backgroundColor = .white }
     }
@@ -89,9 +98,10 @@ open class WindowFrameView: View {
     open override func layoutSubviews() {
         let window = windowRect
         titleBar.frame = CGRect(x: window.minX, y: window.minY, width: window.width, height: TitleBarView.height)
-        contentView.frame = CGRect(
+        contentClipView.frame = CGRect(
             x: window.minX, y: window.minY + titleBarHeight,
             width: window.width, height: max(0, window.height - titleBarHeight))
+        contentView.frame = contentClipView.bounds
         let strips = [
             CGRect(x: 0, y: 0, width: bounds.width, height: window.minY),
             CGRect(x: 0, y: window.maxY, width: bounds.width, height: bounds.height - window.maxY),

@@ -64,7 +64,9 @@ struct WindowFrameTests {
         let m = WindowFrameView.shadowRadius
         #expect(fixture.frame.windowRect == CGRect(x: m, y: m, width: 200, height: 182))
         #expect(fixture.frame.titleBar.frame == CGRect(x: m, y: m, width: 200, height: TitleBarView.height))
-        #expect(fixture.content.frame == CGRect(x: m, y: m + TitleBarView.height, width: 200, height: 150))
+        #expect(fixture.frame.contentClipView.frame == CGRect(x: m, y: m + TitleBarView.height, width: 200, height: 150))
+        #expect(fixture.frame.contentClipView.clipsToBounds)
+        #expect(fixture.content.frame == CGRect(x: 0, y: 0, width: 200, height: 150))
     }
 
     @Test("Fullscreen and server-side decorations hide the title bar; the content takes its place")
@@ -73,7 +75,7 @@ struct WindowFrameTests {
         fixture.frame.apply(states: [.fullscreen])
         fixture.frame.layoutIfNeeded()
         #expect(fixture.frame.titleBar.isHidden)
-        #expect(fixture.content.frame.minY == 0)
+        #expect(fixture.frame.contentClipView.frame.minY == 0)
         fixture.frame.apply(states: [.activated])
         fixture.frame.usesServerSideDecorations = true
         fixture.frame.layoutIfNeeded()
