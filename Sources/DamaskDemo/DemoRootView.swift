@@ -66,6 +66,13 @@ final class DemoRootView: View {
 
     override var canBecomeFirstResponder: Bool { true }
 
+    /// A press that no view took (the scene's background, a label, the header) ends text
+    /// editing: the root takes the keys back, as a desktop app does.
+    override func pointerDown(_ event: PointerEvent) {
+        becomeFirstResponder()
+        super.pointerDown(event)
+    }
+
     override func keyDown(_ event: KeyEvent) {
         let commandKeys: ModifierFlags = [.control, .alt, .logo]
         if event.modifiers.contains(.control), event.keysym == 0x71 || event.keysym == 0x51 {

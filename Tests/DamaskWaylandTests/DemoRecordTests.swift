@@ -173,7 +173,7 @@ struct DemoRecordTests {
     }
 
     /// The content area's top-left in output (= X screen) coordinates, from screenshots.
-    private static func locateContent(in weston: PrivateCompositor, directory: String) throws -> (x: Int, y: Int)? {
+    static func locateContent(in weston: PrivateCompositor, directory: String) throws -> (x: Int, y: Int)? {
         let path = (directory as NSString).appendingPathComponent("screen.png")
         // Retried until the window is on the screen (mapped and composited).
         for _ in 0..<50 {

@@ -2,11 +2,13 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// A view that draws one or more lines of text, top-left aligned: lines break at `\n` and
-/// wrap to the view's width at line-break opportunities (after spaces, between CJK
-/// characters), measured by shaped width.
+/// A view that draws one or more lines of text, top-left aligned, always inside its
+/// bounds: lines break at `\n` and wrap to the view's width at line-break opportunities
+/// (after spaces, between CJK characters), measured by shaped width; when the lines do not
+/// all fit the view's height, the last one that fits ends with "…".
 ///
-/// Changing ``text`` redraws the label only when the text differs. Main-actor.
+/// Changing ``text`` redraws the label only when the text differs; a new width redraws it
+/// (it wraps anew). Main-actor.
 final class LabelView: View {
     /// The text; `\n` starts a new line.
     var text: String {
@@ -20,22 +22,39 @@ final class LabelView: View {
     var textColor: Color {
         didSet { if textColor != oldValue { setNeedsDisplay() } }
     }
+    /// The width the label was made with: scenes narrow it to their width, never beyond
+    /// this (see ``DemoScene``).
+    let preferredWidth: CGFloat
 
     /// Creates a label showing `text` in `frame`.
     init(frame: CGRect, text: String = "", font: Font = DemoStyle.bodyFont, color: Color = DemoStyle.text) {
         self.text = text
         self.font = font
         self.textColor = color
+        preferredWidth = frame.width
         super.init(frame: frame)
         isUserInteractionEnabled = false
+        contentMode = .redraw  // a new width wraps anew
     }
 
     override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         var baseline = font.ascent
-        for line in font.wrap(text, toWidth: bounds.width) {
+        for line in displayedLines {
             context.draw(line, at: CGPoint(x: 0, y: baseline.rounded()), font: font, color: textColor)
             baseline += font.lineHeight
         }
+    }
+
+    /// The lines drawn now: ``text`` wrapped to the width, cut to the lines the height
+    /// holds (at least one), the last one ending in "…" when text was left out.
+    var displayedLines: [String] {
+        var lines = font.wrap(text, toWidth: bounds.width)
+        let capacity = max(1, Int(((bounds.height - font.ascent - font.descent) / font.lineHeight).rounded(.down)) + 1)
+        if lines.count > capacity {
+            lines.removeSubrange(capacity...)
+            lines[capacity - 1] = font.truncate(lines[capacity - 1] + "…", toWidth: bounds.width)
+        }
+        return lines
     }
 }

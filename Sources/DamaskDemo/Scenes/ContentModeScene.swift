@@ -44,6 +44,7 @@ final class ContentModeScene: DemoScene {
     }
 
     override func layoutSubviews() {
+        super.layoutSubviews()
         let column = max(40, (bounds.width - 2 * DemoStyle.margin - 20) / 2)
         let height = max(40, min(column * 0.9, bounds.height - 240))
         let size = CGSize(width: (column * sizeFactor).rounded(), height: (height * sizeFactor).rounded())
@@ -82,8 +83,8 @@ final class ContentModeScene: DemoScene {
 
     override func handleKey(_ event: KeyEvent) -> Bool {
         switch event.keysym {
-        case 0x2b, 0x3d: resize(by: 0.1)
-        case 0x2d: resize(by: -0.1)
+        case 0x2b, 0x3d, 0xffab: resize(by: 0.1)  // + = KP_Add
+        case 0x2d, 0xffad: resize(by: -0.1)  // - KP_Subtract
         case 0x20: toggleAnimation()
         default: return false
         }

@@ -8,7 +8,13 @@ import Foundation
 /// The scene itself does not draw (it has no backing store: rule 8); its header is two
 /// labels and its background colour is painted by the compositor. Subclasses add their
 /// views in `init` and may start and stop animations in ``sceneDidAppear()`` and
-/// ``sceneWillDisappear()``. Main-actor.
+/// ``sceneWillDisappear()``.
+///
+/// A scene clips its views to its own area (scaled or rotated views never cover the
+/// sidebar), and its labels are never wider than the scene minus the right margin (narrower
+/// labels wrap or end in "…" instead of running past the window's edge; a label made with
+/// zero width is the subclass's to lay out). Subclasses that
+/// lay out call `super.layoutSubviews()` first. Main-actor.
 class DemoScene: View {
     /// The name used by `--scene`, the `scene` script command and screenshot files.
     let name: String
@@ -37,8 +43,16 @@ class DemoScene: View {
             color: DemoStyle.secondaryText)
         super.init(frame: .zero)
         backgroundColor = DemoStyle.windowBackground
+        clipsToBounds = true
         addSubview(titleLabel)
         addSubview(summaryLabel)
+    }
+
+    override func layoutSubviews() {
+        for case let label as LabelView in subviews where label.preferredWidth > 0 {
+            let width = max(0, min(label.preferredWidth, bounds.width - DemoStyle.margin - label.frame.minX))
+            if label.frame.width != width { label.frame.size.width = width }
+        }
     }
 
     /// The scene's animation: a display link held only while the animation runs.

@@ -6,8 +6,9 @@ import Foundation
 /// scaling and rotation controls.
 ///
 /// Scaling and rotating set the views' `transform`, a compositing property: the window
-/// repaints the area they cover, but neither view draws again (the counters stay at 1).
-/// Main-actor.
+/// repaints the area they cover, but neither view draws again. Each view sits in a clear
+/// panel that clips it, so an enlarged or rotated view covers neither the other view, the
+/// caption nor the sidebar. Main-actor.
 final class PathsScene: DemoScene {
     /// The stroked triangle.
     let triangleView: TriangleView
@@ -18,8 +19,8 @@ final class PathsScene: DemoScene {
     private var rotationDegrees: CGFloat = 0
 
     init(environment: DemoEnvironment) {
-        triangleView = TriangleView(frame: CGRect(x: 54, y: 190, width: 200, height: 200))
-        starView = StarView(frame: CGRect(x: 334, y: 190, width: 200, height: 200))
+        triangleView = TriangleView(frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        starView = StarView(frame: CGRect(x: 0, y: 0, width: 200, height: 200))
         infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 36), font: DemoStyle.captionFont)
         super.init(
             name: "paths", sidebarTitle: "Paths", title: "Paths: stroke and fill",
@@ -28,8 +29,12 @@ final class PathsScene: DemoScene {
             environment: environment)
         triangleView.backgroundColor = DemoStyle.panel
         starView.backgroundColor = DemoStyle.panel
-        addSubview(triangleView)
-        addSubview(starView)
+        for (view, x) in [(triangleView as View, 54 as CGFloat), (starView, 334)] {
+            let panel = View(frame: CGRect(x: x, y: 190, width: 200, height: 200))
+            panel.clipsToBounds = true
+            panel.addSubview(view)
+            addSubview(panel)
+        }
         addSubview(infoLabel)
         let buttons: [(String, @MainActor (PathsScene) -> Void)] = [
             ("Smaller", { $0.zoom(by: 1 / 1.25) }),
@@ -78,7 +83,7 @@ final class PathsScene: DemoScene {
     private func updateInfo() {
         infoLabel.text = String(format: "transform: scale %.2f, rotation %d°", scale, Int(rotationDegrees))
             + "\ndraw(_:) calls: triangle \(triangleView.drawCount), star \(starView.drawCount)"
-            + " (the views drew once; the compositor transforms their pixels)"
+            + " (scaling and rotating add none)"
     }
 
     override func sceneDidAppear() {
@@ -87,8 +92,8 @@ final class PathsScene: DemoScene {
 
     override func handleKey(_ event: KeyEvent) -> Bool {
         switch event.keysym {
-        case 0x2b, 0x3d: zoom(by: 1.25)  // + =
-        case 0x2d: zoom(by: 1 / 1.25)  // -
+        case 0x2b, 0x3d, 0xffab: zoom(by: 1.25)  // + = KP_Add
+        case 0x2d, 0xffad: zoom(by: 1 / 1.25)  // - KP_Subtract
         case 0x5b: rotate(by: -15)  // [
         case 0x5d: rotate(by: 15)  // ]
         case 0x30: reset()  // 0

@@ -72,12 +72,20 @@ final class ProgressScene: DemoScene {
         let sets = view.setCount - setCountBeforeTurn
         setCountBeforeTurn = view.setCount
         counterLabel.text =
-            "progress \(Int((view.progress * 100).rounded()))%   ·   set \(sets)× since the last draw, "
+            "progress \(Self.percentText(view.progress))   ·   set \(sets)× since the last draw, "
             + "drawn once   ·   draw(_:) calls: \(view.drawCount)"
         let rect = view.lastDrawRect
         rectLabel.text =
             "last draw rect: x \(Int(rect.minX))…\(Int(rect.maxX)) of 0…\(Int(view.bounds.width))"
             + " (\(Int(rect.width)) × \(Int(rect.height)) points)"
+    }
+
+    /// `progress` as a whole percentage, rounded half away from zero (42.5 % → 43 %,
+    /// 37.5 % → 38 %). The fraction is first rounded to tenths of a percent, so that a value
+    /// reached by adding thirds of 5 % (0.37499999…) rounds like the 37.5 it stands for.
+    static func percentText(_ progress: CGFloat) -> String {
+        let tenths = (progress * 1000).rounded(.toNearestOrAwayFromZero)
+        return "\(Int((tenths / 10).rounded(.toNearestOrAwayFromZero)))%"
     }
 
     override func handleKey(_ event: KeyEvent) -> Bool {
