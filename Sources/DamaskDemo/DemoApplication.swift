@@ -93,6 +93,7 @@ final class DemoApplication {
             window.title = "Damask"
             window.backgroundColor = DemoStyle.windowBackground
         }
+        window.defaultFirstResponder = rootView
         rootView.becomeFirstResponder()
         rootView.onQuit = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
         window.onClose = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }

@@ -6,8 +6,9 @@ import Foundation
 /// the keys that work everywhere (1–9 scenes, `D` damage flashing, `S` statistics,
 /// Ctrl+Q quit).
 ///
-/// It is the window's first responder whenever no text field holds the focus, so scene
-/// keys (arrows, `+`, `-`, …) arrive here and go to the current scene. Main-actor.
+/// It is the window's default first responder: whenever no text field holds the focus
+/// (after Escape, Return, or a click outside the field), keys arrive here and scene keys
+/// (arrows, `+`, `-`, …) go on to the current scene. Main-actor.
 final class DemoRootView: View {
     /// Every scene, in sidebar order.
     let scenes: [DemoScene]
@@ -65,13 +66,6 @@ final class DemoRootView: View {
     }
 
     override var canBecomeFirstResponder: Bool { true }
-
-    /// A press that no view took (the scene's background, a label, the header) ends text
-    /// editing: the root takes the keys back, as a desktop app does.
-    override func pointerDown(_ event: PointerEvent) {
-        becomeFirstResponder()
-        super.pointerDown(event)
-    }
 
     override func keyDown(_ event: KeyEvent) {
         let commandKeys: ModifierFlags = [.control, .alt, .logo]

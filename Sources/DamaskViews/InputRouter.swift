@@ -3,8 +3,10 @@
 ///
 /// Pointer, scroll and touch events go to the frontmost view under them that accepts
 /// events (the view that received a press receives the moves and the release); keys go
-/// to the first responder; whatever a view does not handle travels up the responder
-/// chain. Main-actor isolated; owned by its window, which passes itself to each call. The
+/// to the first responder, or to the ``defaultResponder`` while there is none (so a window
+/// always has a responder for its shortcuts); whatever a view does not handle travels up
+/// the responder chain. A press that lands outside every focusable view makes the first
+/// responder resign, so clicking the background ends editing. Main-actor isolated; owned by its window, which passes itself to each call. The
 /// views it remembers are held strongly and dropped when their subtree
 /// leaves the window (``viewWillLeave(_:)``).
 @MainActor final class InputRouter {
@@ -12,6 +14,9 @@
     private(set) var firstResponder: Responder?
     /// Whether the window has keyboard focus.
     private(set) var isKeyWindow = false
+    /// The responder keys go to while there is no first responder (held weakly; ignored
+    /// while it is a view outside the window).
+    weak var defaultResponder: Responder?
     private var pointerGrab: View?
     private var pressedButtonCount = 0
     private var hoveredView: View?
@@ -24,7 +29,7 @@
         case .scroll(let scroll):
             (window.hitTest(scroll.location, with: event) ?? window).scrollWheel(scroll)
         case .key(let key):
-            let target = firstResponder ?? window
+            let target = firstResponder ?? fallbackResponder(in: window) ?? window
             if key.phase == .down { target.keyDown(key) } else { target.keyUp(key) }
         case .touch(let touch): dispatchTouch(touch, in: window)
         case .keyboardFocus(let focused):
@@ -63,7 +68,10 @@
         case .exited:
             updateHover(nil, event)
         case .down:
-            if pressedButtonCount == 0 { pointerGrab = window.hitTest(event.location, with: .pointer(event)) }
+            if pressedButtonCount == 0 {
+                pointerGrab = window.hitTest(event.location, with: .pointer(event))
+                resignUnlessFocusable(pointerGrab)
+            }
             pressedButtonCount += 1
             (pointerGrab ?? window).pointerDown(event)
         case .up:
@@ -73,6 +81,27 @@
             target.pointerUp(event)
             if pointerGrab == nil { updateHover(window.hitTest(event.location, with: .pointer(event)), event) }
         }
+    }
+
+    /// The default responder, when it is the window or a view in it.
+    private func fallbackResponder(in window: Window) -> Responder? {
+        guard let responder = defaultResponder else { return nil }
+        if let view = responder as? View, view.window !== window { return nil }
+        return responder
+    }
+
+    /// A press on `view`: unless it is (or lies inside) a view that takes focus itself —
+    /// other than the default responder, which is usually the root — the first responder
+    /// resigns (through its own `resignFirstResponder()`, so it can end editing).
+    private func resignUnlessFocusable(_ view: View?) {
+        guard let current = firstResponder, current !== defaultResponder else { return }
+        var candidate = view
+        while let ancestor = candidate {
+            if ancestor === current { return }
+            if ancestor !== defaultResponder, ancestor.canBecomeFirstResponder { return }
+            candidate = ancestor.superview
+        }
+        current.resignFirstResponder()
     }
 
     private func updateHover(_ view: View?, _ event: PointerEvent) {

@@ -74,6 +74,14 @@ private let environmentFlashesDamage: Bool = {
     public var firstResponder: Responder? { input.firstResponder }
     /// Whether the window has keyboard focus.
     public var isKeyWindow: Bool { input.isKeyWindow }
+    /// The responder that receives keys whenever no first responder holds them — normally
+    /// the root view that routes the window's shortcuts — so that a field resigning (Escape,
+    /// a click on the background) hands the keys back to it. Held weakly; `nil` (the
+    /// default) sends such keys to the window itself.
+    public var defaultFirstResponder: Responder? {
+        get { input.defaultResponder }
+        set { input.defaultResponder = newValue }
+    }
 
     /// When the display cycle runs.
     let scheduler: FrameScheduler

@@ -56,13 +56,6 @@ final class TextScene: DemoScene {
             languageLabels.append((caption, sentence))
             top += 44
         }
-        // Leaving the field hands the keys back to the root view, which routes the global
-        // keys (the window's content view is the decorations' frame when decorated).
-        textField.onEndEditing = { [weak self] in
-            var view = self?.superview
-            while let candidate = view, !(candidate is DemoRootView) { view = candidate.superview }
-            view?.becomeFirstResponder()
-        }
     }
 
     override func sceneWillDisappear() {
