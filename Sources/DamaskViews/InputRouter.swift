@@ -91,10 +91,12 @@
     }
 
     /// A press on `view`: unless it is (or lies inside) a view that takes focus itself —
-    /// other than the default responder, which is usually the root — the first responder
-    /// resigns (through its own `resignFirstResponder()`, so it can end editing).
+    /// other than the default responder, which is usually the root — a first responder that
+    /// asks for it (``Responder/resignsOnPressOutside``) resigns (through its own `resignFirstResponder()`, so it can end editing).
     private func resignUnlessFocusable(_ view: View?) {
-        guard let current = firstResponder, current !== defaultResponder else { return }
+        guard let current = firstResponder, current !== defaultResponder, current.resignsOnPressOutside else {
+            return
+        }
         var candidate = view
         while let ancestor = candidate {
             if ancestor === current { return }

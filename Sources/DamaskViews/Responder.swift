@@ -51,6 +51,13 @@
     /// Whether this responder may give up keyboard focus. Default: `true`.
     open var canResignFirstResponder: Bool { true }
 
+    /// Whether a press outside every view that takes focus makes this first responder resign.
+    ///
+    /// Default: `false`, as in UIKit: focus stays where code put it, so a click on a button
+    /// does not take keys away from the view that receives them. A text field that ends
+    /// editing when the user clicks elsewhere, as desktop fields do, returns `true`.
+    open var resignsOnPressOutside: Bool { false }
+
     /// The window whose first responder this object can become (a view's window).
     var responderWindow: Window? { nil }
 

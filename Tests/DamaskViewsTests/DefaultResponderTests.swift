@@ -38,13 +38,14 @@ extension ViewsTests {
             #expect(shortcuts.log == ["key 3"])
         }
 
-        @Test("A press outside every focusable view resigns the first responder; a press in it does not")
+        @Test("A press outside every focusable view resigns a first responder that asks for it; a press in it does not")
         func pressOutsideResigns() {
             let h = Harness()
             let shortcuts = Recorder(frame: CGRect(x: 0, y: 0, width: 100, height: 80))
             shortcuts.acceptsFocus = true  // the root takes focus too, yet does not keep the field's
             let field = Recorder(frame: CGRect(x: 10, y: 10, width: 40, height: 20))
             field.acceptsFocus = true
+            field.endsFocusOnPressOutside = true
             let button = Recorder(frame: CGRect(x: 60, y: 10, width: 30, height: 20))
             h.root.addSubview(shortcuts)
             shortcuts.addSubview(field)
@@ -61,6 +62,22 @@ extension ViewsTests {
             #expect(!field.isFirstResponder, "a press on the background ends editing")
             h.window.dispatch(key("s"))
             #expect(shortcuts.log.last == "key s")
+        }
+
+        @Test("A first responder that does not ask to resign on outside presses keeps its keys after a click elsewhere (UIKit)")
+        func pressOutsideKeepsFocusByDefault() {
+            let h = Harness()
+            let field = Recorder(frame: CGRect(x: 10, y: 10, width: 40, height: 20))
+            field.acceptsFocus = true
+            let button = Recorder(frame: CGRect(x: 60, y: 10, width: 30, height: 20))
+            h.root.addSubview(field)
+            h.root.addSubview(button)
+            #expect(field.becomeFirstResponder())
+            for event in press(70, 20) { h.window.dispatch(event) }
+            #expect(field.isFirstResponder)
+            h.window.dispatch(key("a"))
+            #expect(field.log.last == "key a")
+            #expect(Array(button.log.prefix(2)) == ["down 10,10", "up"])
         }
 
         @Test("A default first responder outside the window gets no keys: the window does")

@@ -12,7 +12,9 @@ extension ViewsTests {
             var log: [String] = []
             var passesOn = false
             var acceptsFocus = false
+            var endsFocusOnPressOutside = false
             override var canBecomeFirstResponder: Bool { acceptsFocus }
+            override var resignsOnPressOutside: Bool { endsFocusOnPressOutside }
             override func pointerDown(_ event: PointerEvent) {
                 let point = event.location(in: self)
                 log.append("down \(Int(point.x)),\(Int(point.y))")

@@ -1,10 +1,11 @@
 import DamaskGraphics
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The demo used as a desktop app: focus, keys and scene layout, with a real seat (Weston
 /// on Xvfb driven by xdotool) where the seat matters, headless where it does not.
-@Suite("Demo desktop behaviour", .serialized)
+@Suite("Demo desktop behaviour", .serialized, .exclusive)
 struct DemoDesktopTests {
     /// A `damask-demo` process on `weston`, stopped by `stop()`.
     final class InteractiveDemo {
@@ -56,7 +57,7 @@ struct DemoDesktopTests {
         return true
     }
 
-    @Test("After Escape in the text field, key 3 switches to the paths scene (real seat, decorated window)")
+    @Test("After Escape in the text field, key 3 switches to the paths scene (real seat, decorated window)", .integration)
     func escapeHandsKeysBack() throws {
         let display = try XvfbDisplay(layout: "us")
         defer { display.stop() }
@@ -84,7 +85,7 @@ struct DemoDesktopTests {
         #expect(demo.stop() == 0)
     }
 
-    @Test("Clicking the scene's background ends editing: S then shows the statistics, not an s (real seat)")
+    @Test("Clicking the scene's background ends editing: S then shows the statistics, not an s (real seat)", .integration)
     func clickOutsideResignsField() throws {
         let display = try XvfbDisplay(layout: "us")
         defer { display.stop() }

@@ -1,10 +1,11 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// The demo against hostile files and failed writes (no compositor needed: `--headless`, or
 /// checks that end before connecting): bounded memory, outputs that never destroy inputs,
 /// failed writes that end with the documented message and status, clear messages.
-@Suite("damask-demo reliability")
+@Suite("damask-demo reliability", .exclusive)
 struct DemoReliabilityTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
 

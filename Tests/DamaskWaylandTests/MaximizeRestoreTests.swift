@@ -1,8 +1,9 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 
 /// Maximize and restore under Weston on Xvfb, with real X input on the title bar.
-@Suite("Maximize and restore (Weston on Xvfb)", .serialized)
+@Suite("Maximize and restore (Weston on Xvfb)", .serialized, .exclusive, .integration)
 struct MaximizeRestoreTests {
     /// The window geometry a request line in Weston's protocol log names.
     static func geometry(_ line: String) -> [Int] {

@@ -74,6 +74,9 @@ final class TextFieldView: View {
 
     override var canBecomeFirstResponder: Bool { true }
 
+    /// A click anywhere else ends editing, as in a desktop text field.
+    override var resignsOnPressOutside: Bool { true }
+
     @discardableResult
     override func becomeFirstResponder() -> Bool {
         let wasFocused = isFirstResponder
