@@ -61,14 +61,15 @@ public final class ProxySession {
         if !client.flush() || !server.flush() { finish("a socket failed") }
     }
 
-    /// Ends the session: what is queued is flushed once more, then both sockets are closed.
+    /// Ends the session: what is queued is flushed once more, then both sockets are closed —
+    /// the compositor's gracefully, so that it handles every request the client sent before
+    /// it sees the connection end (see ``WireConnection/closeGracefully(milliseconds:)``).
     func finish(_ reason: String?) {
         guard !isFinished else { return }
         isFinished = true
         client.flush()
-        server.flush()
         client.close()
-        server.close()
+        server.closeGracefully(milliseconds: 1000)
         if let reason { report.connectionNote(client: number, reason) }
     }
 

@@ -140,6 +140,36 @@ final class WireConnection {
     }
 
     /// Closes the socket and every fd the connection still owns. Idempotent.
+    /// Sends what is queued, closes the write side, and closes the socket once the peer has
+    /// closed its side too or `milliseconds` have passed.
+    ///
+    /// A compositor built on libwayland-server destroys a client as soon as it sees the
+    /// socket hang up, even with requests still unread: a plain `close()` right after the
+    /// client's last commit could lose that commit. Half-closing lets the compositor read
+    /// everything first, then see the end of the stream. What the peer still sends meanwhile
+    /// is discarded (fds that come with it are closed by the kernel). Blocks the proxy's
+    /// loop for at most `milliseconds`; compositors close within a turn of their own loop.
+    func closeGracefully(milliseconds: Int32) {
+        guard socket >= 0 else { return }
+        var remaining = milliseconds
+        var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+        while remaining > 0, flush(), pendingOutput > 0 {
+            _ = poll(&descriptor, 1, 10)
+            remaining -= 10
+        }
+        if Glibc.shutdown(socket, Int32(SHUT_WR)) == 0 {
+            descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            while remaining > 0 {
+                remaining -= 10
+                guard poll(&descriptor, 1, 10) > 0 else { continue }
+                let count = recv(socket, &scratch, scratch.count, 0)
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { break }
+            }
+        }
+        close()
+    }
+
     func close() {
         for fd in incomingFDs + outgoingFDs { Glibc.close(fd) }
         incomingFDs.removeAll()
