@@ -106,7 +106,7 @@ public final class DamageTracker {
         guard let held = buffer.heldContent, let by = buffer.heldBy else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         guard let now = buffer.snapshot(), now.isComparable(with: held), now != held else { return }
-        var record = CommitRecord(kind: .heldWrite, time: clock(), client: client, surface: by.surface.id, role: by.surface.label, commit: by.commit)
+        var record = CommitRecord(kind: .heldWrite, time: clock(), client: client, surface: by.surfaceID, role: by.label, commit: by.commit)
         record.buffer = buffer.id
         (record.width, record.height, record.format) = (buffer.width, buffer.height, buffer.format.name)
         record.content = .compared
@@ -196,7 +196,7 @@ public final class DamageTracker {
             record.changedBounds = now.bounds
         }
         buffer.heldContent = now
-        buffer.heldBy = (surface, surface.commitCount)
+        buffer.heldBy = (surface.id, surface.label, surface.commitCount)
         surface.content = now
         surface.contentGeometry = surface.geometry
         emit(evidence)

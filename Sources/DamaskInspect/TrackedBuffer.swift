@@ -15,8 +15,9 @@ final class TrackedBuffer {
     var commitCount = 0
     /// The content at its last commit while the compositor holds it; nil once released.
     var heldContent: ContentSnapshot?
-    /// The surface and commit index of that commit.
-    var heldBy: (surface: TrackedSurface, commit: Int)?
+    /// The surface (its id and label, not the object: a surface holds its current buffer,
+    /// so a reference back would be a cycle) and the commit index of that commit.
+    var heldBy: (surfaceID: UInt32, label: String, commit: Int)?
 
     init(id: UInt32, pool: ShmPool?, offset: Int, width: Int, height: Int, stride: Int, format: BufferFormat) {
         (self.id, self.pool, self.offset, self.width, self.height, self.stride, self.format) = (id, pool, offset, width, height, stride, format)

@@ -27,7 +27,11 @@ struct DemoReliabilityTests {
         try PrivateCompositor.run("/bin/sh", ["-c", command], environment: environment, timeout: timeout)
     }
 
-    @Test("Headless playback of 600 animated frames keeps resident memory bounded (no per-frame copies)")
+    @Test(
+        "Headless playback of 600 animated frames keeps resident memory bounded (no per-frame copies)",
+        .disabled(
+            if: ProcessInfo.processInfo.environment["DAMASK_SANITIZER"] != nil,
+            "a sanitizer's shadow memory and quarantine make resident size meaningless; the plain pass runs it"))
     func headlessAnimationMemoryIsBounded() throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
