@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -7,7 +8,7 @@ import Testing
 
 /// What playback writes (screenshots, failure images) and how long its waits may take.
 @MainActor
-@Suite("Playback outputs and timeouts")
+@Suite("Playback outputs and timeouts", .exclusive)
 struct PlaybackOutputTests {
     /// A script in `directory` whose image check fails (the reference is white).
     func failingImageScript(in directory: String) throws -> Script {
