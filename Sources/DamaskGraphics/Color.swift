@@ -111,6 +111,14 @@ public struct Color: Hashable, Sendable {
     }
 
     /// The colour as a pixman colour (16 bits per channel, premultiplied when asked).
+    /// The premultiplied colour as one `0xAARRGGBB` pixel, exactly as pixman makes it
+    /// from ``pixmanColor(premultiplied:alphaScale:)`` for a solid fill (the top 8 bits of
+    /// each 16-bit channel).
+    func packedPremultiplied(alphaScale: CGFloat = 1) -> UInt32 {
+        let c = pixmanColor(premultiplied: true, alphaScale: alphaScale)
+        return UInt32(c.alpha >> 8) << 24 | UInt32(c.red >> 8) << 16 | UInt32(c.green >> 8) << 8 | UInt32(c.blue >> 8)
+    }
+
     func pixmanColor(premultiplied: Bool, alphaScale: CGFloat = 1) -> pixman_color_t {
         let a = Color.clampUnit(alpha * alphaScale)
         let m = premultiplied ? a : 1

@@ -97,15 +97,38 @@ extension GraphicsContext {
             miterLimit: state.miterLimit, dashLengths: state.dashLengths, dashPhase: state.dashPhase,
             tolerance: tolerance)
         let polygons = stroker.outline(of: path.flattened(tolerance: tolerance))
-        guard !polygons.isEmpty,
-            let mask = rasterize(polygons.map { $0.map { $0.applying(t) } }, rule: .winding)
-        else { return }
-        paintSolid(state.strokeColor, coverage: .mask(mask), mode: state.blendMode)
+        guard !polygons.isEmpty else { return }
+        paintPolygons(polygons.map { $0.map { $0.applying(t) } }, rule: .winding, color: state.strokeColor)
     }
 
     private func fillDevice(_ polygons: [[CGPoint]], rule: FillRule) {
-        guard let mask = rasterize(polygons, rule: rule) else { return }
-        paintSolid(state.fillColor, coverage: .mask(mask), mode: state.blendMode)
+        paintPolygons(polygons, rule: rule, color: state.fillColor)
+    }
+
+    /// Paints device polygons with a solid colour through the current clip, alpha and
+    /// blend mode.
+    ///
+    /// When nothing but a rectangular clip stands between the spans and the bitmap (normal
+    /// blend mode, no path clip), the scan converter's spans are composited straight into
+    /// the bitmap (``SolidSpanPainter``): no coverage mask is allocated, and the inside of
+    /// an opaque shape is plain stores. Otherwise the coverage goes through a mask and
+    /// pixman. Both give the same pixels.
+    func paintPolygons(_ polygons: [[CGPoint]], rule: FillRule, color: Color) {
+        guard let bounds = clipBounds else { return }
+        guard state.blendMode == .normal, state.clipMask == nil, state.clipRegion.isRectangle,
+            bitmap.bytesPerRow % 4 == 0
+        else {
+            guard let mask = rasterize(polygons, rule: rule) else { return }
+            paintSolid(color, coverage: .mask(mask), mode: state.blendMode)
+            return
+        }
+        let packed = color.packedPremultiplied(alphaScale: state.alpha)
+        guard packed != 0, let table = EdgeTable(polygons: polygons, bounds: bounds) else { return }
+        let pixelsPerRow = bitmap.bytesPerRow / 4
+        var painter = SolidSpanPainter(
+            origin: bitmap.bytes.assumingMemoryBound(to: UInt32.self) + table.y0 * pixelsPerRow + table.x0,
+            pixelsPerRow: pixelsPerRow, color: packed)
+        Rasterizer.scan(table, rule: rule, antialias: state.shouldAntialias, into: &painter)
     }
 
     /// Appends a user-space path, mapped to device space. With `continuing`, its

@@ -75,6 +75,44 @@ struct Rasterizer {
         polygons: [[CGPoint]], rule: FillRule, antialias: Bool,
         bounds: (x0: Int, y0: Int, x1: Int, y1: Int)
     ) -> CoverageMask? {
+        guard let table = EdgeTable(polygons: polygons, bounds: bounds),
+            let mask = CoverageMask(x: table.x0, y: table.y0, width: table.width, height: table.height)
+        else { return nil }
+        var sink = MaskSink(bytes: mask.bytes, bytesPerRow: mask.bytesPerRow)
+        scan(table, rule: rule, antialias: antialias, into: &sink)
+        return mask
+    }
+
+    /// Scan-converts `table` and hands every covered span, row by row from the top and
+    /// left to right within a row, to `sink`. Each pixel is reported at most once.
+    static func scan<Sink: CoverageSink>(
+        _ table: EdgeTable, rule: FillRule, antialias: Bool, into sink: inout Sink
+    ) {
+        if antialias {
+            var converter = ScanConverter(width: table.width, height: table.height, rule: rule)
+            converter.fill(edges: table.edges, into: &sink)
+        } else {
+            fillAliased(width: table.width, height: table.height, edges: table.edges, rule: rule, into: &sink)
+        }
+    }
+}
+
+/// The non-horizontal edges of some polygons, clipped to an integer device box, in the
+/// box's coordinates: what ``Rasterizer/scan(_:rule:antialias:into:)`` converts.
+struct EdgeTable {
+    /// The device-space column and row of the box's origin (coordinate 0 of the edges).
+    let x0: Int, y0: Int
+    /// The box's size in pixels (positive).
+    let width: Int, height: Int
+    /// The edges, sorted by their top.
+    let edges: [Rasterizer.Edge]
+
+    /// Builds the table of `polygons` (device space, each implicitly closed) within the
+    /// integer device box `bounds`; nil when no edge reaches into it. Polygons with
+    /// non-finite coordinates are skipped.
+    init?(polygons: [[CGPoint]], bounds: (x0: Int, y0: Int, x1: Int, y1: Int)) {
+        typealias Edge = Rasterizer.Edge
+        let subpixelScale = Rasterizer.subpixelScale
         var minX = Double.infinity, maxX = -Double.infinity
         var minY = Double.infinity, maxY = -Double.infinity
         var count = 0
@@ -87,7 +125,7 @@ struct Rasterizer {
             count += polygon.count
         }
         guard count > 0 else { return nil }
-        let limit = coordinateLimit
+        let limit = Rasterizer.coordinateLimit
         minX = min(max(minX, -limit), limit); maxX = min(max(maxX, -limit), limit)
         minY = min(max(minY, -limit), limit); maxY = min(max(maxY, -limit), limit)
         let x0 = max(bounds.x0, Int(minX.rounded(.down)))
@@ -125,26 +163,25 @@ struct Rasterizer {
                     top: start, bottom: min(bottom, maskBottom), x: startX, slope: slope, winding: winding))
             }
         }
-        guard !edges.isEmpty,
-            let mask = CoverageMask(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-        else { return nil }
+        guard !edges.isEmpty else { return nil }
         edges.sort { $0.top < $1.top }
-        if antialias {
-            var converter = ScanConverter(width: mask.width, rule: rule)
-            converter.fill(mask, edges: edges)
-        } else {
-            fillAliased(mask, edges: edges, rule: rule)
-        }
-        return mask
+        self.x0 = x0
+        self.y0 = y0
+        width = x1 - x0
+        height = y1 - y0
+        self.edges = edges
     }
+}
 
+extension Rasterizer {
     /// Non-antialiased fill: a pixel is covered when its centre is inside.
-    private static func fillAliased(_ mask: CoverageMask, edges: [Edge], rule: FillRule) {
+    fileprivate static func fillAliased<Sink: CoverageSink>(
+        width: Int, height: Int, edges: [Edge], rule: FillRule, into sink: inout Sink
+    ) {
         var active: [Int] = []
         var crossings: [(x: Double, winding: Int32)] = []
         var next = 0
-        let width = mask.width
-        for row in 0..<mask.height {
+        for row in 0..<height {
             let y = row * subpixelScale + subpixelScale / 2
             while next < edges.count, edges[next].top <= y {
                 active.append(next)
@@ -157,7 +194,6 @@ struct Rasterizer {
             }
             guard crossings.count >= 2 else { continue }
             crossings.sort { $0.x < $1.x }
-            let out = mask.bytes + row * mask.bytesPerRow
             var winding: Int32 = 0
             var spanStart = 0.0
             for crossing in crossings {
@@ -170,14 +206,14 @@ struct Rasterizer {
                     // Pixels whose centres lie in [spanStart, x).
                     let first = Int(min(max((spanStart - 0.5).rounded(.up), 0), Double(width)))
                     let end = Int(min(max((crossing.x - 0.5).rounded(.up), 0), Double(width)))
-                    if first < end { (out + first).update(repeating: 255, count: end - first) }
+                    if first < end { sink.span(row: row, x: first, count: end - first, coverage: 255) }
                 }
             }
         }
     }
 }
 
-/// The antialiased scan converter for one mask. ``fill(_:edges:)`` allocates the cell
+/// The antialiased scan converter for one box. ``fill(edges:into:)`` allocates the cell
 /// row and the band's crossing list, owns them for the call and frees them before it
 /// returns.
 ///
@@ -187,14 +223,16 @@ struct Rasterizer {
 /// - `crossings` has room for every active edge (its capacity is the edge count).
 private struct ScanConverter {
     let width: Int
+    let height: Int
     let rule: FillRule
 
-    init(width: Int, rule: FillRule) {
+    init(width: Int, height: Int, rule: FillRule) {
         self.width = width
+        self.height = height
         self.rule = rule
     }
 
-    mutating func fill(_ mask: CoverageMask, edges: [Edge]) {
+    mutating func fill<Sink: CoverageSink>(edges: [Edge], into sink: inout Sink) {
         let cellCount = width + 2
         let cells = UnsafeMutablePointer<Int32>.allocate(capacity: cellCount)
         cells.initialize(repeating: 0, count: cellCount)
@@ -207,10 +245,9 @@ private struct ScanConverter {
         var cuts: [Int] = []
         var next = 0
         let one = Rasterizer.subpixelScale
-        let bytes = mask.bytes, stride = mask.bytesPerRow
         edges.withUnsafeBufferPointer { table in
             let edge = table.baseAddress!
-            for row in 0..<mask.height {
+            for row in 0..<height {
                 let rowTop = row * one, rowBottom = rowTop + one
                 while next < table.count, edge[next].top < rowBottom {
                     active.append(Int32(next))
@@ -242,7 +279,7 @@ private struct ScanConverter {
                             from: e.x(at: top), to: e.x(at: bottom), height: bottom - top, sign: e.winding,
                             cells: cells, touched: &touched)
                     }
-                    emit(row: bytes + row * stride, cells: cells, touched: &touched, folding: true)
+                    emit(row: row, cells: cells, touched: &touched, folding: true, into: &sink)
                     continue
                 }
                 var splits = 0
@@ -291,7 +328,7 @@ private struct ScanConverter {
                         bandTop = bandBottom
                     }
                 }
-                emit(row: bytes + row * stride, cells: cells, touched: &touched, folding: false)
+                emit(row: row, cells: cells, touched: &touched, folding: false, into: &sink)
             }
         }
     }
@@ -424,9 +461,9 @@ private struct ScanConverter {
     /// fill rule is applied to each pixel's average winding (non-zero: its magnitude
     /// clamped to 1; even-odd: its distance from the nearest even number).
     @inline(__always)
-    private func emit(
-        row out: UnsafeMutablePointer<UInt8>, cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells,
-        folding: Bool
+    private func emit<Sink: CoverageSink>(
+        row: Int, cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells,
+        folding: Bool, into sink: inout Sink
     ) {
         let count = touched.count
         guard count > 0 else { return }
@@ -456,9 +493,8 @@ private struct ScanConverter {
             cells[x] = 0
             guard x < width else { continue }
             let value = byte(running)
-            out[x] = value
             let next = k + 1 < count ? min(Int(indices[k + 1]), width) : width
-            if value != 0, next > x + 1 { (out + x + 1).update(repeating: value, count: next - x - 1) }
+            if value != 0 { sink.span(row: row, x: x, count: next - x, coverage: value) }
         }
         touched.count = 0
     }

@@ -51,6 +51,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         pixman_region32_not_empty(storage.region) == 0
     }
 
+    /// Whether the region is exactly one rectangle (its bounding box).
+    var isRectangle: Bool {
+        pixman_region32_n_rects(storage.region) == 1
+    }
+
     /// The rectangles making up the region: disjoint, integer, in y-then-x order.
     public var rects: [CGRect] {
         boxes.map { CGRect(x: Int($0.x1), y: Int($0.y1), width: Int($0.x2 - $0.x1), height: Int($0.y2 - $0.y1)) }
