@@ -33,7 +33,7 @@ import Foundation
         guard placement.isVisible else { return }
         context.saveGState()
         defer { context.restoreGState() }
-        context.concatenate(layer.transformToSuperlayer)
+        context.concatenate(layer.presentedTransformToSuperlayer)
 
         let painted = layer.paintedRect
         let footprint = placement.footprint(of: painted)
@@ -47,7 +47,7 @@ import Foundation
             inner.clip = placement.sublayerClip(of: layer)
             if inner.clip.isNull || inner.clip.isEmpty { return }
             if let region, !region.intersects(inner.clip) { return }
-            context.clip(to: layer.bounds)
+            clip(context, toShapeOf: layer)
         }
         // Most sublayers of a wide tree miss the region's bounding box: test that first,
         // with plain comparisons, and ask pixman only about the few that do not.
@@ -74,11 +74,17 @@ import Foundation
         let masks = layer.masksToBounds
         if masks {
             context.saveGState()
-            context.clip(to: layer.bounds)
+            clip(context, toShapeOf: layer)
         }
-        if let color = layer.backgroundColor, color.alpha > 0 {
+        if let color = layer.presentedBackgroundColor, color.alpha > 0 {
             context.setFillColor(color.withAlphaComponent(color.alpha * alpha))
-            context.fill(layer.bounds)
+            let bounds = layer.presentedBounds
+            let radius = min(layer.presentedCornerRadius, bounds.width / 2, bounds.height / 2)
+            if radius > 0 {
+                context.fill(Path(roundedRect: bounds, cornerRadius: radius))
+            } else {
+                context.fill(bounds)
+            }
         }
         if let contents = layer.contents {
             let frame = layer.contentsFrame
@@ -87,6 +93,17 @@ import Foundation
             context.draw(contents, in: frame, alpha: alpha, interpolation: interpolation)
         }
         if masks { context.restoreGState() }
+    }
+
+    /// Clips `context` to the layer's presented bounds, with its rounded corners.
+    private static func clip(_ context: GraphicsContext, toShapeOf layer: Layer) {
+        let bounds = layer.presentedBounds
+        let radius = min(layer.presentedCornerRadius, bounds.width / 2, bounds.height / 2)
+        if radius > 0 {
+            context.clip(to: Path(roundedRect: bounds, cornerRadius: radius))
+        } else {
+            context.clip(to: bounds)
+        }
     }
 
     /// Whether drawing `bitmap` into `rect` under `ctm` lands each source pixel exactly on
@@ -106,8 +123,9 @@ import Foundation
     /// Paints `layer`'s tree into a new bitmap of its bounds at `scale`, as seen from the
     /// layer itself (its own position and transform are ignored).
     static func image(of layer: Layer, scale: CGFloat) throws -> Bitmap {
-        let width = max(1, Int((layer.bounds.width * scale).rounded(.up)))
-        let height = max(1, Int((layer.bounds.height * scale).rounded(.up)))
+        let bounds = layer.presentedBounds
+        let width = max(1, Int((bounds.width * scale).rounded(.up)))
+        let height = max(1, Int((bounds.height * scale).rounded(.up)))
         let bitmap = try Bitmap(width: width, height: height)
         let context = GraphicsContext(bitmap: bitmap)
         render(layer, in: context, scale: scale)
@@ -121,8 +139,9 @@ import Foundation
         defer { context.restoreGState() }
         context.scaleBy(x: scale, y: scale)
         // Undo the layer's own placement so that its bounds land at the origin.
-        let undo = layer.transformToSuperlayer.inverted()
-            .concatenating(CGAffineTransform(translationX: -layer.bounds.minX, y: -layer.bounds.minY))
+        let bounds = layer.presentedBounds
+        let undo = layer.presentedTransformToSuperlayer.inverted()
+            .concatenating(CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY))
         context.concatenate(undo)
         var placement = LayerPlacement.root(scale: scale)
         placement.transform = context.ctm

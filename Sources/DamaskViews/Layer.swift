@@ -128,12 +128,17 @@ import Foundation
                 markDisplayPath()  // a mark that waited for a size
             }
             compositingDidChange()
+            propertyDidChange(.bounds, from: .rect(oldValue))
         }
     }
 
     /// Where the ``anchorPoint`` sits in the superlayer's coordinates.
     open var position: CGPoint = .zero {
-        didSet { if position != oldValue { compositingDidChange() } }
+        didSet {
+            guard position != oldValue else { return }
+            compositingDidChange()
+            propertyDidChange(.position, from: .point(oldValue))
+        }
     }
 
     /// The point of the bounds (unit coordinates) that ``position`` refers to and that
@@ -144,7 +149,11 @@ import Foundation
 
     /// A transform applied around the anchor point, in the superlayer's space.
     open var transform: CGAffineTransform = .identity {
-        didSet { if transform != oldValue { compositingDidChange() } }
+        didSet {
+            guard transform != oldValue else { return }
+            compositingDidChange()
+            propertyDidChange(.transform, from: .transform(oldValue))
+        }
     }
 
     /// The bounding box of the layer in its superlayer's coordinates.
@@ -217,12 +226,31 @@ import Foundation
 
     /// Filled over the bounds beneath the contents, by the compositor (never by drawing).
     open var backgroundColor: Color? {
-        didSet { if backgroundColor != oldValue { appearanceDidChange() } }
+        didSet {
+            guard backgroundColor != oldValue else { return }
+            appearanceDidChange()
+            propertyDidChange(.backgroundColor, from: .color(oldValue ?? .clear))
+        }
+    }
+
+    /// The radius of the corners of the background, in points (0, the default, for square
+    /// corners). With ``masksToBounds`` the contents and sublayers are clipped to the
+    /// rounded shape too. Compositing only: never redraws.
+    open var cornerRadius: CGFloat = 0 {
+        didSet {
+            guard cornerRadius != oldValue else { return }
+            appearanceDidChange()
+            propertyDidChange(.cornerRadius, from: .scalar(oldValue))
+        }
     }
 
     /// The layer's opacity, 0…1, multiplied into its sublayers'.
     open var opacity: CGFloat = 1 {
-        didSet { if opacity != oldValue { compositingDidChange() } }
+        didSet {
+            guard opacity != oldValue else { return }
+            compositingDidChange()
+            propertyDidChange(.opacity, from: .scalar(oldValue))
+        }
     }
 
     /// Whether the layer and its sublayers are left out of compositing (and of drawing).
@@ -306,10 +334,11 @@ import Foundation
         return CGSize(width: CGFloat(contents.width) / scale, height: CGFloat(contents.height) / scale)
     }
 
-    /// Where the contents are drawn, in the layer's coordinates (`.null` without contents).
+    /// Where the contents are shown, in the layer's coordinates (`.null` without
+    /// contents): placed in the presented bounds (see ``presentedBounds``).
     var contentsFrame: CGRect {
         guard storedContents != nil else { return .null }
-        return contentsGravity.rect(forContentsOfSize: contentsPointSize, in: bounds)
+        return contentsGravity.rect(forContentsOfSize: contentsPointSize, in: presentedBounds)
     }
 
     // MARK: Display
@@ -550,6 +579,46 @@ import Foundation
         for sublayer in sublayers { sublayer.releaseBackingStores() }
     }
 
+    // MARK: Animation state (see Layer+Animation.swift)
+
+    /// The animations added to this layer, in the order they apply.
+    var runningAnimations: [RunningAnimation] = []
+    /// The values the last animation frame computed, or `nil` when no animation applies
+    /// (the compositor then shows the model values).
+    var presentationValues: LayerPresentationValues?
+    /// The actions for keys, consulted by ``action(forKey:)`` after the delegate (Core
+    /// Animation's `actions` dictionary); a ``NullAction`` disables a key's animation.
+    public var actions: [String: any Action]?
+    /// The property being changed while its action runs, with its old value.
+    var changeInProgress: (AnimatableKeyPath, AnimationValue)?
+    /// How many animations were refused (a debug counter for tests).
+    static var animationProblemCount = 0
+    /// The refusal messages already written.
+    static var reportedAnimationProblems = Set<String>()
+
+    // MARK: Actions
+
+    /// The action for `key` (Core Animation's `action(forKey:)`): the delegate's
+    /// ``LayerDelegate/action(for:forKey:)``, else ``actions``, else
+    /// ``defaultAction(forKey:)``. A ``NullAction`` means none.
+    open func action(forKey key: String) -> (any Action)? {
+        if let action = delegate?.action(for: self, forKey: key) { return action }
+        if let action = actions?[key] { return action }
+        return Self.defaultAction(forKey: key)
+    }
+
+    /// The action for `key` when neither the delegate nor ``actions`` has one: for the
+    /// animatable properties, a ``BasicAnimation`` of the current transaction's duration
+    /// and timing function, from the value shown to the new model value (an implicit
+    /// animation); `nil` otherwise.
+    open class func defaultAction(forKey key: String) -> (any Action)? {
+        guard AnimatableKeyPath.actionKeys.contains(key) else { return nil }
+        let animation = BasicAnimation(keyPath: key)
+        animation.duration = Transaction.animationDuration()
+        animation.timingFunction = Transaction.animationTimingFunction()
+        return animation
+    }
+
     // MARK: Change tracking (for the window's damage)
 
     /// What the window last composited for this layer (buffer pixels), or `nil`.
@@ -648,10 +717,12 @@ import Foundation
         }
     }
 
-    /// The area the layer itself paints (background and contents), in its coordinates.
+    /// The area the layer itself paints (background and contents) in the frame being
+    /// composited (presented values), in its coordinates.
     var paintedRect: CGRect {
         var rect = CGRect.null
-        if let color = backgroundColor, color.alpha > 0 { rect = bounds }
+        let bounds = presentedBounds
+        if let color = presentedBackgroundColor, color.alpha > 0 { rect = bounds }
         if storedContents != nil {
             var frame = contentsFrame
             if masksToBounds { frame = frame.intersection(bounds) }

@@ -14,6 +14,10 @@ import DamaskGraphics
     /// Draws the layer's contents into `context`, which is clipped to the dirty area and
     /// maps the layer's bounds (points) onto its backing store. Default: not implemented.
     func draw(_ layer: Layer, in context: GraphicsContext)
+    /// The action for a change of `key` on `layer`: `nil` to let the layer search on,
+    /// ``NullAction`` for none. Default: `nil`. A ``View`` answers ``NullAction`` outside
+    /// its animation blocks, so a view animates only inside one.
+    func action(for layer: Layer, forKey key: String) -> (any Action)?
 }
 
 extension LayerDelegate {
@@ -25,5 +29,10 @@ extension LayerDelegate {
     /// Not implemented: the layer learns that this kind of delegate does not draw.
     public func draw(_ layer: Layer, in context: GraphicsContext) {
         layer.drawReachedDefault = true
+    }
+
+    /// No opinion: the layer searches its ``Layer/actions``, then its default action.
+    public func action(for layer: Layer, forKey key: String) -> (any Action)? {
+        nil
     }
 }

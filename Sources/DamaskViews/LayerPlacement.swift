@@ -22,8 +22,8 @@ struct LayerPlacement {
 
     /// The placement of `layer` inside a superlayer placed at `self`.
     @MainActor func descending(into layer: Layer) -> LayerPlacement {
-        let transform = layer.transformToSuperlayer.concatenating(self.transform)
-        let alpha = self.alpha * min(max(layer.opacity, 0), 1)
+        let transform = layer.presentedTransformToSuperlayer.concatenating(self.transform)
+        let alpha = self.alpha * min(max(layer.presentedOpacity, 0), 1)
         return LayerPlacement(
             transform: transform, clip: clip, alpha: alpha,
             isVisible: isVisible && !layer.isHidden && alpha > 0)
@@ -32,7 +32,7 @@ struct LayerPlacement {
     /// The clip for `layer`'s sublayers (narrowed to its bounds when it masks).
     @MainActor func sublayerClip(of layer: Layer) -> CGRect {
         guard layer.masksToBounds else { return clip }
-        return clip.intersection(pixelRect(layer.bounds))
+        return clip.intersection(pixelRect(layer.presentedBounds))
     }
 
     /// The buffer pixels that painting `rect` (layer coordinates) can touch: its bounding
@@ -62,7 +62,7 @@ struct LayerPlacement {
             changed = rect.insetBy(dx: -onePixel, dy: -onePixel).intersection(frame)
         }
         var result = footprint(of: changed)
-        if layer.masksToBounds { result = result.intersection(pixelRect(layer.bounds)) }
+        if layer.masksToBounds { result = result.intersection(pixelRect(layer.presentedBounds)) }
         return result.isEmpty ? .null : result
     }
 

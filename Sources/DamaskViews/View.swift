@@ -325,6 +325,18 @@ import Foundation
         layer.delegateDeclinedDisplay = true
     }
 
+    /// The action for a change of `key` on the view's layer: inside an animation block
+    /// (``View/animate(withDuration:delay:options:animations:completion:)``), a
+    /// ``BasicAnimation`` with the block's duration, delay and curve for the animatable
+    /// properties; otherwise ``NullAction``, so that a view changes at once outside
+    /// animation blocks, as in UIKit.
+    open func action(for layer: Layer, forKey key: String) -> (any Action)? {
+        guard layer === self.layer, let context = View.animationContexts.last,
+            context.duration > 0, AnimatableKeyPath.actionKeys.contains(key)
+        else { return NullAction() }
+        return context.animation(forKey: key)
+    }
+
     /// Forwards the layer's drawing to ``draw(_:)``. Override to draw with the context
     /// passed in instead (the current context is the same one).
     open func draw(_ layer: Layer, in context: GraphicsContext) {

@@ -235,9 +235,27 @@ private let environmentFlashesDamage: Bool = {
         scheduler.setNeedsPass()
     }
 
-    /// A subtree joined the window: give it the window's scale.
+    /// A subtree joined the window: give it the window's scale, and run its animations.
     func layerDidEnter(_ layer: Layer) {
         applyScale(to: layer)
+        startAnimations(in: layer)
+    }
+
+    /// The window's animation driver, created (and ticked) on first use.
+    var animationDriver: AnimationDriver {
+        if let driver = existingAnimationDriver { return driver }
+        let driver = AnimationDriver(window: self)
+        existingAnimationDriver = driver
+        scheduler.add(driver)
+        return driver
+    }
+
+    /// The animation driver, if an animation ever ran in this window.
+    private(set) var existingAnimationDriver: AnimationDriver?
+
+    private func startAnimations(in layer: Layer) {
+        if !layer.runningAnimations.isEmpty { animationDriver.layerDidAddAnimation(layer) }
+        for sublayer in layer.sublayers { startAnimations(in: sublayer) }
     }
 
     /// A subtree is leaving: repaint what it covered and forget its presented state.

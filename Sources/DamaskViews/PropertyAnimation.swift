@@ -1,0 +1,21 @@
+/// An animation of one layer property, named by its key path (Core Animation's
+/// `CAPropertyAnimation`). Use ``BasicAnimation`` or ``KeyframeAnimation``.
+///
+/// Key paths Damask animates: `position` (`.x`, `.y`), `bounds` (`.origin`, `.size`,
+/// `.size.width`, `.size.height`), `opacity`, `transform` (an affine transform, and its
+/// parts `transform.rotation` / `.rotation.z`, `transform.scale` (`.x`, `.y`),
+/// `transform.translation.x` / `.y`), `backgroundColor` and `cornerRadius`. An animation
+/// with another key path is reported once on standard error and not added.
+/// Main-actor isolated.
+@MainActor public class PropertyAnimation: Animation {
+    /// The property animated, e.g. `"position"` or `"transform.rotation.z"`.
+    public var keyPath: String?
+
+    /// Creates an animation of `keyPath`.
+    public init(keyPath: String?) {
+        self.keyPath = keyPath
+        super.init()
+    }
+
+    override var animatedKeyPath: String? { keyPath }
+}
