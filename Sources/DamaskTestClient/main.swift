@@ -30,6 +30,7 @@ import Foundation
 //   key down|up KEYSYM repeat=0|1 ms=MS text=TEXT
 //                                 (KEYSYM in hex; MS since start; TEXT to the end of the line)
 //   touch began|moved|ended|cancelled ID X Y
+//   seat pointer,keyboard,touch   a seat's devices at start and after every change (or "none")
 //
 // With `--decorated` the window has client-side decorations (DecoratedWindow): a title bar
 // with close, maximize and minimize buttons, a shadow with resize handles, and Ctrl+Q. It
@@ -181,6 +182,19 @@ final class TestClient {
                 break
             }
             return interceptor?(event) ?? false
+        }
+        // Seat devices appearing or going at run time (mutter's virtual devices).
+        let reportCapabilities = { (seat: WaylandSeat) in
+            let names: [(SeatCapabilities, String)] = [(.pointer, "pointer"), (.keyboard, "keyboard"), (.touch, "touch")]
+            let present = names.filter { seat.capabilities.contains($0.0) }.map(\.1)
+            emit("seat " + (present.isEmpty ? "none" : present.joined(separator: ",")))
+        }
+        for seat in connection.inputSeats.values {
+            seat.onCapabilitiesChanged = reportCapabilities
+            reportCapabilities(seat)
+        }
+        connection.onSeatAdded = { [unowned connection] name, _, _ in
+            connection.inputSeats[name]?.onCapabilitiesChanged = reportCapabilities
         }
         view.becomeFirstResponder()
         connection.start()

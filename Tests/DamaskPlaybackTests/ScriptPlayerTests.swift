@@ -237,6 +237,8 @@ struct ScriptPlayerTests {
         let script = try ScriptParser().parse("move 1 1\nwait idle\nclick 20 20", file: "c.dsc")
         let player = ScriptPlayer(window: fixture.window)
         let task = Task { @MainActor in try await player.play(script) }
+        // Not a wait for an event: cancelling at any point must stop playback, so the
+        // task is cancelled after an arbitrary short while.
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         let started = ContinuousClock.now

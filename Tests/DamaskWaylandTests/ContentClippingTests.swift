@@ -22,7 +22,10 @@ struct ContentClippingTests {
         // A gold box from x 150 to 350 in a 200-point-wide content view: 150 points past
         // the content's right edge, through the shadow and beyond the surface.
         client.send("box 150 20 200 40")
-        usleep(500_000)
+        // Presented: the client answers "settled" after its next display pass.
+        let seen = client.outputLines.count
+        client.send("settle")
+        _ = try #require(client.waitForLine(skipping: seen, where: { $0.hasPrefix("settled ") }), "\(client.outputLines.suffix(4))")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-clip-\(scale).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         client.send("snapshot \(path)")

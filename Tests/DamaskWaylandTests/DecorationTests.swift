@@ -19,13 +19,18 @@ struct DecorationTests {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
         let origin = try session.locateWindow()
         try session.move(to: 60, Layout.titleBarMiddle)
-        try session.display.xdotool(
-            "mousedown", "1", "sleep", "0.1",
-            "mousemove", "\(origin.x + 120)", "\(origin.y + Layout.titleBarMiddle + 40)", "sleep", "0.1",
-            "mousemove", "\(origin.x + 160)", "\(origin.y + Layout.titleBarMiddle + 80)", "sleep", "0.2",
-            "mouseup", "1")
+        // Each step waits for Weston to pass it on: the press, a motion past the drag
+        // threshold (the client then asks to move), and the move request before the release.
+        let log = session.compositor
+        let (buttons, motions) = (log.logLines(containing: ".button(").count, log.logLines(containing: ".motion(").count)
+        try session.display.xdotool("mousedown", "1")
+        try #require(log.waitForLogLines(containing: ".button(") { $0.count > buttons }.count > buttons, "Weston sent no press")
+        try session.display.xdotool("mousemove", "\(origin.x + 120)", "\(origin.y + Layout.titleBarMiddle + 40)")
+        try #require(log.waitForLogLines(containing: ".motion(") { $0.count > motions }.count > motions, "Weston sent no motion")
+        try session.display.xdotool("mousemove", "\(origin.x + 160)", "\(origin.y + Layout.titleBarMiddle + 80)")
         let isMove = { (line: String) in line.contains("rq xdg_toplevel@") && line.contains(".move(") }
-        session.compositor.waitForLogLines(containing: ".move(") { $0.contains(where: isMove) }
+        log.waitForLogLines(containing: ".move(") { $0.contains(where: isMove) }
+        try session.display.xdotool("mouseup", "1")
         let moves = session.compositor.logLines(containing: ".move(").filter(isMove)
         #expect(moves.count == 1, "move requests: \(moves)")
         // The serial quoted is the press's: the button event Weston sent just before.
@@ -87,9 +92,11 @@ struct DecorationTests {
     func shadowMarginResizes() throws {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
         try session.move(to: Layout.shadow / 2, 100)
-        try session.display.xdotool("mousedown", "1", "sleep", "0.1", "mouseup", "1")
+        // Released once the client has asked to resize (on the press).
+        try session.display.xdotool("mousedown", "1")
         let isResize = { (line: String) in line.contains("rq xdg_toplevel@") && line.contains(".resize(") }
         session.compositor.waitForLogLines(containing: ".resize(") { $0.contains(where: isResize) }
+        try session.display.xdotool("mouseup", "1")
         let resizes = session.compositor.logLines(containing: ".resize(").filter(isResize)
         #expect(resizes.count == 1)
         #expect(resizes.first?.hasSuffix(", 4)") == true, "\(resizes)")  // xdg_toplevel.resize_edge.left

@@ -5,6 +5,17 @@ import Testing
 /// Real input under GNOME's compositor (mutter), injected through its RemoteDesktop API.
 @Suite("Input under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
 struct GnomeInputTests {
+    /// Whether a test-client line says its seat now has a pointer (mutter's virtual pointer
+    /// appears with the session's first pointer event).
+    static func hasPointer(_ line: String) -> Bool {
+        line.hasPrefix("seat ") && line.contains("pointer")
+    }
+
+    /// Whether a test-client line says its seat now has a pointer and a keyboard.
+    static func hasPointerAndKeyboard(_ line: String) -> Bool {
+        hasPointer(line) && line.contains("keyboard")
+    }
+
     @Test("Virtual devices appear on mutter's seat at run time and their clicks and keys reach the views")
     func remoteInputReachesViews() throws {
         let gnome = try MutterRemoteInput()
@@ -13,7 +24,7 @@ struct GnomeInputTests {
         // The first events create the virtual pointer and keyboard (seat capabilities change).
         gnome.send("nudge")
         gnome.type("\u{FFE1}")
-        usleep(300_000)
+        try #require(client.waitForLine(where: Self.hasPointerAndKeyboard) != nil, "\(client.lines.suffix(5))")
 
         let origin = try #require(gnome.locateWindow(), "the pointer never entered: \(client.lines.suffix(5))")
         let before = client.lines.count
@@ -45,7 +56,7 @@ struct GnomeInputTests {
         let client = gnome.client
         try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
         gnome.send("nudge")
-        usleep(300_000)
+        try #require(client.waitForLine(where: Self.hasPointer) != nil, "\(client.lines.suffix(5))")
         let origin = try #require(gnome.locateWindow(), "the pointer never entered: \(client.lines.suffix(5))")
         let close = DecorationTests.Layout.closeButton
         gnome.move(to: origin.x + close.x, origin.y + close.y)

@@ -166,7 +166,7 @@ struct HostileCompositorTests {
         let repeatsBefore = client.outputLines.count { $0.contains("repeat=1") }
         let cpuBefore = ReliabilityTests.cpuSeconds(of: pid)
         let wallBefore = Date()
-        sleep(2)
+        sleep(2)  // the observation window itself: repeats and CPU over 2 s
         let cpu = ReliabilityTests.cpuSeconds(of: pid) - cpuBefore
         let wall = Date().timeIntervalSince(wallBefore)
         let repeats = client.outputLines.count { $0.contains("repeat=1") } - repeatsBefore

@@ -134,12 +134,10 @@ struct InspectTests {
         let surface = try #require(Int(ready.split(separator: " ")[3]))
         for step in DamagePipelineTests.sequence(seed: 0xDA5C, count: 40) {
             for command in step.commands { client.send(command) }
-            var settled = client.outputLines.filter { $0.hasPrefix("commit ") }.count, count = -1
-            repeat {
-                count = settled
-                usleep(120_000)
-                settled = client.outputLines.filter { $0.hasPrefix("commit ") }.count
-            } while settled != count
+            // Presented: the client answers "settled" after the display pass that shows the step.
+            let seen = client.outputLines.count
+            client.send("settle")
+            _ = try #require(client.waitForLine(skipping: seen) { $0.hasPrefix("settled ") }, "\(step.commands) never settled")
         }
         client.send("quit")
         #expect(client.waitForExit(timeout: 20) == 0, "\(client.standardError)")

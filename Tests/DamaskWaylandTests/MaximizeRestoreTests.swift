@@ -14,13 +14,10 @@ struct MaximizeRestoreTests {
 
     /// Waits until the last `set_window_geometry` satisfies `predicate`.
     static func waitForGeometry(_ session: NestedWestonSession, where predicate: ([Int]) -> Bool) -> [Int]? {
-        for _ in 0..<60 {
-            if let last = session.compositor.logLines(containing: "set_window_geometry(").last.map(geometry),
-                predicate(last)
-            { return last }
-            usleep(100_000)
+        let lines = session.compositor.waitForLogLines(containing: "set_window_geometry(") {
+            $0.last.map(geometry).map(predicate) == true
         }
-        return nil
+        return lines.last.map(geometry).flatMap { predicate($0) ? $0 : nil }
     }
 
     @Test("Restoring after maximize (Weston's 0×0 configure) brings back the size before maximizing")
@@ -41,8 +38,7 @@ struct MaximizeRestoreTests {
             "\(session.compositor.logLines(containing: "set_window_geometry(").suffix(3))")
 
         // Restore by double-clicking the maximized title bar (at the top of the output).
-        try session.display.xdotool("mousemove", "300", "16")
-        usleep(200_000)
+        try session.display.movePointer(to: 300, 16, seenBy: session.compositor)
         before = session.client.lines.count
         try session.display.xdotool("click", "--repeat", "2", "--delay", "120", "1")
         #expect(session.client.waitForLine(from: before, where: { $0.hasPrefix("states ") && !$0.contains("maximized") }) != nil,

@@ -93,6 +93,12 @@ final class PrivateCompositor {
         return log.split(separator: "\n").map(String.init).filter { $0.contains(text) }
     }
 
+    /// How many pointer events (enter, leave, motion, button, …) Weston has sent to any
+    /// client so far, from its protocol log.
+    var pointerEventCount: Int {
+        logLines(containing: "wl_pointer@").count { $0.contains(" ev ") }
+    }
+
     /// Waits until the log has lines mentioning `text` for which `condition` holds (the
     /// compositor writes its log a moment after it handled a request); returns those lines
     /// as they stand when it held, or at the deadline.

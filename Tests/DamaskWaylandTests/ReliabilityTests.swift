@@ -75,10 +75,21 @@ struct ReliabilityTests {
         #expect(waitForCommits(client, commitCount(client) + 5))
         client.send("minimize")
         _ = try #require(client.waitForLine { $0 == "minimized" })
-        usleep(500_000)  // let the frames already on their way arrive
-        let before = try ReliabilitySample(of: client)
+        // A frame the compositor had already scheduled may still arrive (within one output
+        // refresh, 16 ms): start measuring once the count has stood still for three samples
+        // in a row.
+        var before = try ReliabilitySample(of: client)
+        var unchanged = 0
+        let settleDeadline = Date().addingTimeInterval(10)
+        while unchanged < 3 && Date() < settleDeadline {
+            usleep(100_000)
+            let sample = try ReliabilitySample(of: client)
+            unchanged = sample.frames == before.frames ? unchanged + 1 : 0
+            before = sample
+        }
+        try #require(unchanged == 3, "frames kept arriving after minimizing: \(before)")
         let cpuBefore = Self.cpuSeconds(of: client.pid)
-        sleep(10)
+        sleep(10)  // the observation window itself: no frame and no CPU in these 10 s
         let cpuAfter = Self.cpuSeconds(of: client.pid)
         let after = try ReliabilitySample(of: client)
         #expect(after.frames == before.frames, "Weston hides minimized windows, so no frame callback should arrive")
@@ -135,7 +146,10 @@ struct ReliabilityTests {
         #expect(stormOver, "the storm did not finish; \(client.standardError)")
         #expect(latest.width == 320 && latest.height == 240, "the last configure was not applied: \(latest)")
 
-        usleep(300_000)  // the compositor releases the buffers of the storm's last sizes
+        // The compositor releases the buffers of the storm's last sizes: wait until the
+        // client holds no more than its current pair (the check below).
+        let releaseDeadline = Date().addingTimeInterval(10)
+        while try ReliabilitySample(of: client).buffers > 2 && Date() < releaseDeadline { usleep(20_000) }
         client.send("trim")
         let after = try ReliabilitySample(of: client)
         let bufferBytesLimit = await MainActor.run { 3 * WaylandSurface.maximumPixelCount * 4 }
@@ -167,6 +181,8 @@ struct ReliabilityTests {
         let weston = try PrivateCompositor(.weston())
         let client = try startClient(on: weston)
         client.send("animate")
+        // The soak's own durations, not waits for an event: a warm-up before the baseline,
+        // then samples spread over the soak.
         let warmUp: UInt32 = Self.soakSeconds >= 120 ? 30 : 3
         sleep(warmUp)
         client.send("trim")

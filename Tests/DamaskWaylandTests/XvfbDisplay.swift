@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A private X server (Xvfb) with a German keyboard layout, for nesting Weston or mutter and
 /// driving them with real X input through `xdotool`.
@@ -73,6 +74,17 @@ final class XvfbDisplay {
     /// Runs `xdotool` with `arguments` on this display.
     func xdotool(_ arguments: String...) throws {
         try run("xdotool", arguments)
+    }
+
+    /// Moves the pointer to screen point (x, y), which must differ from where it is, and
+    /// returns once `weston` (nested in this display) has sent a pointer event for the move
+    /// (motion, enter or leave, to whichever client is under the pointer).
+    func movePointer(to x: Int, _ y: Int, seenBy weston: PrivateCompositor) throws {
+        let before = weston.pointerEventCount
+        try xdotool("mousemove", "\(x)", "\(y)")
+        let events = { (lines: [String]) in lines.count { $0.contains(" ev ") } }
+        let lines = weston.waitForLogLines(containing: "wl_pointer@") { events($0) > before }
+        try #require(events(lines) > before, "Weston sent no pointer event for a move to (\(x), \(y))")
     }
 
     /// Runs an X client program on this display and fails when it fails.
