@@ -29,7 +29,7 @@ final class DemoApplication {
     }
 
     /// The scene names, in sidebar order.
-    static let sceneNames = ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text"]
+    static let sceneNames = ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text", "motion"]
 
     /// Creates every scene, in sidebar order.
     static func makeScenes(environment: DemoEnvironment) -> [DemoScene] {
@@ -41,6 +41,7 @@ final class DemoApplication {
             CanvasScene(environment: environment),
             ContentModeScene(environment: environment),
             TextScene(environment: environment),
+            MotionScene(environment: environment),
         ]
     }
 

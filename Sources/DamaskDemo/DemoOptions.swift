@@ -28,7 +28,7 @@ struct DemoOptions {
         Options:
           --size WxH            initial window size in points (default 800x600)
           --scene NAME          scene to show first (progress, chromosome, paths, layers,
-                                canvas, content-mode, text)
+                                canvas, content-mode, text, motion)
           --headless            no compositor: render into memory with a simulated frame clock
           --scale N             output scale in --headless mode (default 1)
           --play FILE           play an input script, then exit (0: every expect held,

@@ -72,7 +72,8 @@ final class DemoPlayback {
         return mkdir(path, 0o755) == 0 || errno == EEXIST ? 0 : errno
     }
 
-    /// The demo's script commands: `scene NAME` shows a scene (as its key would).
+    /// The demo's script commands: `scene NAME` shows a scene (as its key would);
+    /// `settling on|off` turns the settling before checks on or off.
     static func registry(handler: DemoPlayback?) -> ScriptCommandRegistry {
         let names = DemoApplication.sceneNames
         let definition = ScriptCommandDefinition(
@@ -87,7 +88,23 @@ final class DemoPlayback {
             handler: { [weak handler] name, player in
                 try await handler?.show(sceneNamed: name, player: player)
             })
-        return ScriptCommandRegistry([definition])
+        // `settling off` makes the checks that follow look at the frame on screen now, so a
+        // script can check an animation mid-way after `wait frames N`; `settling on` makes
+        // them wait for the window to settle again (the default).
+        let settling = ScriptCommandDefinition(
+            name: "settling", usage: "settling on|off",
+            parse: { (reader: inout ArgumentReader) throws(ScriptError) -> Bool in
+                let word = try reader.word("on|off")
+                switch word {
+                case "on": return true
+                case "off": return false
+                default: throw reader.error("expected 'on' or 'off', found '\(word)'")
+                }
+            },
+            handler: { settles, player in
+                player.options.settlesBeforeChecks = settles
+            })
+        return ScriptCommandRegistry([definition, settling])
     }
 
     /// Plays the script in `window` and returns the exit status: 0 when every expectation

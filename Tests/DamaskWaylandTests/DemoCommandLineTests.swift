@@ -31,7 +31,7 @@ struct DemoCommandLineTests {
         let result = try DemoRun.runPlain(["--headless", "--scene", "teapot"])
         #expect(result.status == 2)
         #expect(result.output.contains("'teapot'"))
-        #expect(result.output.contains("progress, chromosome, paths, layers, canvas, content-mode, text"))
+        #expect(result.output.contains("progress, chromosome, paths, layers, canvas, content-mode, text, motion"))
     }
 
     @Test("a script error exits 2 with its file, line and column, before any window opens")

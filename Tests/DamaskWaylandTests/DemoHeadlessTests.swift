@@ -16,7 +16,7 @@ struct DemoHeadlessTests {
         defer { run.removeDirectory() }
         #expect(run.status == 0, "\(run.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: shots).sorted()
-        #expect(files == ["canvas.png", "chromosome.png", "content-mode.png", "layers.png", "paths.png", "progress.png", "text.png"])
+        #expect(files == ["canvas.png", "chromosome.png", "content-mode.png", "layers.png", "motion.png", "paths.png", "progress.png", "text.png"])
     }
 
     @Test("the same script gives the same damage log and screenshots byte for byte")
@@ -39,6 +39,54 @@ struct DemoHeadlessTests {
         #expect(logs[0] == logs[1])
         #expect(images[0] == images[2])
         #expect(images[1] == images[3])
+    }
+
+    @Test("the motion scene's animation, played headless: right pixels half-way and at the end, no draw, damage on the tiles only, then no frames")
+    func motionAnimationPlaysHeadless() throws {
+        // At fast speed the player fires the frames 16 ms apart on a simulated clock, so the
+        // frame 32 frames after the key is 496 ms into the 1 s ease-in-ease-out animation.
+        let lanes = "204 170 552 80  346 272 116 116  204 290 80 80  524 290 80 80  684 290 80 80"
+        let script = """
+            scene motion
+            wait idle
+            expect draws 10
+            expect damage within 0 0 800 600
+            settling off
+            key space
+            wait frames 32
+            expect pixel 477 180 #007aff
+            expect pixel 430 180 #eef0f5
+            expect pixel 716 180 #eef0f5
+            expect pixel 214 300 #82d89b ±3
+            expect pixel 372 300 #eef0f5
+            expect pixel 404 300 #ff8000
+            expect pixel 530 300 #eef0f5
+            expect pixel 724 330 #407dbf ±3
+            expect draws 0
+            expect damage within \(lanes)
+            settling on
+            wait idle
+            expect pixel 477 180 #eef0f5
+            expect pixel 716 180 #007aff
+            expect pixel 214 300 #d3eadd ±3
+            expect pixel 372 300 #ff8000
+            expect pixel 724 330 #007aff
+            expect pixel 688 294 #eef0f5
+            expect draws 0
+            expect damage within \(lanes)
+            wait frames 5
+            expect no-damage
+
+            """
+        let run = try DemoRun.run(Self.fast, script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        // The scene switch draws; after it, every commit of the animation only recomposites.
+        let commits = run.commits
+        let firstAnimated = try #require(commits.lastIndex { $0.draws > 0 }) + 1
+        let animated = commits[firstAnimated...]
+        #expect((55...66).contains(animated.count), "one commit per 16 ms frame of 1 s: \(animated.count)")
+        #expect(animated.allSatisfy { $0.draws == 0 })
     }
 
     @Test("one progress step draws the bar once and damages only the bar's changed span and its labels")

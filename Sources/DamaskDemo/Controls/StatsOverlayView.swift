@@ -3,7 +3,9 @@ import DamaskViews
 import Foundation
 
 /// A small translucent panel with the window's counters: commits, draws, damaged pixels
-/// of the last commit, and its CPU time (toggled with `S`).
+/// and the draws of the last commit, damaged pixels of the last commit, and its CPU time
+/// (toggled with `S`). The overlay's own draws are never counted, so an animation that only
+/// recomposites shows "last 0" on every frame.
 ///
 /// It is fed every ``CommitReport`` through ``record(_:)``. Commits whose damage lies
 /// entirely inside the overlay are its own updates and are not counted, so showing the
@@ -12,6 +14,10 @@ final class StatsOverlayView: View {
     private let environment: DemoEnvironment
     private var frames = 0
     private var draws = 0
+    /// The draws of the last counted commit, the overlay's own not included.
+    private var lastDraws = 0
+    /// The overlay's own draws since the last report (they are not counted).
+    private var ownDraws = 0
     private var lastDamagedPixels = 0
     private var lastMilliseconds = 0.0
 
@@ -33,9 +39,12 @@ final class StatsOverlayView: View {
                 width: own.width * window.scale, height: own.height * window.scale
             ).integral)
         let damage = Region(rects: report.damageRects)
+        let others = max(0, report.drawCount - ownDraws)
+        ownDraws = 0
         if !isHidden, damage.subtracting(ownPixels).isEmpty { return }
         frames += 1
-        draws += report.drawCount
+        draws += others
+        lastDraws = others
         lastDamagedPixels = report.damagedPixelCount
         lastMilliseconds = report.cpuMilliseconds
         if !isHidden { setNeedsDisplay() }
@@ -46,11 +55,12 @@ final class StatsOverlayView: View {
     }
 
     override func draw(_ rect: CGRect) {
+        ownDraws += 1
         guard let context = GraphicsContext.current else { return }
         context.setFillColor(Color(red: 0.08, green: 0.09, blue: 0.12, alpha: 0.85))
         context.fill(Path(roundedRect: bounds, cornerRadius: 8))
         let lines = [
-            "frames \(frames)   draws \(draws)",
+            "frames \(frames)   draws \(draws) (last \(lastDraws))",
             "last damage \(lastDamagedPixels) px",
             "last frame " + environment.format(milliseconds: lastMilliseconds),
         ]
