@@ -17,7 +17,7 @@ struct DemoWestonTests {
             environment: weston.clientEnvironment, directory: directory)
         defer { run.removeDirectory() }
         #expect(run.status == 0, "\(run.output)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: shots).count == 7)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shots).count == DemoRun.sceneCount)
     }
 
     @Test("a progress step reaches Weston as damage_buffer of the changed span and the labels only")
