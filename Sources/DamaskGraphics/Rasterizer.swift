@@ -237,42 +237,58 @@ private struct ScanConverter {
         let cells = UnsafeMutablePointer<Int32>.allocate(capacity: cellCount)
         cells.initialize(repeating: 0, count: cellCount)
         defer { cells.deallocate() }
-        let crossings = UnsafeMutablePointer<Rasterizer.Crossing>.allocate(capacity: max(edges.count, 1))
+        let edgeCapacity = max(edges.count, 1)
+        let crossings = UnsafeMutablePointer<Rasterizer.Crossing>.allocate(capacity: edgeCapacity)
         defer { crossings.deallocate() }
         var touched = TouchedCells(capacity: cellCount)
         defer { touched.deallocate() }
-        var active: [Int32] = []
-        var cuts: [Int] = []
+        // The active edges' indices, and the band limits of the current row (the row's top
+        // and bottom plus at most two end points per active edge).
+        let active = UnsafeMutablePointer<Int32>.allocate(capacity: edgeCapacity)
+        defer { active.deallocate() }
+        let cuts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * edgeCapacity + 2)
+        defer { cuts.deallocate() }
+        var activeCount = 0
         var next = 0
         let one = Rasterizer.subpixelScale
         edges.withUnsafeBufferPointer { table in
             let edge = table.baseAddress!
             for row in 0..<height {
                 let rowTop = row * one, rowBottom = rowTop + one
+                // Drop the edges that ended above this row, keeping the order, then add
+                // those starting in it.
+                var kept = 0
+                for i in 0..<activeCount where edge[Int(active[i])].bottom > rowTop {
+                    active[kept] = active[i]
+                    kept += 1
+                }
+                activeCount = kept
                 while next < table.count, edge[next].top < rowBottom {
-                    active.append(Int32(next))
+                    active[activeCount] = Int32(truncatingIfNeeded: next)
+                    activeCount += 1
                     next += 1
                 }
-                active.removeAll { edge[Int($0)].bottom <= rowTop }
-                if active.isEmpty {
+                if activeCount == 0 {
                     if next >= table.count { break }
                     continue
                 }
                 // Band limits: the row's top and bottom and every end point inside it.
-                cuts.removeAll(keepingCapacity: true)
-                cuts.append(rowTop)
-                cuts.append(rowBottom)
-                for index in active {
-                    let e = edge[Int(index)]
-                    if e.top > rowTop { cuts.append(e.top) }
-                    if e.bottom < rowBottom { cuts.append(e.bottom) }
+                cuts[0] = rowTop
+                var cutCount = 1
+                for i in 0..<activeCount {
+                    let e = edge[Int(active[i])]
+                    if e.top > rowTop { cuts[cutCount] = e.top; cutCount += 1 }
+                    if e.bottom < rowBottom { cuts[cutCount] = e.bottom; cutCount += 1 }
                 }
-                if cuts.count > 2 { cuts.sort() }
-                if cuts.count * active.count > Rasterizer.bandWorkLimit {
+                cuts[cutCount] = rowBottom
+                cutCount += 1
+                if cutCount > 2 { ScanConverter.sort(cuts, count: cutCount) }
+                let activeEdges = UnsafeBufferPointer(start: active, count: activeCount)
+                if cutCount * activeCount > Rasterizer.bandWorkLimit {
                     // Too many bands × edges for this row (thousands of tiny pieces, such
                     // as a long finely dashed stroke): accumulate every edge with its
                     // winding and apply the rule to the summed winding instead.
-                    for index in active {
+                    for index in activeEdges {
                         let e = edge[Int(index)]
                         let top = max(e.top, rowTop), bottom = min(e.bottom, rowBottom)
                         addEdge(
@@ -284,12 +300,12 @@ private struct ScanConverter {
                 }
                 var splits = 0
                 var bandTop = rowTop
-                for cut in cuts.dropFirst() where cut > bandTop {
+                for cut in UnsafeBufferPointer(start: cuts + 1, count: cutCount - 1) where cut > bandTop {
                     // [bandTop, cut) has a fixed set of active edges; cut it further where
                     // two of them cross.
                     while bandTop < cut {
                         var n = 0
-                        for index in active {
+                        for index in activeEdges {
                             let e = edge[Int(index)]
                             guard e.top <= bandTop, e.bottom >= cut else { continue }
                             crossings[n] = Rasterizer.Crossing(
@@ -305,14 +321,14 @@ private struct ScanConverter {
                                 let t = dTop / (dTop + dBottom)
                                 // Round to the fixed-point grid but always make progress: a
                                 // crossing just below the top cuts one unit (1/256 px) off.
-                                let y = max(bandTop + Int((t * Double(cut - bandTop)).rounded()), bandTop + 1)
+                                let y = max(bandTop + roundedInt(t * Double(cut - bandTop)), bandTop + 1)
                                 if y < bandBottom { bandBottom = y }
                             }
                         }
                         if bandBottom < cut {
                             splits += 1
                             n = 0
-                            for index in active {
+                            for index in activeEdges {
                                 let e = edge[Int(index)]
                                 guard e.top <= bandTop, e.bottom >= cut else { continue }
                                 crossings[n] = Rasterizer.Crossing(
@@ -330,6 +346,25 @@ private struct ScanConverter {
                 }
                 emit(row: row, cells: cells, touched: &touched, folding: false, into: &sink)
             }
+        }
+    }
+
+    /// Sorts a row's band limits (insertion sort for the usual handful).
+    @inline(__always)
+    private static func sort(_ items: UnsafeMutablePointer<Int>, count: Int) {
+        if count > 32 {
+            var buffer = UnsafeMutableBufferPointer(start: items, count: count)
+            buffer.sort()
+            return
+        }
+        for i in 1..<count {
+            let item = items[i]
+            var j = i
+            while j > 0, items[j - 1] > item {
+                items[j] = items[j - 1]
+                j -= 1
+            }
+            items[j] = item
         }
     }
 
@@ -401,7 +436,7 @@ private struct ScanConverter {
             }
             if c >= width { return }
             let full = Int32(dy * 512)
-            var right = Int32((Double(dy) * (sumOfX - 2 * Double(c)) * 256).rounded())
+            var right = Int32(truncatingIfNeeded: roundedInt(Double(dy) * (sumOfX - 2 * Double(c)) * 256))
             right = min(max(right, 0), full)
             cells[c] &+= sign &* (full &- right)
             cells[c + 1] &+= sign &* right
@@ -424,7 +459,7 @@ private struct ScanConverter {
         // y (0…height) where the edge is at x, measured from the edge's top.
         @inline(__always) func y(atX x: Double) -> Int {
             let t = (x - xTop) / dxTotal
-            return min(max(Int((t * Double(height)).rounded()), 0), height)
+            return min(max(roundedInt(t * Double(height)), 0), height)
         }
         // Going left to right: the "start" is the piece's leftmost end.
         let startX = leftToRight ? xTop : xBottom
@@ -551,3 +586,11 @@ private struct TouchedCells {
 }
 
 private typealias Edge = Rasterizer.Edge
+
+/// `value` rounded to the nearest integer, halves away from zero, without a call into libm
+/// (`rounded()` is a function call on x86-64 before SSE4.1). `value` must be well inside
+/// `Int`'s range (the rasterizer's values are bounded by the coordinate limit × 2¹⁷).
+@inline(__always)
+private func roundedInt(_ value: Double) -> Int {
+    Int(value + (value < 0 ? -0.5 : 0.5))
+}
