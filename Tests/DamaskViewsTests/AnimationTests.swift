@@ -442,3 +442,99 @@ extension ViewsTests {
         }
     }
 }
+
+extension ViewsTests {
+    @Suite("Animations: timing details") @MainActor struct AnimationTiming {
+        @Test("fillMode .forwards with isRemovedOnCompletion false holds the end value, and asks for no more frames")
+        func fillForwardsHoldsTheEnd() async {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            h.root.addSubview(view)
+            await h.settle()
+            let fade = BasicAnimation(keyPath: "opacity")
+            fade.toValue = 0.25
+            fade.duration = 0.1
+            fade.fillMode = .forwards
+            fade.isRemovedOnCompletion = false
+            var finished: [Bool] = []
+            Transaction.begin()
+            Transaction.setCompletionBlock { finished.append(true) }
+            view.layer.add(fade, forKey: "hold")
+            Transaction.commit()
+            let frames = await FrameDriver(harness: h).runUntilIdle()
+            #expect(frames <= 8, "frames stop although the animation stays: \(frames)")
+            #expect(view.layer.animationKeys() == ["hold"])
+            #expect(view.layer.presentation().opacity == 0.25)
+            #expect(view.layer.opacity == 1)
+            #expect(finished == [true])
+            view.layer.removeAllAnimations()
+            #expect(view.layer.presentation().opacity == 1)
+        }
+
+        @Test("A delayed block shows the old value until it starts (fillMode .backwards)")
+        func delayedBlockHoldsTheStart() async {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            h.root.addSubview(view)
+            await h.settle()
+            View.animate(withDuration: 0.1, delay: 0.1, options: .curveLinear) {
+                view.center = CGPoint(x: 45, y: 5)
+            }
+            let driver = FrameDriver(harness: h)
+            await driver.run(frames: 4)  // 75 ms after the start: still waiting
+            #expect(view.layer.presentation().position == CGPoint(x: 5, y: 5))
+            await driver.run(frames: 3)  // 150 ms: half-way through the animation
+            #expect(abs(view.layer.presentation().position.x - 25) < 0.001)
+            await driver.runUntilIdle()
+            #expect(view.layer.presentation().position == CGPoint(x: 45, y: 5))
+        }
+
+        @Test("performWithoutAnimation and a zero duration inside a block change at once; nested blocks use their own settings")
+        func nestedBlocks() async throws {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+            h.root.addSubview(view)
+            await h.settle()
+            View.animate(withDuration: 1) {
+                view.alpha = 0.5
+                View.performWithoutAnimation { view.center = CGPoint(x: 30, y: 30) }
+                View.animate(withDuration: 0.2) { view.transform = CGAffineTransform(scaleX: 2, y: 2) }
+            }
+            #expect(view.layer.animationKeys() == ["opacity", "transform"])
+            #expect(view.layer.presentation().position == CGPoint(x: 30, y: 30))
+            #expect(try #require(view.layer.animation(forKey: "opacity")).duration == 1)
+            #expect(try #require(view.layer.animation(forKey: "transform")).duration == 0.2)
+            #expect(!View.isInsideAnimationBlock)
+            await FrameDriver(harness: h).runUntilIdle()
+        }
+
+        @Test("An animation added to a layer outside any window starts when the layer joins one")
+        func animationStartsWhenLayerJoinsWindow() async {
+            let h = Harness()
+            await h.settle()
+            let layer = Layer()
+            layer.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
+            layer.backgroundColor = .red
+            let slide = BasicAnimation(keyPath: "position.x")
+            slide.fromValue = 5
+            slide.toValue = 85
+            slide.duration = 0.2
+            layer.add(slide, forKey: "slide")
+            #expect(layer.presentation().position.x == 5)
+            let before = h.commitCount
+            h.root.layer.addSublayer(layer)
+            let frames = await FrameDriver(harness: h).runUntilIdle()
+            #expect((8...12).contains(frames))
+            #expect(h.commitCount - before >= 8)
+            #expect(layer.animationKeys() == nil)
+            #expect(Color.red.matches(h.screenColor(5, 5)))
+        }
+
+        @Test("Transaction.commit() without begin() is reported and ignored, not a trap")
+        func unbalancedCommitIsIgnored() {
+            let depth = Transaction.depth
+            Transaction.commit()
+            #expect(Transaction.depth == depth)
+        }
+    }
+}
