@@ -55,8 +55,9 @@
         layers.removeAll()
         for layer in animated {
             guard let window, layer.window === window else {
-                layer.removeAllAnimations()  // left the window: its animations end unfinished
-                layer.window?.animationDriver.layerDidAddAnimation(layer)
+                // In another window now: that window's driver took it on when it entered.
+                // In none: its animations end unfinished.
+                if layer.window == nil { layer.removeAllAnimations() }
                 continue
             }
             ended += layer.updatePresentation(at: currentTime, inFrame: true)

@@ -538,3 +538,23 @@ extension ViewsTests {
         }
     }
 }
+
+extension ViewsTests.AnimationTiming {
+    @Test("A view moved to another window keeps animating there")
+    func animationFollowsViewToAnotherWindow() async {
+        let first = Harness()
+        let second = Harness()
+        let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        first.root.addSubview(view)
+        await first.settle()
+        await second.settle()
+        View.animate(withDuration: 0.2) { view.center = CGPoint(x: 45, y: 5) }
+        await FrameDriver(harness: first).run(frames: 3)
+        second.root.addSubview(view)
+        await FrameDriver(harness: first).runUntilIdle()
+        #expect(view.layer.animationKeys() == ["position"], "the first window's frames leave it alone")
+        await FrameDriver(harness: second).runUntilIdle()
+        #expect(view.layer.animationKeys() == nil)
+        #expect(view.layer.presentation().position == CGPoint(x: 45, y: 5))
+    }
+}
