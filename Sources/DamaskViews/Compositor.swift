@@ -13,6 +13,23 @@ import Foundation
     /// How many layers compositing has visited so far (a debug counter for tests: a
     /// subtree skipped by its footprint is not visited).
     static var visitedLayerCount = 0
+    /// How many layers a repaint left unpainted because opaque layers in front of them
+    /// hide all they would paint in the region (a debug counter for tests).
+    static var occludedLayerCount = 0
+    /// How many times a layer's opaque contents or background replaced pixels (SRC)
+    /// instead of blending over them (a debug counter for tests).
+    static var replacedLayerCount = 0
+
+    /// Repaints `region` (buffer pixels) of `root`'s tree into `bitmap` as a compositor does:
+    /// layers hidden under opaque ones are not painted, opaque layers replace pixels (SRC),
+    /// and only what nothing opaque covers is cleared first. Uses the presented subtree
+    /// footprints to skip subtrees, so it runs right after the window's damage was
+    /// collected. The pixels equal those of the plain OVER composite.
+    static func repaint(_ root: Layer, into bitmap: Bitmap, scale: CGFloat, region: Region) {
+        let context = GraphicsContext(bitmap: bitmap)
+        context.clip(to: region)
+        CompositingPlan(root: root, scale: scale, region: region).paint(in: context, target: bitmap)
+    }
 
     /// Paints `layer` and its sublayers into `context`, whose current transform maps the
     /// space holding `layer` (its superlayer's coordinates) to device pixels.
@@ -76,6 +93,14 @@ import Foundation
             context.saveGState()
             clip(context, toShapeOf: layer)
         }
+        paintBackground(of: layer, in: context, alpha: alpha)
+        paintContents(of: layer, in: context, alpha: alpha)
+        if masks { context.restoreGState() }
+    }
+
+    /// Fills the layer's presented bounds (with its rounded corners) with its background
+    /// colour times `alpha`, with the context's blend mode.
+    static func paintBackground(of layer: Layer, in context: GraphicsContext, alpha: CGFloat) {
         if let color = layer.presentedBackgroundColor, color.alpha > 0 {
             context.setFillColor(color.withAlphaComponent(color.alpha * alpha))
             let bounds = layer.presentedBounds
@@ -86,17 +111,20 @@ import Foundation
                 context.fill(bounds)
             }
         }
+    }
+
+    /// Draws the layer's contents (times `alpha`) with the context's blend mode.
+    static func paintContents(of layer: Layer, in context: GraphicsContext, alpha: CGFloat) {
         if let contents = layer.contents {
             let frame = layer.contentsFrame
             let interpolation: InterpolationQuality =
                 mapsPixelForPixel(contents, into: frame, by: context.ctm) ? .none : .default
             context.draw(contents, in: frame, alpha: alpha, interpolation: interpolation)
         }
-        if masks { context.restoreGState() }
     }
 
     /// Clips `context` to the layer's presented bounds, with its rounded corners.
-    private static func clip(_ context: GraphicsContext, toShapeOf layer: Layer) {
+    static func clip(_ context: GraphicsContext, toShapeOf layer: Layer) {
         let bounds = layer.presentedBounds
         let radius = min(layer.presentedCornerRadius, bounds.width / 2, bounds.height / 2)
         if radius > 0 {

@@ -288,6 +288,7 @@ import Foundation
         set {
             if newValue !== backingStore { freeBackingStore() }
             storedContents = newValue
+            contentsOpacity = nil
             appearanceDidChange()
         }
     }
@@ -325,6 +326,22 @@ import Foundation
 
     /// How many backing stores were ever allocated in the process.
     public private(set) static var backingStoreAllocationCount = 0
+
+    /// Whether every pixel of the contents is known to be opaque (`nil`: not checked since
+    /// they last changed). A partial redraw of opaque contents re-checks only the redrawn
+    /// pixels; contents found not opaque stay so until replaced or wholly redrawn (a
+    /// conservative answer only costs compositing speed, never correctness).
+    private var contentsOpacity: Bool?
+
+    /// Whether every pixel of ``contents`` has full alpha (checked once per change of the
+    /// contents, by reading them; `false` without contents). The compositor paints such
+    /// contents with SRC and skips what they hide.
+    var contentsAreOpaque: Bool {
+        if let known = contentsOpacity { return known }
+        let opaque = storedContents?.isOpaque() ?? false
+        contentsOpacity = opaque
+        return opaque
+    }
 
     /// The size in points the contents occupy before gravity scales them.
     var contentsPointSize: CGSize {
@@ -501,9 +518,16 @@ import Foundation
         }
         if isNewStore {
             storedContents = store
+            contentsOpacity = nil
             appearanceDidChange()
             window?.layerDidDraw(self, in: nil)
         } else {
+            if contentsOpacity == true {
+                // Only the redrawn pixels can have lost their opacity.
+                let pixels = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
+                    .applying(CGAffineTransform(scaleX: scale, y: scale))
+                contentsOpacity = store.isOpaque(in: pixels)
+            }
             window?.layerDidDraw(self, in: rect)
         }
     }
@@ -564,6 +588,7 @@ import Foundation
         Layer.liveBackingStoreBytes -= store.byteCount
         if storedContents === store {
             storedContents = nil
+            contentsOpacity = nil
             appearanceDidChange()
         }
         backingStore = nil

@@ -56,13 +56,7 @@ import Foundation
             }
         }
 
-        let context = GraphicsContext(bitmap: buffer.bitmap)
-        context.clip(to: repaint)
-        context.clear(bufferRect)
-        context.scaleBy(x: scale, y: scale)
-        Compositor.composite(
-            root, in: context, placement: .root(scale: scale), region: repaint,
-            skipsByPresentedFootprint: true)
+        Compositor.repaint(root, into: buffer.bitmap, scale: scale, region: repaint)
 
         var flashed = Region()
         if flashesDamage && !changes.isEmpty {

@@ -1,0 +1,288 @@
+import DamaskGraphics
+import Foundation
+
+/// One repaint of a window's tree planned like a desktop compositor plans a frame: which
+/// layers paint which pixels of the repaint region, which of them can replace pixels (SRC)
+/// instead of blending over them (OVER), and what nothing opaque covers (the only part
+/// that is cleared first).
+///
+/// Built back to front by walking the tree (skipping hidden layers and subtrees whose
+/// presented footprint misses the region), then resolved front to back: a layer's own
+/// painting is clipped to what the opaque layers in front of it leave visible, and a layer
+/// hidden everywhere is not painted at all. Only opacity that is certain counts: a
+/// background colour with alpha 1, or contents whose every pixel has full alpha
+/// (``Layer/contentsAreOpaque``) placed pixel for pixel, under an effective opacity of 1,
+/// an axis-aligned transform and clips that land on whole pixels. Every pixel equals the
+/// plain back-to-front OVER composite (``Compositor/composite(_:in:placement:region:skipsByPresentedFootprint:)``).
+///
+/// A value built and consumed within one repaint on the main actor; it holds its layers
+/// strongly only for that time.
+@MainActor struct CompositingPlan {
+    /// One step of the back-to-front replay.
+    private enum Step {
+        /// Save the graphics state, apply the layer's presented transform and, when
+        /// `masks`, its shape as the clip. `end` is the index of the matching `exit`;
+        /// `items` the items painted inside.
+        case enter(layer: Layer, transform: CGAffineTransform, masks: Bool, end: Int, items: Range<Int>)
+        /// Paint item `index`'s own content.
+        case paint(Int)
+        /// Restore the graphics state.
+        case exit
+    }
+
+    /// A layer's own painting (background and contents) in this repaint.
+    private struct Item {
+        let layer: Layer
+        /// The layer's effective opacity (its ancestors' included).
+        let alpha: CGFloat
+        /// The buffer pixels the painting can touch, within the repaint region.
+        let footprint: CGRect
+        /// The pixels where the background alone is opaque (whole device pixels), `.null`.
+        let opaqueBackground: CGRect
+        /// The pixels where the contents alone are opaque (whole device pixels), `.null`.
+        let opaqueContents: CGRect
+        /// Where the contents' top-left pixel lands when they map pixel for pixel.
+        let contentsOrigin: (x: Int, y: Int)
+    }
+
+    /// Layers with fewer opaque pixels than this do not join the occlusion region: they
+    /// hide too little to pay for the region arithmetic.
+    static let minimumOccluderArea: CGFloat = 256
+
+    private var steps: [Step] = []
+    private var items: [Item] = []
+    /// Per item: the pixels it must paint (its footprint minus what opaque layers in front
+    /// of it cover), filled by ``resolve()``.
+    private var visible: [Region] = []
+    /// How many items before each index are visible (prefix sums over ``visible``).
+    private var visibleBefore: [Int] = []
+    /// The part of the region nothing opaque covers: cleared before painting.
+    private(set) var uncovered: Region
+    private let region: Region
+    private let regionBounds: CGRect
+    private let scale: CGFloat
+
+    /// Plans the repaint of `region` (buffer pixels) of `root`'s tree at `scale`.
+    init(root: Layer, scale: CGFloat, region: Region) {
+        self.region = region
+        self.scale = scale
+        self.regionBounds = region.boundingBox
+        self.uncovered = region
+        guard !region.isEmpty else { return }
+        walk(root, parent: .root(scale: scale), exactClip: .infinite)
+        resolve()
+    }
+
+    /// Walks `layer` back to front like the OVER composite does, recording its steps.
+    /// `exactClip` is the device clip of the masking ancestors when it lands on whole
+    /// pixels (`nil` when some mask is antialiased or rotated: nothing inside is trusted
+    /// to be opaque).
+    private mutating func walk(_ layer: Layer, parent: LayerPlacement, exactClip: CGRect?) {
+        Compositor.visitedLayerCount += 1
+        let placement = parent.descending(into: layer)
+        guard placement.isVisible else { return }
+        let masks = layer.masksToBounds
+        var ownClip = exactClip
+        var inner = placement
+        if masks {
+            inner.clip = placement.sublayerClip(of: layer)
+            if let exact = exactClip, layer.presentedCornerRadius <= 0,
+                let box = Self.exactDeviceRect(layer.presentedBounds, by: placement.transform)
+            {
+                ownClip = exact.intersection(box)
+            } else {
+                ownClip = nil
+            }
+        }
+        let enterIndex = steps.count
+        let firstItem = items.count
+        let transform = layer.presentedTransformToSuperlayer
+        steps.append(.enter(layer: layer, transform: transform, masks: masks, end: 0, items: 0..<0))
+
+        let footprint = placement.footprint(of: layer.paintedRect).intersection(regionBounds)
+        if !footprint.isNull, !footprint.isEmpty, region.intersects(footprint) {
+            items.append(makeItem(layer, placement: placement, footprint: footprint, clip: ownClip))
+            steps.append(.paint(items.count - 1))
+        }
+        if !layer.sublayers.isEmpty, !(masks && (inner.clip.isNull || inner.clip.isEmpty || !region.intersects(inner.clip))) {
+            let (minX, minY, maxX, maxY) = (regionBounds.minX, regionBounds.minY, regionBounds.maxX, regionBounds.maxY)
+            for sublayer in layer.sublayers {
+                let footprint = sublayer.presentedSubtreeFootprint
+                if footprint.isNull || footprint.minX >= maxX || footprint.maxX <= minX
+                    || footprint.minY >= maxY || footprint.maxY <= minY
+                    || !region.intersects(footprint)
+                {
+                    continue
+                }
+                walk(sublayer, parent: inner, exactClip: ownClip)
+            }
+        }
+        steps.append(.exit)
+        if items.count == firstItem {
+            steps.removeSubrange(enterIndex...)  // paints nothing: leave it out
+        } else {
+            steps[enterIndex] = .enter(
+                layer: layer, transform: transform, masks: masks,
+                end: steps.count - 1, items: firstItem..<items.count)
+        }
+    }
+
+    /// Records `layer`'s own painting and the pixels where it is certainly opaque.
+    private func makeItem(_ layer: Layer, placement: LayerPlacement, footprint: CGRect, clip: CGRect?) -> Item {
+        var background = CGRect.null, contentsRect = CGRect.null, origin = (x: 0, y: 0)
+        let transform = placement.transform
+        if let clip, placement.alpha == 1, transform.isPositiveAxisAligned {
+            if let color = layer.presentedBackgroundColor, color.alpha == 1, layer.presentedCornerRadius <= 0 {
+                background = Self.innerPixels(of: layer.presentedBounds.applying(transform)).intersection(clip)
+            }
+            if let contents = layer.contents, let device = Self.pixelForPixelRect(
+                contents, in: layer.contentsFrame, by: transform), layer.contentsAreOpaque
+            {
+                contentsRect = device.intersection(clip)
+                origin = (Int(device.minX), Int(device.minY))
+            }
+        }
+        return Item(
+            layer: layer, alpha: placement.alpha, footprint: footprint,
+            opaqueBackground: background.isEmpty ? .null : background.intersection(footprint),
+            opaqueContents: contentsRect.isEmpty ? .null : contentsRect.intersection(footprint),
+            contentsOrigin: origin)
+    }
+
+    /// Resolves occlusion front to back: each item keeps what the opaque items in front
+    /// of it leave of its footprint; what no opaque item covers is left to clear.
+    private mutating func resolve() {
+        visible = Array(repeating: Region(), count: items.count)
+        var covered = Region()
+        for index in items.indices.reversed() {
+            let item = items[index]
+            var shown = region.intersection(Region(item.footprint))
+            if !covered.isEmpty { shown = shown.subtracting(covered) }
+            visible[index] = shown
+            guard !shown.isEmpty else {
+                Compositor.occludedLayerCount += 1
+                continue
+            }
+            for opaque in [item.opaqueBackground, item.opaqueContents]
+            where !opaque.isNull && opaque.width * opaque.height >= Self.minimumOccluderArea {
+                covered.formUnion(Region(opaque))
+            }
+        }
+        uncovered = covered.isEmpty ? region : region.subtracting(covered)
+        visibleBefore = [0]
+        visibleBefore.reserveCapacity(items.count + 1)
+        for index in items.indices {
+            visibleBefore.append(visibleBefore[index] + (visible[index].isEmpty ? 0 : 1))
+        }
+    }
+
+    /// Paints the plan into `context`, which draws into `target` with the identity
+    /// transform (device pixels) and the region as its clip: clears what nothing opaque
+    /// covers, then paints each visible layer inside what it shows, opaque parts with SRC.
+    func paint(in context: GraphicsContext, target: Bitmap) {
+        if !uncovered.isEmpty {
+            context.saveGState()
+            context.clip(to: uncovered)
+            context.clear(uncovered.boundingBox)
+            context.restoreGState()
+        }
+        context.saveGState()
+        defer { context.restoreGState() }
+        context.scaleBy(x: scale, y: scale)
+        var index = 0
+        while index < steps.count {
+            switch steps[index] {
+            case let .enter(layer, transform, masks, end, range):
+                if visibleBefore[range.upperBound] == visibleBefore[range.lowerBound] {
+                    index = end + 1  // everything inside is hidden
+                    continue
+                }
+                context.saveGState()
+                context.concatenate(transform)
+                if masks { Compositor.clip(context, toShapeOf: layer) }
+            case let .paint(item):
+                paint(items[item], showing: visible[item], in: context, target: target)
+            case .exit:
+                context.restoreGState()
+            }
+            index += 1
+        }
+    }
+
+    /// Paints one layer's own content inside `shown`: contents that are opaque replace the
+    /// pixels (SRC), an opaque background is filled with SRC under its contents, and the
+    /// rest (edges, translucent parts) blends as usual.
+    private func paint(_ item: Item, showing shown: Region, in context: GraphicsContext, target: Bitmap) {
+        guard !shown.isEmpty else { return }
+        Compositor.paintedLayerCount += 1
+        let layer = item.layer
+        var rest = shown
+        if !item.opaqueContents.isNull, let contents = layer.contents {
+            let replaced = shown.intersection(Region(item.opaqueContents))
+            if !replaced.isEmpty {
+                // Pixel for pixel, opaque, no antialiased clip: a plain copy of the rows.
+                Compositor.replacedLayerCount += 1
+                target.copyPixels(from: contents, placedAt: item.contentsOrigin, in: replaced)
+                rest = rest.subtracting(replaced)
+            }
+        }
+        if !item.opaqueBackground.isNull, let color = layer.presentedBackgroundColor, !rest.isEmpty {
+            let filled = rest.intersection(Region(item.opaqueBackground))
+            if !filled.isEmpty {
+                Compositor.replacedLayerCount += 1
+                context.saveGState()
+                context.clip(to: filled)
+                context.setBlendMode(.copy)
+                context.setFillColor(color)
+                context.fill(layer.presentedBounds)
+                context.setBlendMode(.normal)
+                Compositor.paintContents(of: layer, in: context, alpha: 1)
+                context.restoreGState()
+                rest = rest.subtracting(filled)
+            }
+        }
+        guard !rest.isEmpty else { return }
+        context.saveGState()
+        context.clip(to: rest)
+        Compositor.paintBackground(of: layer, in: context, alpha: item.alpha)
+        Compositor.paintContents(of: layer, in: context, alpha: item.alpha)
+        context.restoreGState()
+    }
+
+    /// `rect` mapped to device pixels when its edges land on whole pixels (within the
+    /// tolerance the graphics context snaps with), else `nil`.
+    static func exactDeviceRect(_ rect: CGRect, by transform: CGAffineTransform) -> CGRect? {
+        guard transform.b == 0, transform.c == 0, transform.a != 0, transform.d != 0 else { return nil }
+        let device = rect.applying(transform)
+        let edges = [device.minX, device.minY, device.maxX, device.maxY]
+        guard edges.allSatisfy({ $0.isFinite && abs($0 - $0.rounded()) < 1e-9 }) else { return nil }
+        let snapped = edges.map { $0.rounded() }
+        return CGRect(x: snapped[0], y: snapped[1], width: snapped[2] - snapped[0], height: snapped[3] - snapped[1])
+    }
+
+    /// The whole device pixels inside `rect` (`.null` when none).
+    static func innerPixels(of rect: CGRect) -> CGRect {
+        guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite
+        else { return .null }
+        let minX = rect.minX.rounded(.up), minY = rect.minY.rounded(.up)
+        let maxX = rect.maxX.rounded(.down), maxY = rect.maxY.rounded(.down)
+        guard minX < maxX, minY < maxY else { return .null }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// The device pixels `bitmap` covers when drawn into `rect` under `transform` as a
+    /// direct copy (each bitmap pixel on one whole device pixel, the graphics context's
+    /// unresampled path), else `nil`.
+    static func pixelForPixelRect(_ bitmap: Bitmap, in rect: CGRect, by transform: CGAffineTransform) -> CGRect? {
+        guard !rect.isNull, rect.width > 0, rect.height > 0 else { return nil }
+        let imageToUser = CGAffineTransform(
+            a: rect.width / CGFloat(bitmap.width), b: 0, c: 0, d: rect.height / CGFloat(bitmap.height),
+            tx: rect.minX, ty: rect.minY)
+        let imageToDevice = imageToUser.concatenating(transform)
+        guard imageToDevice.isTranslationOnly, abs(imageToDevice.tx) < 1e9, abs(imageToDevice.ty) < 1e9,
+            imageToDevice.tx == imageToDevice.tx.rounded(), imageToDevice.ty == imageToDevice.ty.rounded()
+        else { return nil }
+        return CGRect(
+            x: imageToDevice.tx, y: imageToDevice.ty, width: CGFloat(bitmap.width), height: CGFloat(bitmap.height))
+    }
+}
