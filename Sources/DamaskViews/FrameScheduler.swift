@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 
 /// Something the frame scheduler ticks on the window's frames while it wants them: a
-/// ``DisplayLink`` or a ``FrameTimer`` today; an animation driver that interpolates
-/// presentation values per frame (and only recomposites) fits the same seam. Main-actor
+/// ``DisplayLink``, a ``FrameTimer``, or the window's ``AnimationDriver`` (which
+/// interpolates presentation values per frame, so the pass only recomposites). Main-actor
 /// isolated.
 @MainActor protocol FrameTickClient: AnyObject {
     /// Whether the client wants frames at all (not paused, not invalidated).
