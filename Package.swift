@@ -48,8 +48,8 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
-        // Benchmark-only: damask-bench measures DamaskGraphics against cairo in the same
-        // run. No library or test target may depend on it.
+        // Never a library dependency: damask-bench measures DamaskGraphics against cairo in
+        // the same run, and the graphics tests use cairo's strokes as a pixel reference.
         .systemLibrary(
             name: "CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
@@ -115,7 +115,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskGraphicsTests",
-            dependencies: ["DamaskGraphics", "CPixman"],
+            // CCairo: cairo's strokes as the reference for joins, caps and dashes.
+            dependencies: ["DamaskGraphics", "CPixman", "CCairo"],
             exclude: ["pango-render.py"],
             resources: [.copy("References")],
             swiftSettings: strictSettings),
