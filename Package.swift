@@ -128,6 +128,11 @@ let package = Package(
             name: "DamaskPlaybackTests",
             dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
+        // UIKit conformance, written against DamaskViews' public API only (no @testable).
+        .testTarget(
+            name: "DamaskConformanceTests",
+            dependencies: ["DamaskViews", "DamaskTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",

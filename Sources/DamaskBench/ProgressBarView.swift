@@ -4,6 +4,12 @@ import Foundation
 
 /// A progress bar that redraws itself (the whole bar) when its value changes.
 final class ProgressBarView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     /// The fraction done, 0…1.
     var progress: CGFloat = 0 {
         didSet { setNeedsDisplay() }

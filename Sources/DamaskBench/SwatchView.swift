@@ -6,6 +6,12 @@ import Foundation
 /// invalidated with ``advance()`` or pressed. The unit of work of the views, damage and
 /// latency suites.
 final class SwatchView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     private var step = 0
 
     /// Changes the colour and marks the whole view for redraw.

@@ -7,6 +7,12 @@ import Foundation
 ///
 /// Drawing is idempotent: a tile's colour depends only on its generation.
 final class TiledCanvasView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     /// The tile side in points.
     static let tileSide = 64
     private var generations: [Int: Int] = [:]

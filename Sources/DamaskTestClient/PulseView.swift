@@ -6,6 +6,12 @@ import Foundation
 /// part of the reliability commands' animation, so that each frame really draws, composites
 /// and commits. Main-actor, like every view.
 final class PulseView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     private(set) var step = 0
 
     /// Moves to the next shade and marks the whole view dirty.

@@ -48,6 +48,12 @@ func milliseconds() -> UInt64 { (DispatchTime.now().uptimeNanoseconds - processS
 
 /// The test window's only view: a solid colour, with marked rects drawn in a cycling colour.
 final class MarkableView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     static let base = Color(hex: "#1E90C8")!
     static let marks = [Color(hex: "#FF0000")!, Color(hex: "#00FF00")!, Color(hex: "#0000FF")!]
     private(set) var marked: [(CGRect, Color)] = []

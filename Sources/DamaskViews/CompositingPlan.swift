@@ -43,6 +43,8 @@ import Foundation
         let opaqueContents: CGRect
         /// Where the contents' top-left pixel lands when they map pixel for pixel.
         let contentsOrigin: (x: Int, y: Int)
+        /// The clip of the layer's masking ancestors, in buffer pixels.
+        let visibleClip: CGRect
     }
 
     /// Layers with fewer opaque pixels than this do not join the occlusion region: they
@@ -146,7 +148,7 @@ import Foundation
             layer: layer, alpha: placement.alpha, footprint: footprint,
             opaqueBackground: background.isEmpty ? .null : background.intersection(footprint),
             opaqueContents: contentsRect.isEmpty ? .null : contentsRect.intersection(footprint),
-            contentsOrigin: origin)
+            contentsOrigin: origin, visibleClip: placement.clip)
     }
 
     /// Resolves occlusion front to back: each item keeps what the opaque items in front
@@ -236,7 +238,7 @@ import Foundation
                 context.setFillColor(color)
                 context.fill(layer.presentedBounds)
                 context.setBlendMode(.normal)
-                Compositor.paintContents(of: layer, in: context, alpha: 1)
+                Compositor.paintContents(of: layer, in: context, alpha: 1, visibleClip: item.visibleClip)
                 context.restoreGState()
                 rest = rest.subtracting(filled)
             }
@@ -245,7 +247,7 @@ import Foundation
         context.saveGState()
         context.clip(to: rest)
         Compositor.paintBackground(of: layer, in: context, alpha: item.alpha)
-        Compositor.paintContents(of: layer, in: context, alpha: item.alpha)
+        Compositor.paintContents(of: layer, in: context, alpha: item.alpha, visibleClip: item.visibleClip)
         context.restoreGState()
     }
 

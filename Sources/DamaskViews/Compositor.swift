@@ -56,7 +56,7 @@ import Foundation
         let footprint = placement.footprint(of: painted)
         if !footprint.isNull, region.map({ $0.intersects(footprint) }) ?? true {
             paintedLayerCount += 1
-            paintOwnContent(of: layer, in: context, alpha: placement.alpha)
+            paintOwnContent(of: layer, in: context, alpha: placement.alpha, visibleClip: placement.clip)
         }
         guard !layer.sublayers.isEmpty else { return }
         var inner = placement
@@ -86,15 +86,18 @@ import Foundation
         }
     }
 
-    /// Paints the layer's background and contents (not its sublayers).
-    private static func paintOwnContent(of layer: Layer, in context: GraphicsContext, alpha: CGFloat) {
+    /// Paints the layer's background and contents (not its sublayers); `visibleClip` is the
+    /// clip of its masking ancestors in device pixels (a tiled store keeps the tiles near it).
+    private static func paintOwnContent(
+        of layer: Layer, in context: GraphicsContext, alpha: CGFloat, visibleClip: CGRect
+    ) {
         let masks = layer.masksToBounds
         if masks {
             context.saveGState()
             clip(context, toShapeOf: layer)
         }
         paintBackground(of: layer, in: context, alpha: alpha)
-        paintContents(of: layer, in: context, alpha: alpha)
+        paintContents(of: layer, in: context, alpha: alpha, visibleClip: visibleClip)
         if masks { context.restoreGState() }
     }
 
@@ -114,13 +117,19 @@ import Foundation
     }
 
     /// Draws the layer's contents (times `alpha`) with the context's blend mode.
-    static func paintContents(of layer: Layer, in context: GraphicsContext, alpha: CGFloat) {
+    /// `visibleClip` is the clip of the layer's masking ancestors in device pixels: a tiled
+    /// store draws the missing tiles the context's clip needs and keeps only the tiles near
+    /// `visibleClip`.
+    static func paintContents(
+        of layer: Layer, in context: GraphicsContext, alpha: CGFloat, visibleClip: CGRect
+    ) {
         if let contents = layer.contents {
             let frame = layer.contentsFrame
             let interpolation: InterpolationQuality =
                 mapsPixelForPixel(contents, into: frame, by: context.ctm) ? .none : .default
             context.draw(contents, in: frame, alpha: alpha, interpolation: interpolation)
         }
+        layer.paintTiles(in: context, visibleClip: visibleClip, alpha: alpha)
     }
 
     /// Clips `context` to the layer's presented bounds, with its rounded corners.

@@ -122,7 +122,9 @@ import Foundation
     open var bounds: CGRect = .zero {
         didSet {
             guard bounds != oldValue else { return }
-            if bounds.size != oldValue.size, needsDisplayOnBoundsChange {
+            if tiledBackingStore != nil {
+                setNeedsDisplay()  // tiles are laid out on the bounds: redraw, as CATiledLayer
+            } else if bounds.size != oldValue.size, needsDisplayOnBoundsChange {
                 setNeedsDisplay()
             } else if needsDisplay, !needsDisplayWalk {
                 markDisplayPath()  // a mark that waited for a size
@@ -297,7 +299,7 @@ import Foundation
     open var contentsScale: CGFloat = 1 {
         didSet {
             guard contentsScale != oldValue else { return }
-            if backingStore != nil || needsDisplay { setNeedsDisplay() }
+            if backingStore != nil || tiledBackingStore != nil || needsDisplay { setNeedsDisplay() }
             appearanceDidChange()
         }
     }
@@ -318,14 +320,32 @@ import Foundation
     /// The bounds size (points) the backing store was drawn for.
     private var backingStorePointSize: CGSize = .zero
 
-    /// The bytes held by this layer's backing store (0 without one).
-    public var backingStoreByteCount: Int { backingStore?.byteCount ?? 0 }
+    /// The tiled backing store of a layer too large for one bitmap (see
+    /// ``TiledBackingStore``); `nil` otherwise.
+    var tiledBackingStore: TiledBackingStore?
+
+    /// The bytes held by this layer's backing store, all of its allocated tiles for a tiled
+    /// one (0 without one).
+    public var backingStoreByteCount: Int {
+        (backingStore?.byteCount ?? 0) + (tiledBackingStore?.byteCount ?? 0)
+    }
+
+    /// Whether the layer draws into a tiled backing store: its store would be wider or
+    /// taller than ``Bitmap/maximumDimension`` pixels or hold more than
+    /// ``tilingPixelCount`` pixels, so only the tiles near the visible area exist.
+    public var isBackingStoreTiled: Bool { tiledBackingStore != nil }
+
+    /// How many tiles of the tiled backing store are allocated (0 when not tiled).
+    public var backingStoreTileCount: Int { tiledBackingStore?.tiles.count ?? 0 }
+
+    /// The number of pixels above which a backing store is tiled (64 MiB of ARGB32).
+    public static let tilingPixelCount = 16_777_216
 
     /// The bytes held by all layers' backing stores in the process.
-    public private(set) static var liveBackingStoreBytes = 0
+    public internal(set) static var liveBackingStoreBytes = 0
 
     /// How many backing stores were ever allocated in the process.
-    public private(set) static var backingStoreAllocationCount = 0
+    public internal(set) static var backingStoreAllocationCount = 0
 
     /// Whether every pixel of the contents is known to be opaque (`nil`: not checked since
     /// they last changed). A partial redraw of opaque contents re-checks only the redrawn
@@ -361,13 +381,13 @@ import Foundation
     // MARK: Display
 
     /// The dirty area in the layer's coordinates (`.null` when clean; `.infinite` for all).
-    private(set) var dirtyRect: CGRect = .null
+    var dirtyRect: CGRect = .null
 
     /// Whether the layer is marked for redrawing.
     public var needsDisplay: Bool { !dirtyRect.isNull }
 
     /// How many times this layer's contents were drawn or displayed.
-    public private(set) var displayCount = 0
+    public internal(set) var displayCount = 0
 
     /// Set by the default `LayerDelegate.display(_:)`.
     var delegateDeclinedDisplay = false
@@ -376,7 +396,7 @@ import Foundation
     /// Whether the drawing path clears the dirty area before drawing.
     var clearsContextBeforeDrawing = true
     /// The rect being drawn, while ``draw(in:)`` runs.
-    private(set) var drawingRect: CGRect = .null
+    var drawingRect: CGRect = .null
 
     private var drawingKind: [ObjectIdentifier] {
         var kind = [ObjectIdentifier(type(of: self))]
@@ -463,13 +483,18 @@ import Foundation
         guard pixelWidthValue > 0, pixelHeightValue > 0 else {
             return  // stays marked: drawn once it has a size
         }
-        let limit = CGFloat(Bitmap.maximumDimension)
-        guard pixelWidthValue <= limit, pixelHeightValue <= limit else {
+        let tileableLimit = CGFloat(Int32.max)
+        guard pixelWidthValue <= tileableLimit, pixelHeightValue <= tileableLimit else {
             reportOversizedBackingStore(width: pixelWidthValue, height: pixelHeightValue)
             return  // stays marked: drawn once it fits
         }
         let pixelWidth = Int(pixelWidthValue)
         let pixelHeight = Int(pixelHeightValue)
+        let limit = Bitmap.maximumDimension
+        if pixelWidth > limit || pixelHeight > limit || pixelWidth * pixelHeight > Layer.tilingPixelCount {
+            return displayTiles(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
+        }
+        if tiledBackingStore != nil { freeBackingStore() }  // fits in one bitmap again
         let requested = dirtyRect.intersection(bounds)
         let rect: CGRect
         let isNewStore: Bool
@@ -554,16 +579,16 @@ import Foundation
     /// Writes a one-time diagnostic (per layer) to standard error: the backing store of
     /// `width × height` pixels exceeds what a bitmap can hold, so the layer stays marked
     /// and undrawn until its bounds or scale shrink.
-    private func reportOversizedBackingStore(width: CGFloat, height: CGFloat) {
+    func reportOversizedBackingStore(width: CGFloat, height: CGFloat) {
         Layer.oversizedBackingStoreReportCount += 1
         guard !reportedOversizedBackingStore else { return }
         reportedOversizedBackingStore = true
         let name = delegate.map { String(describing: type(of: $0)) } ?? String(describing: type(of: self))
         let message =
             "damask: \(name) layer of \(bounds.width)×\(bounds.height) points at scale "
-            + "\(contentsScale) needs a \(width)×\(height)-pixel backing store; bitmaps are limited to "
-            + "\(Bitmap.maximumDimension) pixels a side, so it is not drawn (it stays marked for "
-            + "display; split it into smaller views or layers)\n"
+            + "\(contentsScale) needs a \(width)×\(height)-pixel backing store that cannot be "
+            + "allocated, even tiled (tiled stores are limited to \(Int32.max) pixels a side), so it "
+            + "is not drawn (it stays marked for display; split it into smaller views or layers)\n"
         FileHandle.standardError.write(Data(message.utf8))
     }
 
@@ -572,7 +597,7 @@ import Foundation
     public private(set) static var oversizedBackingStoreReportCount = 0
 
     /// Rounds `rect` outwards to whole backing-store pixels, within the bounds.
-    private func alignedToPixels(_ rect: CGRect, scale: CGFloat) -> CGRect {
+    func alignedToPixels(_ rect: CGRect, scale: CGFloat) -> CGRect {
         let local = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
         let minX = (local.minX * scale).rounded(.down) / scale
         let minY = (local.minY * scale).rounded(.down) / scale
@@ -583,7 +608,12 @@ import Foundation
             .intersection(bounds)
     }
 
-    private func freeBackingStore() {
+    func freeBackingStore() {
+        if let tiled = tiledBackingStore {
+            Layer.liveBackingStoreBytes -= tiled.freeAll()
+            tiledBackingStore = nil
+            appearanceDidChange()
+        }
         guard let store = backingStore else { return }
         Layer.liveBackingStoreBytes -= store.byteCount
         if storedContents === store {
@@ -596,7 +626,7 @@ import Foundation
 
     /// Frees the backing stores of this subtree; layers that had one are marked to redraw.
     func releaseBackingStores() {
-        if backingStore != nil {
+        if backingStore != nil || tiledBackingStore != nil {
             freeBackingStore()
             dirtyRect = .infinite
             markDisplayPath()
@@ -748,6 +778,7 @@ import Foundation
         var rect = CGRect.null
         let bounds = presentedBounds
         if let color = presentedBackgroundColor, color.alpha > 0 { rect = bounds }
+        if tiledBackingStore != nil { rect = rect.union(bounds) }
         if storedContents != nil {
             var frame = contentsFrame
             if masksToBounds { frame = frame.intersection(bounds) }

@@ -54,6 +54,17 @@ struct LayerPlacement {
     /// changes. When the contents are resampled, each contents pixel reaches its
     /// neighbours' device pixels, so the rect first grows by one contents pixel.
     @MainActor func footprint(ofContentRect rect: CGRect, in layer: Layer) -> CGRect {
+        if let tiled = layer.tiledBackingStore {
+            // Tiles lie on the store's pixel grid: exact when that grid is the device's,
+            // one device pixel wider otherwise (resampling reaches the neighbours).
+            var result = footprint(of: rect)
+            let exact = transform.isPositiveAxisAligned && transform.a == tiled.scale
+                && transform.d == tiled.scale && transform.tx == transform.tx.rounded()
+                && transform.ty == transform.ty.rounded()
+            if !exact, !result.isNull { result = result.insetBy(dx: -1, dy: -1).intersection(clip) }
+            if layer.masksToBounds { result = result.intersection(pixelRect(layer.bounds)) }
+            return result.isEmpty ? .null : result
+        }
         guard let contents = layer.contents else { return .null }
         let frame = layer.contentsFrame
         var changed = rect

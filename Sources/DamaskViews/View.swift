@@ -26,7 +26,6 @@ import Foundation
         layer = Self.layerClass.init()
         super.init()
         layer.delegate = self
-        layer.needsDisplayOnBoundsChange = true
         self.frame = frame
         layer.setNeedsDisplay()
     }
@@ -250,8 +249,11 @@ import Foundation
         set { layer.clearsContextBeforeDrawing = newValue }
     }
 
-    /// What happens to the drawn contents when the bounds change size. Default `.redraw`.
-    open var contentMode: ContentMode = .redraw {
+    /// What happens to the drawn contents when the bounds change size. Default
+    /// `.scaleToFill`, as in UIKit: a resized view stretches the pixels it drew last and is
+    /// not asked to ``draw(_:)`` again. A view whose drawing depends on its size sets
+    /// `.redraw` (usually in its initializer), as UIKit code does.
+    open var contentMode: ContentMode = .scaleToFill {
         didSet {
             layer.needsDisplayOnBoundsChange = contentMode == .redraw
             layer.contentsGravity = contentMode.gravity

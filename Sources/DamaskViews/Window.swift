@@ -277,6 +277,12 @@ private let environmentFlashesDamage: Bool = {
         scheduler.setNeedsPass()
     }
 
+    /// A tiled layer drew a tile that compositing needed: counted as a draw; no damage,
+    /// since the tile's area is being painted.
+    func layerDidDrawWhileCompositing(_ layer: Layer) {
+        drawCount += 1
+    }
+
     /// A view subtree is leaving: drop grabs, hover, touches and focus inside it.
     func viewWillLeave(_ view: View) {
         input.viewWillLeave(view)

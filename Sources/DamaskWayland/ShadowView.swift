@@ -8,6 +8,12 @@ import Foundation
 /// no backing store covers the window's body. Each strip draws the same shadow function,
 /// shifted to its own position. Main-actor, like every view.
 open class ShadowView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    public override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     /// The window rectangle that casts the shadow, in the superview's coordinates.
     public var windowRect: CGRect = .zero {
         didSet { if windowRect != oldValue { setNeedsDisplay() } }

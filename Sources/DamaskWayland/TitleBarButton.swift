@@ -42,6 +42,7 @@ open class TitleBarButton: View {
     public init(kind: Kind) {
         self.kind = kind
         super.init(frame: CGRect(x: 0, y: 0, width: 24, height: 24))
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
     }
 
     open override func draw(_ rect: CGRect) {

@@ -52,6 +52,7 @@ open class TitleBarView: View {
     public init(title: String) {
         self.title = title
         super.init(frame: CGRect(x: 0, y: 0, width: 200, height: Self.height))
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         isOpaque = true
         for button in buttons { addSubview(button) }
         closeButton.action = { [unowned self] in self.onClose?() }

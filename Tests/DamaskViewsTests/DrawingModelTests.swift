@@ -140,6 +140,7 @@ extension ViewsTests {
                 let child = SolidView(frame: .zero)
                 override init(frame: CGRect) {
                     super.init(frame: frame)
+                    child.contentMode = .redraw  // draws to its size, so a new width redraws
                     addSubview(child)
                     child.onDraw = { [unowned self] rect in
                         self.log.append("draw \(Int(rect.width))")
@@ -301,6 +302,7 @@ extension ViewsTests {
         func boundsChangeRedrawsWithRedrawMode() async {
             let h = Harness()
             let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 20))
+            view.contentMode = .redraw
             h.root.addSubview(view)
             await h.settle()
             view.frame.size = CGSize(width: 30, height: 20)

@@ -43,7 +43,7 @@ private final class ConditionalView: View {
     }
 }
 
-/// A view far wider than a bitmap may be, filled red on the left and blue elsewhere.
+/// A view far wider than even a tiled store may be, filled red on the left and blue elsewhere.
 private final class HugeView: View {
     var drawCalls = 0
     override func draw(_ rect: CGRect) {
@@ -124,10 +124,11 @@ extension ViewsTests {
             #expect(plain.layer.backingStoreByteCount == 0)
         }
 
-        @Test("A layer too large for a bitmap is reported and stays marked, never silently cleared")
+        @Test("A layer too large even for a tiled store is reported and stays marked, never silently cleared")
         func oversizedLayerIsReportedAndStaysMarked() async {
             let h = Harness(scale: 2)
-            let view = HugeView(frame: CGRect(x: 0, y: 0, width: 20_000, height: 40))
+            // 4·10⁹ pixels wide: beyond the 32-bit pixel coordinates tiles are placed with.
+            let view = HugeView(frame: CGRect(x: 0, y: 0, width: 2_000_000_000, height: 40))
             h.root.addSubview(view)
             let reports = Layer.oversizedBackingStoreReportCount
             await h.settle()
@@ -147,12 +148,48 @@ extension ViewsTests {
     }
 
     @Suite("UIKit ports: the API a UIKit programmer types") @MainActor struct UIKitAPI {
-        @Test("Views default to isOpaque = true and keep .redraw as documented")
+        @Test("Views default to UIKit's isOpaque = true and contentMode = .scaleToFill")
         func defaults() {
             let view = View()
             #expect(view.isOpaque)
-            #expect(view.contentMode == .redraw)
-            #expect(view.layer.needsDisplayOnBoundsChange)
+            #expect(view.contentMode == .scaleToFill)
+            #expect(!view.layer.needsDisplayOnBoundsChange)
+        }
+
+        @Test("A default view resized stretches its old pixels without draw(_:)")
+        func defaultViewScalesOnResize() async {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 10), color: .red)
+            view.onDraw = { _ in
+                GraphicsContext.current?.setFillColor(.blue)
+                GraphicsContext.current?.fill(CGRect(x: 10, y: 0, width: 10, height: 10))
+            }
+            h.root.addSubview(view)
+            await h.settle()
+            view.frame.size = CGSize(width: 40, height: 10)
+            await h.step()
+            #expect(view.drawCount == 1, "no draw(_:) on a resize with .scaleToFill")
+            #expect(Color.red.matches(h.screenColor(15, 5)), "the red half now covers 0..<20")
+            #expect(Color.blue.matches(h.screenColor(25, 5)))
+            #expect(Color.blue.matches(h.screenColor(38, 5)))
+        }
+
+        @Test("A .redraw view resized draws again at its new size")
+        func redrawViewRedrawsOnResize() async {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 10), color: .red)
+            view.contentMode = .redraw
+            view.onDraw = { _ in
+                GraphicsContext.current?.setFillColor(.blue)
+                GraphicsContext.current?.fill(CGRect(x: 10, y: 0, width: 10, height: 10))
+            }
+            h.root.addSubview(view)
+            await h.settle()
+            view.frame.size = CGSize(width: 40, height: 10)
+            await h.step()
+            #expect(view.drawCount == 2)
+            #expect(Color.blue.matches(h.screenColor(15, 5)), "drawn anew: blue at 10..<20 only")
+            #expect(Color.red.matches(h.screenColor(25, 5)))
         }
 
         @Test("ContentMode has UIKit's 13 cases with UIKit's raw values")

@@ -23,6 +23,7 @@ final class ButtonView: View {
         self.title = title
         self.action = action
         super.init(frame: frame)
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
     }
 
     override func draw(_ rect: CGRect) {

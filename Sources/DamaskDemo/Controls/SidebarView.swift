@@ -29,6 +29,7 @@ final class SidebarView: View {
     init(frame: CGRect, titles: [String]) {
         self.titles = titles
         super.init(frame: frame)
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = DemoStyle.sidebarBackground
     }
 

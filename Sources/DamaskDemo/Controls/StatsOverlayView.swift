@@ -25,6 +25,7 @@ final class StatsOverlayView: View {
     init(frame: CGRect, environment: DemoEnvironment) {
         self.environment = environment
         super.init(frame: frame)
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         isHidden = true
         isUserInteractionEnabled = false
     }

@@ -6,6 +6,12 @@ import Foundation
 ///
 /// A phase change invalidates the spinner's own bounds and nothing else. Main-actor.
 final class ActivitySpinnerView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     /// The number of spokes.
     static let spokeCount = 12
 

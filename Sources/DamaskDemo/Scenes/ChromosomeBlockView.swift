@@ -9,6 +9,12 @@ import Foundation
 /// arrives from the network); setting them only records (`setNeedsDisplay()`), as in the
 /// seed. ``highlightedBase`` dims every other base. Main-actor.
 final class ChromosomeBlockView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     /// The bases, e.g. `"ATGGTG…"`.
     var sequenceString: String? {
         didSet { if sequenceString != oldValue { setNeedsDisplay() } }

@@ -16,6 +16,7 @@ final class PatternView: View {
     init(frame: CGRect, caption: String) {
         self.caption = caption
         super.init(frame: frame)
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = DemoStyle.panel
     }
 

@@ -32,6 +32,7 @@ final class ProgressView: View {
 
     override init(frame: CGRect) {
         super.init(frame: frame)
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         isOpaque = true
     }
 

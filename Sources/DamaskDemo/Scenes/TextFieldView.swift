@@ -42,6 +42,7 @@ final class TextFieldView: View {
     init(frame: CGRect, text: String = "") {
         editor = EditableText(text)
         super.init(frame: frame)
+        contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = .white
     }
 

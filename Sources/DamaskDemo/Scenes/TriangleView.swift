@@ -9,6 +9,12 @@ import Foundation
 /// partial redraw draws the same triangle (the context is clipped to `rect` anyway).
 /// Main-actor.
 final class TriangleView: View {
+    /// Creates the view with UIKit's `.redraw` content mode: it draws to its bounds, so a
+    /// new size redraws it instead of stretching the old pixels.
+    override init(frame: CGRect = .zero) {
+        super.init(frame: frame)
+        contentMode = .redraw
+    }
     /// How many times ``draw(_:)`` ran.
     private(set) var drawCount = 0
 
