@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "DamaskGraphicsTests",
             // CCairo: cairo's strokes as the reference for joins, caps and dashes.
-            dependencies: ["DamaskGraphics", "CPixman", "CCairo"],
+            dependencies: ["DamaskGraphics", "CPixman", "CCairo", "DamaskTestSupport"],
             exclude: ["pango-render.py"],
             resources: [.copy("References")],
             swiftSettings: strictSettings),
@@ -133,7 +133,7 @@ let package = Package(
             name: "DamaskConformanceTests",
             dependencies: ["DamaskViews", "DamaskTestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
+        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "DamaskTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
             dependencies: [

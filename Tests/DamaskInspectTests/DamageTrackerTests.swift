@@ -50,6 +50,18 @@ struct DamageTrackerTests {
             tracker.request(objectID: 10, interface: "wl_surface", message: "commit", values: [])
         }
 
+        /// Commits `buffer` with the whole of it damaged.
+        func commitWhole(_ buffer: UInt32) {
+            commit(buffer: buffer, damage: [PixelRect(x: 0, y: 0, width: width, height: height)])
+        }
+
+        /// Commits buffer 7 whole and releases it: the frame the next commit of buffer 7 is
+        /// compared with, and free to be written.
+        func commitBaseline() {
+            commitWhole(7)
+            release(7)
+        }
+
         func release(_ buffer: UInt32) {
             tracker.event(objectID: buffer, interface: "wl_buffer", message: "release", values: [])
         }
@@ -58,8 +70,7 @@ struct DamageTrackerTests {
     @Test("Changes inside the damage are counted and not under-damage; over-damage is damage ÷ change")
     func changesInsideDamageAreClean() throws {
         let f = try Fixture()
-        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
-        f.release(7)
+        f.commitBaseline()
         f.write(buffer: 7, x: 3, y: 2, 0xff0000)
         f.write(buffer: 7, x: 4, y: 2, 0xff0000)
         f.commit(buffer: 7, damage: [PixelRect(x: 2, y: 2, width: 4, height: 2)])
@@ -78,8 +89,7 @@ struct DamageTrackerTests {
     @Test("A change outside the damage is under-damage, with evidence pixels")
     func changeOutsideDamageIsUnderDamage() throws {
         let f = try Fixture()
-        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
-        f.release(7)
+        f.commitBaseline()
         f.write(buffer: 7, x: 1, y: 1, 0x00ff00)
         f.write(buffer: 7, x: 10, y: 6, 0x00ff00)
         f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 4, height: 4)])
@@ -93,8 +103,7 @@ struct DamageTrackerTests {
     @Test("Only the X byte of XRGB8888 changing is no change")
     func xChannelIsIgnored() throws {
         let f = try Fixture()
-        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
-        f.release(7)
+        f.commitBaseline()
         f.write(buffer: 7, x: 5, y: 5, 0xff00_0000)
         f.commit(buffer: 7, damage: [])
         let record = try #require(f.records.last)
@@ -105,7 +114,7 @@ struct DamageTrackerTests {
     @Test("Writing into a buffer before its release is reported at the release, with the commit it belongs to")
     func heldBufferWriteIsReportedAtRelease() throws {
         let f = try Fixture()
-        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.commitWhole(7)
         f.write(buffer: 7, x: 0, y: 0, 0x123456)
         f.release(7)
         let record = try #require(f.records.last)
@@ -123,7 +132,7 @@ struct DamageTrackerTests {
     @Test("Re-committing a held buffer that was written is a held write at that commit")
     func heldBufferRecommitIsReported() throws {
         let f = try Fixture()
-        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.commitWhole(7)
         f.write(buffer: 7, x: 2, y: 2, 0xabcdef)
         f.commit(buffer: 7, damage: [PixelRect(x: 2, y: 2, width: 1, height: 1)])
         let record = try #require(f.records.last)
@@ -160,8 +169,7 @@ extension DamageTrackerTests {
     @Test("A new buffer transform repaints everything: the commit is new content, not under-damage")
     func transformChangeIsNewContent() throws {
         let f = try Fixture()
-        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
-        f.release(7)
+        f.commitBaseline()
         f.write(buffer: 8, x: 9, y: 1, 0xff)
         f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(2)])
         f.commit(buffer: 8, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])

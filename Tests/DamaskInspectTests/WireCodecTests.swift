@@ -1,3 +1,4 @@
+import DamaskTestSupport
 @testable import DamaskInspect
 import Testing
 
@@ -60,7 +61,7 @@ struct WireCodecTests {
 
     @Test("Random bytes never trap the decoder: every message decodes or throws")
     func randomBytesNeverTrap() {
-        var generator = SplitMix(seed: 19)
+        var generator = SeededRandom(seed: 19)
         var outcomes = (decoded: 0, rejected: 0)
         for interface in WireInterface.known.values {
             for message in interface.requests + interface.events {
@@ -80,15 +81,3 @@ struct WireCodecTests {
     }
 }
 
-/// A small deterministic generator for the fuzz tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import DamaskTestSupport
 import Foundation
 import Testing
 

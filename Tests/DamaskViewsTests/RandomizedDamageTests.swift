@@ -1,4 +1,5 @@
 import DamaskGraphics
+import DamaskTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ extension ViewsTests {
         ]
 
         @MainActor struct Scene {
-            var rng: SeededGenerator
+            var rng: SeededRandom
             let harness: Harness
             var views: [View] = []
             /// The changes made since the last check, for failure messages.
@@ -149,7 +150,7 @@ extension ViewsTests {
             let harness = Harness(
                 width: 48, height: 40, scale: scale, capacity: pattern.capacity, release: pattern.policy)
             var scene = Scene(
-                rng: SeededGenerator(seed: 0xDA3A5C + UInt64(scale * 10) + UInt64(pattern.rawValue.count)),
+                rng: SeededRandom(seed: 0xDA3A5C + UInt64(scale * 10) + UInt64(pattern.rawValue.count)),
                 harness: harness)
             for _ in 0..<6 { scene.addView() }
             await nextTurn()

@@ -1,4 +1,5 @@
 import DamaskGraphics
+import DamaskTestSupport
 import Foundation
 import Testing
 
@@ -101,7 +102,7 @@ extension ViewsTests {
             h.root.addSubview(label)
             await h.settle()
             let scales: [CGFloat] = [1, 2, 1.25, 1.5, 1.75, 2.5, 3, 1]
-            var random = SeededGenerator(seed: 42)
+            var random = SeededRandom(seed: 42)
             var maximumBuffers = 0
             for step in 0..<400 {
                 let scale = scales.randomElement(using: &random)!

@@ -15,7 +15,7 @@ struct DamagePipelineTests {
 
     /// A reproducible sequence of marks, box moves, hides, alpha and colour changes.
     static func sequence(seed: UInt64, count: Int) -> [Step] {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var boxShown = false
         var alpha = 1.0
         var steps: [Step] = []
@@ -181,18 +181,6 @@ struct DamagePipelineTests {
     }
 }
 
-/// A small deterministic random generator (SplitMix64), so sequences repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// `DAMASK_DEBUG=damage` flashes each frame's damage for one frame.
 @Suite("Damage flashing from the environment", .serialized, .exclusive, .integration)

@@ -127,10 +127,8 @@ struct DecorationTests {
         let buffers = session.compositor.logLines(containing: "\(surface).attach(").compactMap { line in
             line.range(of: "wl_buffer@").map { String(line[$0.lowerBound...].prefix { $0 != "," }) }
         }
-        #expect(buffers.count >= 3, "\(buffers)")
-        if buffers.count >= 3 {
-            let last = Array(buffers.suffix(3))
-            #expect(last[0] != last[1] && last[0] == last[2], "\(last)")
-        }
+        try #require(buffers.count >= 3, "\(buffers)")
+        let last = Array(buffers.suffix(3))
+        #expect(last[0] != last[1] && last[0] == last[2], "\(last)")
     }
 }

@@ -37,18 +37,15 @@ struct DemoLanguagesTests {
         return differing
     }
 
-    @Test(
-        "typing through ru, gr, ara and il layouts puts their letters in the field, shaped and in visual order",
-        arguments: [
-            ("ru", "Привет мир"), ("gr", "Γεια σου κοσμε"), ("ara", "مرحبا بالعالم"), ("il", "שלום עולם"),
-        ])
-    func layoutsTypeIntoTheField(layout: String, text: String) throws {
+    /// The text scene's screenshot after a headless run that clicks into its field,
+    /// switches to `layout`, plays `typing` (script lines) and ends editing with Escape.
+    static func textScene(afterTyping typing: String, layout: String) throws -> Bitmap {
         let script = """
             scene text
             wait idle
             click 300 180
             layout \(layout)
-            type "\(text)"
+            \(typing)
             key Escape
             wait idle
             """
@@ -57,7 +54,16 @@ struct DemoLanguagesTests {
         let run = try DemoRun.run(Self.fast + ["--screenshots", shots], script: script, directory: directory)
         defer { run.removeDirectory() }
         try #require(run.status == 0, "\(run.output)")
-        let screenshot = try Bitmap(contentsOfPNGFile: "\(shots)/text.png")
+        return try Bitmap(contentsOfPNGFile: "\(shots)/text.png")
+    }
+
+    @Test(
+        "typing through ru, gr, ara and il layouts puts their letters in the field, shaped and in visual order",
+        arguments: [
+            ("ru", "Привет мир"), ("gr", "Γεια σου κοσμε"), ("ara", "مرحبا بالعالم"), ("il", "שלום עולם"),
+        ])
+    func layoutsTypeIntoTheField(layout: String, text: String) throws {
+        let screenshot = try Self.textScene(afterTyping: "type \"\(text)\"", layout: layout)
         #expect(try Self.fieldShows(text, in: screenshot) < 20, "field does not show \(text)")
         #expect(try Self.fieldShows("", in: screenshot) > 100, "field is empty")
         #expect(Font.system(size: 16).missingCharacterCount(in: text) == 0)
@@ -66,22 +72,7 @@ struct DemoLanguagesTests {
     @Test("Backspace removes one grapheme cluster: a Bengali conjunct typed through a script key by key")
     func backspaceRemovesOneCluster() throws {
         // "কি" (KA + vowel sign I) is one cluster; Backspace after "নকি" leaves "ন".
-        let script = """
-            scene text
-            wait idle
-            click 300 180
-            layout in:ben
-            type "নকি"
-            key BackSpace
-            key Escape
-            wait idle
-            """
-        let directory = try DemoRun.makeDirectory()
-        let shots = (directory as NSString).appendingPathComponent("shots")
-        let run = try DemoRun.run(Self.fast + ["--screenshots", shots], script: script, directory: directory)
-        defer { run.removeDirectory() }
-        try #require(run.status == 0, "\(run.output)")
-        let screenshot = try Bitmap(contentsOfPNGFile: "\(shots)/text.png")
+        let screenshot = try Self.textScene(afterTyping: "type \"নকি\"\nkey BackSpace", layout: "in:ben")
         #expect(try Self.fieldShows("ন", in: screenshot) < 20)
         #expect(try Self.fieldShows("নক", in: screenshot) > 20)
     }

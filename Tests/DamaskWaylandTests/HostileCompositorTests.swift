@@ -178,17 +178,27 @@ struct HostileCompositorTests {
 
     // MARK: - The connection goes away (rows 4 and 15)
 
+    /// Waits for the compositor's `report` (it has done its harm), then for `client` to end
+    /// with exit status 1 (an exit, not a signal) within 1 s of it; returns the client's
+    /// stderr once it mentions `text`.
+    func expectExitAfter(
+        _ report: String, from compositor: HostileCompositor, of client: ClientProcess, mentioning text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        _ = try #require(compositor.waitForReport(report), "\(client.standardError)", sourceLocation: sourceLocation)
+        let reported = Date()
+        let status = client.waitForExit(timeout: 5)
+        #expect(Date().timeIntervalSince(reported) < 1, sourceLocation: sourceLocation)
+        #expect(status == 1, sourceLocation: sourceLocation)
+        #expect(client.process.terminationReason == .exit, sourceLocation: sourceLocation)
+        return standardError(of: client, containing: text)
+    }
+
     @Test("The compositor sends events and closes the connection: exit 1 with a message within 1 s", arguments: [1, 2000])
     func hangUpAfterEventsEndsTheClient(events: Int) throws {
         let compositor = try HostileCompositor("hangup", ["\(events)"])
         let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
-        _ = try #require(compositor.waitForReport("hangup"), "\(client.standardError)")
-        let hungUp = Date()
-        let status = client.waitForExit(timeout: 5)
-        #expect(Date().timeIntervalSince(hungUp) < 1)
-        #expect(status == 1)
-        #expect(client.process.terminationReason == .exit)
-        let message = standardError(of: client, containing: "lost connection")
+        let message = try expectExitAfter("hangup", from: compositor, of: client, mentioning: "lost connection")
         #expect(message.contains("lost connection to the compositor (the compositor closed the connection)"), "\(message)")
     }
 
@@ -196,13 +206,7 @@ struct HostileCompositorTests {
     func unknownObjectIsExplained() throws {
         let compositor = try HostileCompositor("unknown-object")
         let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
-        _ = try #require(compositor.waitForReport("sent"), "\(client.standardError)")
-        let sent = Date()
-        let status = client.waitForExit(timeout: 5)
-        #expect(Date().timeIntervalSince(sent) < 1)
-        #expect(status == 1)
-        #expect(client.process.terminationReason == .exit)
-        let message = standardError(of: client, containing: "unknown object")
+        let message = try expectExitAfter("sent", from: compositor, of: client, mentioning: "unknown object")
         #expect(message.contains("lost connection to the compositor (unknown object"), "\(message)")
         #expect(message.contains("enter"), "the message names the event: \(message)")
     }

@@ -55,6 +55,7 @@ struct InputTests {
         try session.click(at: 30, 30)
         #expect(session.client.waitForLine(where: { $0 == "focus 1" }) != nil)
         let before = session.client.lines.count
+        // The hold itself is the behaviour under test (1.2 s of repeats), not a wait.
         try session.display.xdotool("keydown", "a", "sleep", "1.2", "keyup", "a")
         let release = try #require(session.client.waitForLine(from: before, where: { $0.hasPrefix("key up 61") }))
         // A marker key after the release: a repeat the release failed to stop would be
