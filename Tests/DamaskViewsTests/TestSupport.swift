@@ -129,3 +129,6 @@ extension Color {
         return premultipliedARGB32 == other.premultipliedARGB32
     }
 }
+
+/// The name the views tests give the shared generator (``SeededRandom``).
+typealias SeededGenerator = SeededRandom
