@@ -108,7 +108,17 @@ import Foundation
         }
         if !layer.sublayers.isEmpty, !(masks && (inner.clip.isNull || inner.clip.isEmpty || !region.intersects(inner.clip))) {
             let (minX, minY, maxX, maxY) = (regionBounds.minX, regionBounds.minY, regionBounds.maxX, regionBounds.maxY)
-            for sublayer in layer.sublayers {
+            let sublayers = layer.sublayers
+            var positions: [Int]?
+            if sublayers.count >= SublayerIndex.minimumSublayerCount {
+                // A wide layer: look only at the sublayers whose grid cells the region meets.
+                let index = layer.sublayerIndex ?? SublayerIndex(sublayers)
+                layer.sublayerIndex = index
+                positions = index.candidates(meeting: regionBounds)
+            }
+            for position in positions ?? Array(sublayers.indices) {
+                let sublayer = sublayers[position]
+                Compositor.examinedSublayerCount += 1
                 let footprint = sublayer.presentedSubtreeFootprint
                 if footprint.isNull || footprint.minX >= maxX || footprint.maxX <= minX
                     || footprint.minY >= maxY || footprint.maxY <= minY

@@ -16,6 +16,9 @@ import Foundation
     /// How many layers a repaint left unpainted because opaque layers in front of them
     /// hide all they would paint in the region (a debug counter for tests).
     static var occludedLayerCount = 0
+    /// How many sublayers a repaint looked at to decide whether to visit them (a debug
+    /// counter for tests: a wide layer's grid keeps this near the few the region meets).
+    static var examinedSublayerCount = 0
     /// How many times a layer's opaque contents or background replaced pixels (SRC)
     /// instead of blending over them (a debug counter for tests).
     static var replacedLayerCount = 0

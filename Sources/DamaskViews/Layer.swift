@@ -28,7 +28,9 @@ import Foundation
     /// The layer this one is a sublayer of (weak).
     public private(set) weak var superlayer: Layer?
     /// The sublayers, back to front.
-    public private(set) var sublayers: [Layer] = []
+    public private(set) var sublayers: [Layer] = [] {
+        didSet { sublayerIndex = nil }
+    }
     /// Set on a window's root layer only.
     weak var hostWindow: Window?
 
@@ -687,7 +689,14 @@ import Foundation
     var placementChanged = false
     /// The union of the buffer pixels this subtree was last composited at (may be larger,
     /// never smaller): the compositor skips the subtree when it misses the repaint region.
-    var presentedSubtreeFootprint: CGRect = .null
+    var presentedSubtreeFootprint: CGRect = .null {
+        didSet {
+            if presentedSubtreeFootprint != oldValue { superlayer?.sublayerIndex = nil }
+        }
+    }
+    /// The grid over the sublayers' presented subtree footprints, built by the compositor
+    /// when there are many sublayers; dropped when they or their footprints change.
+    var sublayerIndex: SublayerIndex?
 
     /// Whether the compositing walk must visit this layer (it or a descendant changed).
     var needsCompositingWalk = false

@@ -133,5 +133,42 @@ extension ViewsTests {
             #expect(harness.screenColor(17, 14) == .blue)
             #expect(Compositor.replacedLayerCount > replaced)
         }
+    
+        @Test("A repaint among 2,000 siblings visits only those near the change, and stays exact after siblings move")
+        func wideTreeRepaintVisitsOnlyNearbySiblings() async throws {
+            let harness = Harness(width: 400, height: 200)
+            var views: [SolidView] = []
+            for index in 0..<2000 {
+                let view = SolidView(
+                    frame: CGRect(x: (index % 50) * 8, y: (index / 50) * 5, width: 8, height: 5),
+                    color: index.isMultiple(of: 3) ? .blue : Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+                harness.root.addSubview(view)
+                views.append(view)
+            }
+            await harness.settle()
+            let visited = Compositor.visitedLayerCount
+            let examined = Compositor.examinedSublayerCount
+            views[1234].color = .green
+            views[1234].setNeedsDisplay()
+            harness.window.flush()
+            let visits = Compositor.visitedLayerCount - visited
+            let looks = Compositor.examinedSublayerCount - examined
+            #expect(visits > 0 && visits < 20, "visited \(visits) layers for one changed view among 2,000")
+            #expect(looks > 0 && looks < 200, "looked at \(looks) of 2,000 siblings for one changed view")
+            // Move siblings around (their footprints change, so the grid is rebuilt) and
+            // change views at their new places: the screen stays equal to the OVER composite.
+            for step in 0..<20 {
+                let moving = views[(step * 97) % views.count]
+                moving.center = CGPoint(x: CGFloat((step * 53) % 390) + 4, y: CGFloat((step * 31) % 190) + 3)
+                harness.window.flush()
+                let changed = views[(step * 211) % views.count]
+                changed.color = step.isMultiple(of: 2) ? .yellow : .gray
+                changed.setNeedsDisplay()
+                if step.isMultiple(of: 5) { views[step].removeFromSuperview() }
+                harness.window.flush()
+                let screen = try #require(harness.surface.presentedBitmap)
+                #expect(differingPixels(screen, try harness.window.renderImage()).isEmpty, "step \(step)")
+            }
+        }
     }
 }
