@@ -7,13 +7,18 @@ import Foundation
 /// (after spaces, between CJK characters), measured by shaped width; when the lines do not
 /// all fit the view's height, the last one that fits ends with "…".
 ///
-/// Changing ``text`` redraws the label only when the text differs; a new width redraws it
-/// (it wraps anew). Main-actor.
+/// Changing ``text`` redraws only the glyphs that differ from what is on screen: per line,
+/// the union of their old and new extents (``Font/changedSpan(from:to:)``), so the
+/// window's damage follows the changed pixels, not the label's frame. A new width, font or
+/// colour redraws it all (it wraps anew). Main-actor.
 final class LabelView: View {
     /// The text; `\n` starts a new line.
     var text: String {
-        didSet { if text != oldValue { setNeedsDisplay() } }
+        didSet { if text != oldValue { invalidateChangedGlyphs() } }
     }
+    /// The lines on screen (last drawn) and the size they were wrapped for.
+    private var drawnLines: [String]?
+    private var drawnSize: CGSize = .zero
     /// The font.
     var font: Font {
         didSet { setNeedsDisplay() }
@@ -37,10 +42,31 @@ final class LabelView: View {
         contentMode = .redraw  // a new width wraps anew
     }
 
+    /// Marks the union of the old and new extents of the glyphs that differ between the
+    /// lines on screen and the lines of the new text, line by line.
+    private func invalidateChangedGlyphs() {
+        guard let old = drawnLines, drawnSize == bounds.size else { return setNeedsDisplay() }
+        let new = displayedLines
+        var baseline = font.ascent
+        for index in 0..<max(old.count, new.count) {
+            let before = index < old.count ? old[index] : "", after = index < new.count ? new[index] : ""
+            if let span = font.changedSpan(from: before, to: after) {
+                let top = baseline.rounded() - font.ascent - 2
+                setNeedsDisplay(
+                    CGRect(x: span.lowerBound, y: top, width: span.upperBound - span.lowerBound,
+                        height: font.ascent + font.descent + 4))
+            }
+            baseline += font.lineHeight
+        }
+    }
+
     override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         var baseline = font.ascent
-        for line in displayedLines {
+        let lines = displayedLines
+        drawnLines = lines
+        drawnSize = bounds.size
+        for line in lines {
             context.draw(line, at: CGPoint(x: 0, y: baseline.rounded()), font: font, color: textColor)
             baseline += font.lineHeight
         }
