@@ -120,6 +120,13 @@ public final class Font: Sendable {
         line(for: string).selectionRanges(for: range)
     }
 
+    /// The x extent (left…right, user units from the line's origin) of every grapheme
+    /// cluster (`Character`) of `string`, in logical order: what a text view compares
+    /// before and after an edit to redraw only the glyphs that changed or moved.
+    public func characterExtents(in string: String) -> [ClosedRange<CGFloat>] {
+        line(for: string).clusters.map { min($0.left, $0.right)...max($0.left, $0.right) }
+    }
+
     /// Whether `string`'s paragraph direction is right to left (its first strong
     /// character is Arabic, Hebrew, …).
     public func isRightToLeft(_ string: String) -> Bool {

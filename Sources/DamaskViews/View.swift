@@ -272,6 +272,21 @@ import Foundation
     /// A number apps may use to find the view (``viewWithTag(_:)``).
     open var tag = 0
 
+    /// The pointer image while the pointer is over this view; `nil` (the default) shows
+    /// the superview's. A text field sets ``PointerCursor/text``.
+    open var cursor: PointerCursor?
+
+    /// The cursor that shows over this view: its own ``cursor`` or the nearest
+    /// superview's, else the arrow.
+    public var effectiveCursor: PointerCursor {
+        var view: View? = self
+        while let current = view {
+            if let cursor = current.cursor { return cursor }
+            view = current.superview
+        }
+        return .arrow
+    }
+
     /// Returns this view or the first descendant (depth first) whose ``tag`` is `tag`.
     public func viewWithTag(_ tag: Int) -> View? {
         if self.tag == tag { return self }

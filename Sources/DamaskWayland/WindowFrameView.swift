@@ -143,11 +143,17 @@ open class WindowFrameView: View {
     }
 
     /// The cursor for `point` (frame coordinates): resize arrows over the handles, a hand
-    /// over the title bar buttons, the arrow elsewhere.
+    /// over the title bar buttons, else what the view under the pointer asks for
+    /// (``View/effectiveCursor``: an I-beam over a text field).
     public func cursorShape(at point: CGPoint) -> CursorShape {
         if let edge = resizeEdge(at: point) { return .resize(edge) }
-        if let hit = hitTest(point, with: nil), hit is TitleBarButton { return .pointingHand }
-        return .arrow
+        guard let hit = hitTest(point, with: nil) else { return .arrow }
+        if hit is TitleBarButton { return .pointingHand }
+        switch hit.effectiveCursor {
+        case .arrow: return .arrow
+        case .pointingHand: return .pointingHand
+        case .text: return .text
+        }
     }
 
     open override func pointerDown(_ event: PointerEvent) {

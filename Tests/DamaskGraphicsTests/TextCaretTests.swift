@@ -130,3 +130,83 @@ struct TextCaretTests {
         #expect(font.missingCharacterCount(in: "\u{E000}") == 1)
     }
 }
+
+/// Selecting in an ``EditableText``: by grapheme cluster, from a fixed anchor, replaced by
+/// typing, and by words.
+@Suite("Selection over grapheme clusters")
+struct TextSelectionTests {
+    @Test("Shift+Left selects whole clusters from the anchor; typing replaces them")
+    func extendAndReplace() throws {
+        let font = try Font(size: 16)
+        var field = EditableText("ab한e\u{0301}")
+        let changed1 = field.moveLeft(in: font, extending: true)
+        #expect(changed1)
+        let changed2 = field.moveLeft(in: font, extending: true)
+        #expect(changed2)
+        #expect(field.selection == 2..<4 && field.anchor == 4 && field.caret == 2)
+        #expect(field.selectedText == "한e\u{0301}")
+        field.insert("z")
+        #expect(field.text == "abz" && field.caret == 3 && !field.hasSelection)
+    }
+
+    @Test("A plain arrow collapses the selection to its edge in reading order, in both directions")
+    func arrowsCollapse() throws {
+        let font = try Font(size: 16)
+        var latin = EditableText("abcdef")
+        latin.select(1..<4)
+        let changed3 = latin.moveLeft(in: font)
+        #expect(changed3)
+        #expect(latin.caret == 1 && !latin.hasSelection)
+        var hebrew = EditableText("שלום עולם")
+        hebrew.select(1..<4)
+        // In a right-to-left paragraph Left moves forward in logical order: to the end.
+        let changed4 = hebrew.moveLeft(in: font)
+        #expect(changed4)
+        #expect(hebrew.caret == 4 && !hebrew.hasSelection)
+    }
+
+    @Test("Backspace and Delete remove the selection only")
+    func deleteSelection() {
+        var field = EditableText("hello world")
+        field.select(5..<11)
+        let changed5 = field.deleteBackward()
+        #expect(changed5)
+        #expect(field.text == "hello" && field.caret == 5)
+        field.select(0..<2)
+        let changed6 = field.deleteForward()
+        #expect(changed6)
+        #expect(field.text == "llo" && field.caret == 0)
+        let changed9 = field.deleteSelection()
+        #expect(!changed9)
+    }
+
+    @Test("A word is a run of letters, marks and digits by cluster; spaces and punctuation are runs of their own")
+    func words() throws {
+        let field = EditableText("UIView를 강제로, অ্যাপ্লিকেশনে 42!")
+        let characters = Array(field.text)
+        func word(at index: Int) -> String { String(characters[field.wordRange(at: index)]) }
+        #expect(word(at: 2) == "UIView를")
+        #expect(word(at: 9) == "강제로")
+        #expect(word(at: 11) == ",")
+        #expect(word(at: 7) == " ")
+        let bengali = try #require(characters.firstIndex { $0.unicodeScalars.first == "অ" })
+        #expect(word(at: bengali + 1) == "অ্যাপ্লিকেশনে")
+        #expect(word(at: characters.count) == "!")
+        #expect(EditableText("").wordRange(at: 0) == 0..<0)
+    }
+
+    @Test("Select all, and moving with extending from a selection keeps its anchor")
+    func selectAllAndExtend() {
+        var field = EditableText("abc", caret: 1)
+        field.selectAll()
+        #expect(field.selection == 0..<3 && field.selectedText == "abc")
+        let changed7 = field.moveCaret(to: 1, extending: true)
+        #expect(changed7)
+        #expect(field.selection == 0..<1)
+        let changed8 = field.moveCaret(to: 2)
+        #expect(changed8)
+        #expect(!field.hasSelection && field.caret == 2)
+        let changed10 = field.moveCaret(to: 2)
+        #expect(!changed10)
+    }
+}

@@ -184,6 +184,24 @@ struct WindowFrameTests {
         #expect(frame.cursorShape(at: CGPoint(x: 100, y: 120)) == .arrow)
     }
 
+    @Test("A view's cursor shows over it and its subviews: an I-beam over a text view, the arrow beside it")
+    func viewCursors() {
+        let fixture = Fixture()
+        let field = View(frame: CGRect(x: 10, y: 10, width: 100, height: 30))
+        field.cursor = .text
+        let inner = View(frame: CGRect(x: 5, y: 5, width: 20, height: 20))
+        field.addSubview(inner)
+        fixture.content.addSubview(field)
+        let inField = fixture.frame.convert(CGPoint(x: 50, y: 15), from: field)
+        let inInner = fixture.frame.convert(CGPoint(x: 10, y: 10), from: inner)
+        let beside = fixture.frame.convert(CGPoint(x: 150, y: 15), from: fixture.content)
+        #expect(fixture.frame.cursorShape(at: inField) == .text)
+        #expect(fixture.frame.cursorShape(at: inInner) == .text)
+        #expect(fixture.frame.cursorShape(at: beside) == .arrow)
+        inner.cursor = .pointingHand
+        #expect(fixture.frame.cursorShape(at: inInner) == .pointingHand)
+    }
+
     @Test("Every resize edge and cursor shape has theme names; hidden has none")
     func cursorNames() {
         for edge in ResizeEdge.allCases {

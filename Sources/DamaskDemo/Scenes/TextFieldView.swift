@@ -2,24 +2,39 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// A one-line editable text field with a blinking cursor.
+/// A one-line editable text field with a blinking cursor, as a desktop user expects one.
 ///
 /// Clicking it makes it the first responder; typed text, Backspace, Delete, ← → Home End
 /// edit; Escape or Return ends editing. Text is edited by grapheme cluster (``EditableText``):
 /// a Hangul syllable, "e + ◌́", an emoji sequence or a Bengali conjunct is one caret step
 /// and one deletion; in bidirectional text the arrows move in logical order and the caret
-/// is drawn where the next character in reading order goes. Each blink invalidates only the cursor's rect; an
-/// edit invalidates from the edit point to the end of the text. Blinking is driven by a
-/// ``FrameTimer`` (one firing per half period, as UIKit's caret timer; a display link would
-/// wake every frame) that runs only while the field is focused and stops (cursor shown)
-/// after ``maximumBlinks`` blinks of inactivity, as GTK does. Main-actor.
+/// is drawn where the next character in reading order goes.
+///
+/// Selection: a drag, Shift+arrows (and Shift+Home/End), a double click (a word), a triple
+/// click or Ctrl+A (everything); typing replaces it. The text sits inside
+/// ``padding`` and scrolls horizontally so that the caret always shows; the pointer is an
+/// I-beam over the field.
+///
+/// Damage: a blink invalidates only the cursor's rect; an edit or a selection change
+/// invalidates the union of the old and new extents of the clusters that changed, moved or
+/// changed selection state (one cluster more on each side, for contextual shaping), plus
+/// the old and new caret; a scroll invalidates the text area.
+///
+/// Blinking is driven by a ``FrameTimer`` (one firing per half period, as UIKit's caret
+/// timer; a display link would wake every frame) that runs only while the field is focused
+/// and stops (cursor shown) after ``maximumBlinks`` blinks of inactivity, as GTK does.
+/// Main-actor.
 final class TextFieldView: View {
-    /// The text and the caret, in grapheme clusters.
-    private var editor: EditableText
+    /// The text, the caret and the selection, in grapheme clusters.
+    private(set) var editor: EditableText
     /// The text.
     var text: String { editor.text }
     /// The cursor position, in characters (grapheme clusters) from the start.
     var cursorIndex: Int { editor.caret }
+    /// The selected characters (empty when nothing is selected).
+    var selection: Range<Int> { editor.selection }
+    /// How far the text is scrolled left, in points (0 when it fits).
+    private(set) var scrollOffset: CGFloat = 0
     /// Whether the cursor is drawn now.
     private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.
@@ -31,12 +46,20 @@ final class TextFieldView: View {
     static let blinkInterval: UInt32 = 500
     /// Blinks after the last edit before the cursor stays on.
     static let maximumBlinks = 10
-    /// The inner padding in points.
+    /// The inner padding in points, left and right of the text.
     static let padding: CGFloat = 10
+    /// The selection's background while the field is focused, and while it is not.
+    static let selectionColor = Color(red: 0.70, green: 0.82, blue: 1.0)
+    static let inactiveSelectionColor = Color(white: 0.86)
 
     private let font = Font.system(size: 16)
     private var blinkTimer: FrameTimer?
     private var blinksSinceEdit = 0
+    /// What a drag extends by: characters after a single click, words after a double.
+    private var dragSelectsWords = false
+    /// The word a double click selected (a word drag keeps it selected).
+    private var dragWord = 0..<0
+    private var isDragging = false
 
     /// Creates a field showing `text` with the cursor at its end.
     init(frame: CGRect, text: String = "") {
@@ -44,6 +67,8 @@ final class TextFieldView: View {
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = .white
+        cursor = .text
+        scrollToCaret()
     }
 
     /// The cursor's rect in view points (whole pixels at scale 1).
@@ -51,12 +76,32 @@ final class TextFieldView: View {
         CGRect(x: xOffset(ofCharacter: cursorIndex).rounded(), y: 8, width: 2, height: bounds.height - 16)
     }
 
+    /// The area the text is drawn and clipped to: inside the border, `padding` from the
+    /// sides (less 2 points, so a caret at either end shows whole).
+    var textArea: CGRect {
+        CGRect(x: Self.padding - 2, y: 2, width: max(bounds.width - 2 * Self.padding + 4, 0), height: max(bounds.height - 4, 0))
+    }
+
+    /// The width the text may take before it scrolls.
+    private var visibleTextWidth: CGFloat { max(bounds.width - 2 * Self.padding, 0) }
+
+    /// The x of the text's origin in view points.
+    private var textOriginX: CGFloat { Self.padding - scrollOffset }
+
     private func xOffset(ofCharacter index: Int) -> CGFloat {
-        Self.padding + font.caretOffset(atCharacter: index, in: text)
+        textOriginX + font.caretOffset(atCharacter: index, in: text)
     }
 
     private var baseline: CGFloat {
         ((bounds.height + font.ascent - font.descent) / 2).rounded()
+    }
+
+    /// The rects (view points) of the selected text.
+    var selectionRects: [CGRect] {
+        guard editor.hasSelection else { return [] }
+        return font.selectionRanges(forCharacters: selection, in: text).map {
+            CGRect(x: textOriginX + $0.lowerBound, y: 6, width: $0.upperBound - $0.lowerBound, height: bounds.height - 12)
+        }
     }
 
     override func draw(_ rect: CGRect) {
@@ -64,11 +109,18 @@ final class TextFieldView: View {
         context.setStrokeColor(isFirstResponder ? DemoStyle.sidebarSelection : Color(white: 0.7))
         context.setLineWidth(isFirstResponder ? 2 : 1)
         context.stroke(bounds.insetBy(dx: isFirstResponder ? 1 : 0.5, dy: isFirstResponder ? 1 : 0.5))
-        context.draw(text, at: CGPoint(x: Self.padding, y: baseline), font: font, color: DemoStyle.text)
-        if isFirstResponder, isCursorVisible {
+        context.saveGState()
+        context.clip(to: textArea)
+        if editor.hasSelection {
+            context.setFillColor(isFirstResponder ? Self.selectionColor : Self.inactiveSelectionColor)
+            context.fill(selectionRects)
+        }
+        context.draw(text, at: CGPoint(x: textOriginX, y: baseline), font: font, color: DemoStyle.text)
+        if isFirstResponder, isCursorVisible, !editor.hasSelection {
             context.setFillColor(DemoStyle.text)
             context.fill(cursorRect)
         }
+        context.restoreGState()
     }
 
     // MARK: Focus
@@ -129,7 +181,8 @@ final class TextFieldView: View {
         isCursorVisible.toggle()
         blinkCount += 1
         blinksSinceEdit += 1
-        setNeedsDisplay(cursorRect)
+        // Over a selection the cursor is not drawn: a blink changes nothing on screen.
+        if !editor.hasSelection { setNeedsDisplay(cursorRect) }
         if blinksSinceEdit >= Self.maximumBlinks * 2, isCursorVisible {
             blinkTimer?.invalidate()
             blinkTimer = nil
@@ -138,64 +191,169 @@ final class TextFieldView: View {
 
     // MARK: Editing
 
-    /// Replaces the text and puts the cursor at its end.
+    /// Replaces the text, puts the cursor at its end and scrolls to it.
     func setText(_ newText: String) {
         editor = EditableText(newText)
+        scrollOffset = 0
+        scrollToCaret()
         setNeedsDisplay()
     }
 
-    private func edit(_ change: () -> Void) {
-        let oldEnd = Self.padding + font.measure(text).width
-        let oldCursor = cursorRect
-        let wasRightToLeft = containsRightToLeft
-        change()
-        // Right-to-left text reorders around an edit: then the whole line is redrawn.
-        let from = wasRightToLeft || containsRightToLeft ? 0 : min(oldCursor.minX, cursorRect.minX)
-        let end = max(oldEnd, Self.padding + font.measure(text).width) + 2
-        setNeedsDisplay(CGRect(x: from, y: 0, width: end.rounded(.up) + 1 - from, height: bounds.height))
-        setNeedsDisplay(oldCursor)
-        restartBlinking()
+    /// What the field showed before a change: enough to invalidate only what changed.
+    private struct Snapshot {
+        var editor: EditableText
+        var scrollOffset: CGFloat
+        var cursorRect: CGRect
+        var extents: [ClosedRange<CGFloat>]
     }
 
-    /// Whether any run of the text reads right to left.
-    private var containsRightToLeft: Bool {
-        text.unicodeScalars.contains { (0x0590...0x08FF).contains($0.value) || (0xFB1D...0xFEFC).contains($0.value) }
+    private var snapshot: Snapshot {
+        Snapshot(editor: editor, scrollOffset: scrollOffset, cursorRect: cursorRect, extents: font.characterExtents(in: text))
     }
 
-    private func moveCursor(_ move: (inout EditableText) -> Bool) {
-        let oldCursor = cursorRect
-        guard move(&editor) else { return restartBlinking() }
-        setNeedsDisplay(oldCursor)
+    /// Applies `change` to the editor, scrolls the caret into view and invalidates what
+    /// differs; `restartsBlink` restarts the cursor's blinking (any key or click does).
+    private func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
+        let before = snapshot
+        change(&editor)
+        scrollToCaret()
+        invalidateChanges(since: before)
+        if restartsBlink { restartBlinking() }
+    }
+
+    /// Scrolls so that the caret is inside the visible text width, and no further than the
+    /// text needs; returns whether the offset changed.
+    @discardableResult
+    private func scrollToCaret() -> Bool {
+        let caret = font.caretOffset(atCharacter: cursorIndex, in: text)
+        let visible = visibleTextWidth
+        var offset = scrollOffset
+        if caret - offset > visible - 2 { offset = caret - visible + 2 }
+        if caret - offset < 0 { offset = caret }
+        offset = min(offset, max(font.measure(text).width + 2 - visible, 0))
+        offset = max(offset, 0).rounded()
+        guard offset != scrollOffset else { return false }
+        scrollOffset = offset
+        return true
+    }
+
+    /// Invalidates what differs from `before`: the text area after a scroll, else the
+    /// union of the old and new extents of the clusters that changed, moved or changed
+    /// selection state, plus both carets.
+    private func invalidateChanges(since before: Snapshot) {
+        setNeedsDisplay(before.cursorRect)
         setNeedsDisplay(cursorRect)
-        restartBlinking()
+        guard before.scrollOffset == scrollOffset else {
+            setNeedsDisplay(textArea)
+            return
+        }
+        let oldCharacters = Array(before.editor.text), newCharacters = Array(text)
+        let oldExtents = before.extents, newExtents = font.characterExtents(in: text)
+        guard oldExtents.count == oldCharacters.count, newExtents.count == newCharacters.count else {
+            setNeedsDisplay(textArea)
+            return
+        }
+        func same(_ old: Int, _ new: Int) -> Bool {
+            oldCharacters[old] == newCharacters[new] && oldExtents[old] == newExtents[new]
+                && before.editor.selection.contains(old) == selection.contains(new)
+        }
+        var prefix = 0
+        while prefix < oldCharacters.count, prefix < newCharacters.count, same(prefix, prefix) { prefix += 1 }
+        var suffix = 0
+        while suffix < oldCharacters.count - prefix, suffix < newCharacters.count - prefix,
+            same(oldCharacters.count - 1 - suffix, newCharacters.count - 1 - suffix)
+        {
+            suffix += 1
+        }
+        let oldRange = prefix..<(oldCharacters.count - suffix), newRange = prefix..<(newCharacters.count - suffix)
+        guard !oldRange.isEmpty || !newRange.isEmpty else { return }
+        // One cluster more on each side: a neighbour's shape may depend on what changed.
+        let oldPieces = oldExtents[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, oldExtents.count)]
+        let newPieces = newExtents[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, newExtents.count)]
+        let pieces = Array(oldPieces) + Array(newPieces)
+        guard let lower = pieces.map(\.lowerBound).min(), let upper = pieces.map(\.upperBound).max() else { return }
+        // Two points of slack for ink past a glyph's advance.
+        let changed = CGRect(x: textOriginX + lower - 2, y: textArea.minY, width: upper - lower + 4, height: textArea.height)
+        setNeedsDisplay(changed.intersection(textArea))
     }
 
     override func keyDown(_ event: KeyEvent) {
+        let extending = event.modifiers.contains(.shift)
+        if event.modifiers.contains(.control), !event.modifiers.contains(.alt), !event.modifiers.contains(.logo) {
+            switch event.keysym {
+            case 0x61, 0x41: change { $0.selectAll() }  // Ctrl+A
+            default: super.keyDown(event)
+            }
+            return
+        }
         let commandKeys: ModifierFlags = [.control, .alt, .logo]
         guard event.modifiers.intersection(commandKeys).isEmpty else { return super.keyDown(event) }
         switch event.keysym {
         case 0xff08:  // BackSpace
-            guard cursorIndex > 0 else { return }
-            edit { editor.deleteBackward() }
+            guard editor.hasSelection || cursorIndex > 0 else { return }
+            change { $0.deleteBackward() }
         case 0xffff:  // Delete
-            guard cursorIndex < text.count else { return }
-            edit { editor.deleteForward() }
-        case 0xff51: moveCursor { [font] in $0.moveLeft(in: font) }  // Left
-        case 0xff53: moveCursor { [font] in $0.moveRight(in: font) }  // Right
-        case 0xff50: moveCursor { $0.moveCaret(to: 0) }  // Home
-        case 0xff57: moveCursor { $0.moveCaret(to: $0.text.count) }  // End
+            guard editor.hasSelection || cursorIndex < text.count else { return }
+            change { $0.deleteForward() }
+        case 0xff51: change { [font] in $0.moveLeft(in: font, extending: extending) }  // Left
+        case 0xff53: change { [font] in $0.moveRight(in: font, extending: extending) }  // Right
+        case 0xff50: change { $0.moveCaret(to: 0, extending: extending) }  // Home
+        case 0xff57: change { $0.moveCaret(to: $0.text.count, extending: extending) }  // End
         case 0xff1b, 0xff0d: resignFirstResponder()  // Escape, Return
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }
-            edit { editor.insert(event.text) }
+            change { $0.insert(event.text) }
         }
     }
 
+    /// The caret position under `point` (view points).
+    private func characterIndex(at point: CGPoint) -> Int {
+        font.characterIndex(closestTo: point.x - textOriginX, in: text)
+    }
+
     override func pointerDown(_ event: PointerEvent) {
+        guard event.button == .left || event.button == nil else { return super.pointerDown(event) }
         becomeFirstResponder()
-        let x = event.location(in: self).x
-        let index = font.characterIndex(closestTo: x - Self.padding, in: text)
-        moveCursor { $0.moveCaret(to: index) }
+        let index = characterIndex(at: event.location(in: self))
+        isDragging = true
+        switch event.clickCount {
+        case 2:
+            dragSelectsWords = true
+            dragWord = editor.wordRange(at: index)
+            change { [dragWord] in $0.select(dragWord) }
+        case 3...:
+            dragSelectsWords = false
+            isDragging = false
+            change { $0.selectAll() }
+        default:
+            dragSelectsWords = false
+            let extending = event.modifiers.contains(.shift)
+            change { $0.moveCaret(to: index, extending: extending) }
+        }
+    }
+
+    override func pointerMoved(_ event: PointerEvent) {
+        guard isDragging else { return super.pointerMoved(event) }
+        let index = characterIndex(at: event.location(in: self))
+        guard dragSelectsWords else {
+            change { $0.moveCaret(to: index, extending: true) }
+            return
+        }
+        let word = editor.wordRange(at: index)
+        let anchorWord = dragWord
+        change {
+            if word.lowerBound < anchorWord.lowerBound {
+                $0.select(anchorWord.upperBound..<anchorWord.upperBound)
+                $0.moveCaret(to: word.lowerBound, extending: true)
+            } else {
+                $0.select(anchorWord.lowerBound..<max(word.upperBound, anchorWord.upperBound))
+            }
+        }
+    }
+
+    override func pointerUp(_ event: PointerEvent) {
+        guard isDragging else { return super.pointerUp(event) }
+        isDragging = false
     }
 }
