@@ -23,6 +23,10 @@ const struct wl_interface *damask_wp_presentation_interface(void) { return &wp_p
 const struct wl_interface *damask_zxdg_decoration_manager_v1_interface(void) {
     return &zxdg_decoration_manager_v1_interface;
 }
+const struct wl_interface *damask_wl_data_device_manager_interface(void) { return &wl_data_device_manager_interface; }
+const struct wl_interface *damask_zwp_primary_selection_device_manager_v1_interface(void) {
+    return &zwp_primary_selection_device_manager_v1_interface;
+}
 
 int damask_shm_create(const char *name, size_t size) {
     int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);

@@ -287,6 +287,44 @@ enum ProtocolTables {
                 WireMessage(name: "presented", arguments: [.uint, .uint, .uint, .uint, .uint, .uint, .uint], argumentNames: ["tv_sec_hi", "tv_sec_lo", "tv_nsec", "refresh", "seq_hi", "seq_lo", "flags"], since: 1, isDestructor: true),
                 WireMessage(name: "discarded", arguments: [], argumentNames: [], since: 1, isDestructor: true),
             ]),
+        // protocols/primary-selection-unstable-v1.xml
+        WireInterface(
+            name: "zwp_primary_selection_device_manager_v1", version: 1,
+            requests: [
+                WireMessage(name: "create_source", arguments: [.newID("zwp_primary_selection_source_v1")], argumentNames: ["id"], since: 1, isDestructor: false),
+                WireMessage(name: "get_device", arguments: [.newID("zwp_primary_selection_device_v1"), .object("wl_seat", nullable: false)], argumentNames: ["id", "seat"], since: 1, isDestructor: false),
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: []),
+        WireInterface(
+            name: "zwp_primary_selection_device_v1", version: 1,
+            requests: [
+                WireMessage(name: "set_selection", arguments: [.object("zwp_primary_selection_source_v1", nullable: true), .uint], argumentNames: ["source", "serial"], since: 1, isDestructor: false),
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: [
+                WireMessage(name: "data_offer", arguments: [.newID("zwp_primary_selection_offer_v1")], argumentNames: ["offer"], since: 1, isDestructor: false),
+                WireMessage(name: "selection", arguments: [.object("zwp_primary_selection_offer_v1", nullable: true)], argumentNames: ["id"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_primary_selection_offer_v1", version: 1,
+            requests: [
+                WireMessage(name: "receive", arguments: [.string(nullable: false), .fd], argumentNames: ["mime_type", "fd"], since: 1, isDestructor: false),
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: [
+                WireMessage(name: "offer", arguments: [.string(nullable: false)], argumentNames: ["mime_type"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_primary_selection_source_v1", version: 1,
+            requests: [
+                WireMessage(name: "offer", arguments: [.string(nullable: false)], argumentNames: ["mime_type"], since: 1, isDestructor: false),
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: [
+                WireMessage(name: "send", arguments: [.string(nullable: false), .fd], argumentNames: ["mime_type", "fd"], since: 1, isDestructor: false),
+                WireMessage(name: "cancelled", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+            ]),
         // protocols/viewporter.xml
         WireInterface(
             name: "wp_viewporter", version: 1,

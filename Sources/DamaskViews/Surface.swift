@@ -41,12 +41,21 @@ import Foundation
     /// The time now on the clock that stamps frames, in milliseconds (wrapping). The
     /// default reads `CLOCK_MONOTONIC`, which Weston and mutter stamp frame callbacks with.
     var clockTimestamp: UInt32 { get }
+    /// The clipboard or primary selection this surface's window reads and writes, or `nil`
+    /// when the platform has none of that kind. The default: the process's
+    /// ``MemoryPasteboard`` of that kind.
+    func pasteboard(_ kind: PasteboardKind) -> (any Pasteboard)?
 }
 
 extension Surface {
     /// Calls ``requestFrame()``: a surface without a cheaper clock ticks with callbacks.
     public func requestIdleFrame(notBefore timestamp: UInt32?) {
         requestFrame()
+    }
+
+    /// The process's in-memory pasteboard of `kind`.
+    public func pasteboard(_ kind: PasteboardKind) -> (any Pasteboard)? {
+        MemoryPasteboard.shared(kind)
     }
 
     /// `CLOCK_MONOTONIC` in milliseconds.

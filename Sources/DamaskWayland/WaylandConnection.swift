@@ -29,6 +29,8 @@ public final class WaylandConnection {
         static let fractionalScaleManager: UInt32 = 1
         static let presentation: UInt32 = 1
         static let decorationManager: UInt32 = 1
+        static let dataDeviceManager: UInt32 = 3
+        static let primarySelectionManager: UInt32 = 1
     }
 
     /// The `wl_display`; valid until `close()`.
@@ -47,6 +49,10 @@ public final class WaylandConnection {
     public private(set) var presentation: OpaquePointer?
     /// The `zxdg_decoration_manager_v1`, if offered (never on GNOME). Owned by the connection.
     public private(set) var decorationManager: OpaquePointer?
+    /// The `wl_data_device_manager` (the clipboard), if offered. Owned by the connection.
+    public private(set) var dataDeviceManager: OpaquePointer?
+    /// The `zwp_primary_selection_device_manager_v1`, if offered. Owned by the connection.
+    public private(set) var primarySelectionManager: OpaquePointer?
     /// The interfaces and versions the compositor advertised, by interface name.
     public private(set) var advertisedGlobals: [String: UInt32] = [:]
     /// Outputs by registry name.
@@ -200,6 +206,9 @@ public final class WaylandConnection {
         cursorThemes.removeAll()
         for seat in seats.values { wl_seat_release(seat) }
         seats.removeAll()
+        if let dataDeviceManager { wl_data_device_manager_destroy(dataDeviceManager) }
+        if let primarySelectionManager { zwp_primary_selection_device_manager_v1_destroy(primarySelectionManager) }
+        (dataDeviceManager, primarySelectionManager) = (nil, nil)
         if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
         if let presentation { wp_presentation_destroy(presentation) }
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
@@ -418,6 +427,15 @@ public final class WaylandConnection {
             decorationManager = bind(
                 name, damask_zxdg_decoration_manager_v1_interface(), offered,
                 SupportedVersion.decorationManager).0
+        case "wl_data_device_manager":
+            dataDeviceManager = bind(
+                name, damask_wl_data_device_manager_interface(), offered, SupportedVersion.dataDeviceManager).0
+            for seat in inputSeats.values { seat.attachSelections() }
+        case "zwp_primary_selection_device_manager_v1":
+            primarySelectionManager = bind(
+                name, damask_zwp_primary_selection_device_manager_v1_interface(), offered,
+                SupportedVersion.primarySelectionManager).0
+            for seat in inputSeats.values { seat.attachSelections() }
         case "wl_output":
             let (proxy, version) = bind(name, damask_wl_output_interface(), offered, SupportedVersion.output)
             if let proxy {
@@ -429,7 +447,9 @@ public final class WaylandConnection {
             let (proxy, version) = bind(name, damask_wl_seat_interface(), offered, SupportedVersion.seat)
             if let proxy {
                 seats[name] = proxy
-                inputSeats[name] = WaylandSeat(connection: self, registryName: name, proxy: proxy, version: version)
+                let seat = WaylandSeat(connection: self, registryName: name, proxy: proxy, version: version)
+                inputSeats[name] = seat
+                seat.attachSelections()
                 onSeatAdded?(name, proxy, version)
             }
         default:

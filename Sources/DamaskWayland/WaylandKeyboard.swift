@@ -183,8 +183,9 @@ public final class WaylandKeyboard {
                 let keyboard = owner(data, as: WaylandKeyboard.self)
                 MainActor.assumeIsolated { keyboard.setKeymap(format: format, fd: fd, size: size) }
             },
-            enter: { data, _, _, surface, keys in
+            enter: { data, _, serial, surface, keys in
                 let keyboard = owner(data, as: WaylandKeyboard.self)
+                MainActor.assumeIsolated { keyboard.seat.latestInputSerial = serial }
                 let key = Int(bitPattern: surface)
                 var pressed: [UInt32] = []
                 if let keys, let base = keys.pointee.data {
@@ -200,9 +201,10 @@ public final class WaylandKeyboard {
                 let keyboard = owner(data, as: WaylandKeyboard.self)
                 MainActor.assumeIsolated { keyboard.loseFocus() }
             },
-            key: { data, _, _, time, key, state in
+            key: { data, _, serial, time, key, state in
                 let keyboard = owner(data, as: WaylandKeyboard.self)
                 MainActor.assumeIsolated {
+                    if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { keyboard.seat.latestInputSerial = serial }
                     keyboard.key(key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, time: time)
                 }
             },

@@ -164,6 +164,7 @@ public final class WaylandPointer {
                 let pointer = owner(data, as: WaylandPointer.self)
                 MainActor.assumeIsolated {
                     let pressed = state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue
+                    if pressed { pointer.seat.latestInputSerial = serial }
                     if pressed, let surface = pointer.enteredSurface {
                         pointer.lastPress = PressRecord(surface: surface, serial: serial, order: PressRecord.nextOrder())
                     }

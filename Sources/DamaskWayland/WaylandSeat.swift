@@ -1,4 +1,5 @@
 import CWaylandClient
+import DamaskViews
 import Foundation
 
 /// A `wl_seat`: one user's pointer, keyboard and touch screen, whose devices may appear and
@@ -26,6 +27,13 @@ public final class WaylandSeat {
     public private(set) var keyboard: WaylandKeyboard?
     /// The touch screen, while the seat has one.
     public private(set) var touch: WaylandTouch?
+    /// The seat's clipboard, once the compositor's `wl_data_device_manager` is bound.
+    public private(set) var clipboard: WaylandSelection?
+    /// The seat's primary selection, where the compositor offers one.
+    public private(set) var primarySelection: WaylandSelection?
+    /// The serial of the latest key press, button press or keyboard enter on this seat:
+    /// what setting a selection must carry.
+    public internal(set) var latestInputSerial: UInt32 = 0
     /// Called after the capabilities changed (devices appeared or disappeared).
     public var onCapabilitiesChanged: ((WaylandSeat) -> Void)?
 
@@ -41,7 +49,22 @@ public final class WaylandSeat {
 
     /// Releases the devices (the seat went away or the connection closes). Idempotent.
     func destroy() {
+        clipboard?.destroy()
+        primarySelection?.destroy()
+        (clipboard, primarySelection) = (nil, nil)
         setCapabilities([])
+    }
+
+    /// Creates the clipboard and primary selection devices whose managers are bound and
+    /// that do not exist yet (managers and seats may be announced in any order).
+    func attachSelections() {
+        if clipboard == nil { clipboard = WaylandSelection(kind: .clipboard, seat: self) }
+        if primarySelection == nil { primarySelection = WaylandSelection(kind: .primarySelection, seat: self) }
+    }
+
+    /// The selection of `kind`, if the compositor offers it.
+    public func selection(_ kind: PasteboardKind) -> WaylandSelection? {
+        kind == .clipboard ? clipboard : primarySelection
     }
 
     /// The latest press (button or touch) on `surface` through this seat: the serial that

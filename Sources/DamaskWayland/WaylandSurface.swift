@@ -418,6 +418,13 @@ public final class WaylandSurface: Surface {
         delegate?.surface(self, didReceive: .pointer(PointerEvent(kind: .exited, location: .zero)))
     }
 
+    /// The clipboard or primary selection of the seat that delivered the latest input (else
+    /// of any seat), or `nil` when the compositor offers none of that kind.
+    public func pasteboard(_ kind: PasteboardKind) -> (any Pasteboard)? {
+        let seats = [lastInputSeat].compactMap { $0 } + connection.inputSeats.values.sorted { $0.registryName < $1.registryName }
+        return seats.lazy.compactMap { $0.selection(kind) }.first
+    }
+
     /// The cursor to show at `point` (surface points).
     func cursorShape(at point: CGPoint) -> CursorShape {
         cursorProvider?(point) ?? .arrow

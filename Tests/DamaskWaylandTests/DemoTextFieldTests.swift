@@ -88,11 +88,11 @@ struct DemoTextFieldTests {
         let selected = try #require(shots["selected"])
         // The selection colour (#b3d1ff) shows between the letters of "hello", not after it.
         let inside = (Int(start) + 2..<Int(end) - 1).filter { x in
-            (164..<196).contains { y in DemoDesktopTests.isClose(selected.pixel(x: x, y: y) & 0xFF_FFFF, 0xB3D1FF) }
+            (164..<196).contains { y in DemoOnSeat.isClose(selected.pixel(x: x, y: y) & 0xFF_FFFF, 0xB3D1FF) }
         }
         #expect(inside.count > Int(end - start) / 2, "selection drawn over \(inside.count) columns")
         let afterX = Int(Self.textX + Self.font.caretOffset(atCharacter: 8, in: text))
-        #expect(!(164..<196).contains { DemoDesktopTests.isClose(selected.pixel(x: afterX, y: $0) & 0xFF_FFFF, 0xB3D1FF) })
+        #expect(!(164..<196).contains { DemoOnSeat.isClose(selected.pixel(x: afterX, y: $0) & 0xFF_FFFF, 0xB3D1FF) })
         #expect(try DemoLanguagesTests.fieldShows("bye world", in: try #require(shots["replaced"])) < 20)
     }
 
@@ -111,11 +111,11 @@ struct DemoTextFieldTests {
         // Field at content (204, 160), 420 × 40: its right padding (x 412…417 inside the
         // field) stays white, and the text's tail ("WXYZ") is drawn just left of it.
         let padding = (616..<622).flatMap { x in (164..<196).map { (x, $0) } }
-        let inked = padding.filter { !DemoDesktopTests.isClose(shot.pixel(x: $0.0, y: $0.1) & 0xFF_FFFF, 0xFFFFFF) }
+        let inked = padding.filter { !DemoOnSeat.isClose(shot.pixel(x: $0.0, y: $0.1) & 0xFF_FFFF, 0xFFFFFF) }
         #expect(inked.isEmpty, "ink in the padding at \(inked.prefix(5))")
         let tailWidth = Int(Self.font.measure("WXYZ").width)
         let tail = (614 - tailWidth..<614).filter { x in
-            (164..<196).contains { !DemoDesktopTests.isClose(shot.pixel(x: x, y: $0) & 0xFF_FFFF, 0xFFFFFF) }
+            (164..<196).contains { !DemoOnSeat.isClose(shot.pixel(x: x, y: $0) & 0xFF_FFFF, 0xFFFFFF) }
         }
         #expect(tail.count > tailWidth / 2, "the end of the text is not in view")
     }
@@ -142,5 +142,45 @@ struct DemoTextFieldTests {
         let run = try DemoRun.run(DemoLanguagesTests.fast, script: script, directory: directory)
         #expect(run.status == 0, "\(run.output)")
         #expect(right - left < 60, "the check must be narrower than the line")
+    }
+
+    @Test("Ctrl+C and Ctrl+V copy and paste, Ctrl+X cuts, and a middle click pastes the primary selection (offscreen pasteboards)")
+    func clipboardHeadless() throws {
+        let text = "hello world"
+        let world = Int(Self.textX + Self.font.caretOffset(atCharacter: 8, in: text))
+        let abc = Int(Self.textX + Self.font.caretOffset(atCharacter: 1, in: "abc def"))
+        let shots = try Self.play(
+            """
+            type "\(text)"
+            key ctrl+a
+            key ctrl+c
+            key End
+            key ctrl+v
+            key Escape
+            wait idle
+            SHOT(copied)
+            click 300 180
+            key ctrl+a
+            type "\(text)"
+            click \(world) 180 double
+            key ctrl+x
+            key Home
+            key ctrl+v
+            key Escape
+            wait idle
+            SHOT(cut)
+            click 300 180
+            key ctrl+a
+            type "abc def"
+            click \(abc) 180 double
+            click 300 180
+            click 300 180 middle
+            key Escape
+            wait idle
+            SHOT(primary)
+            """, shots: ["copied", "cut", "primary"])
+        #expect(try DemoLanguagesTests.fieldShows("hello worldhello world", in: try #require(shots["copied"])) < 20)
+        #expect(try DemoLanguagesTests.fieldShows("worldhello ", in: try #require(shots["cut"])) < 20)
+        #expect(try DemoLanguagesTests.fieldShows("abc defabc", in: try #require(shots["primary"])) < 20)
     }
 }

@@ -22,6 +22,8 @@ const struct wl_interface *damask_wp_viewporter_interface(void);
 const struct wl_interface *damask_wp_fractional_scale_manager_v1_interface(void);
 const struct wl_interface *damask_wp_presentation_interface(void);
 const struct wl_interface *damask_zxdg_decoration_manager_v1_interface(void);
+const struct wl_interface *damask_wl_data_device_manager_interface(void);
+const struct wl_interface *damask_zwp_primary_selection_device_manager_v1_interface(void);
 
 // MARK: - Shared memory
 

@@ -2,6 +2,7 @@
 #pragma once
 #include "fractional-scale-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "primary-selection-unstable-v1-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"

@@ -15,6 +15,10 @@ import Foundation
 /// ``padding`` and scrolls horizontally so that the caret always shows; the pointer is an
 /// I-beam over the field.
 ///
+/// Clipboard: Ctrl+C, Ctrl+X, Ctrl+V (and Shift+Insert) through the window's clipboard
+/// ``Pasteboard``; what the user selects becomes the primary selection, and a middle click
+/// pastes it at the click.
+///
 /// Damage: a blink invalidates only the cursor's rect; an edit or a selection change
 /// invalidates the union of the old and new extents of the clusters that changed, moved or
 /// changed selection state (one cluster more on each side, for contextual shaping), plus
@@ -281,7 +285,12 @@ final class TextFieldView: View {
         let extending = event.modifiers.contains(.shift)
         if event.modifiers.contains(.control), !event.modifiers.contains(.alt), !event.modifiers.contains(.logo) {
             switch event.keysym {
-            case 0x61, 0x41: change { $0.selectAll() }  // Ctrl+A
+            case 0x61, 0x41:  // Ctrl+A
+                change { $0.selectAll() }
+                publishPrimarySelection()
+            case 0x63, 0x43: copy()  // Ctrl+C
+            case 0x78, 0x58: cut()  // Ctrl+X
+            case 0x76, 0x56: paste(from: .clipboard)  // Ctrl+V
             default: super.keyDown(event)
             }
             return
@@ -299,12 +308,50 @@ final class TextFieldView: View {
         case 0xff53: change { [font] in $0.moveRight(in: font, extending: extending) }  // Right
         case 0xff50: change { $0.moveCaret(to: 0, extending: extending) }  // Home
         case 0xff57: change { $0.moveCaret(to: $0.text.count, extending: extending) }  // End
+        case 0xff63 where extending: paste(from: .clipboard)  // Shift+Insert
         case 0xff1b, 0xff0d: resignFirstResponder()  // Escape, Return
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }
             change { $0.insert(event.text) }
         }
+        if extending, editor.hasSelection { publishPrimarySelection() }
+    }
+
+    // MARK: Clipboard
+
+    /// Ctrl+C: puts the selected text on the clipboard (nothing selected: nothing happens).
+    func copy() {
+        guard editor.hasSelection else { return }
+        window?.surface.pasteboard(.clipboard)?.setString(editor.selectedText)
+    }
+
+    /// Ctrl+X: copies the selection, then deletes it.
+    func cut() {
+        guard editor.hasSelection else { return }
+        copy()
+        change { $0.deleteSelection() }
+    }
+
+    /// Ctrl+V (clipboard) or a middle click (primary selection): inserts the pasteboard's
+    /// text at the caret when it arrives, replacing the selection; line breaks become
+    /// spaces, other control characters are dropped (the field holds one line).
+    func paste(from kind: PasteboardKind) {
+        guard let pasteboard = window?.surface.pasteboard(kind) else { return }
+        pasteboard.requestString { [weak self] text in
+            guard let self, let text, !text.isEmpty else { return }
+            let line = String(String.UnicodeScalarView(text.unicodeScalars.compactMap { scalar in
+                if scalar == "\n" || scalar == "\r" || scalar == "\t" { return " " }
+                return scalar.value < 0x20 || scalar.value == 0x7f ? nil : scalar
+            }))
+            self.change { $0.insert(line) }
+        }
+    }
+
+    /// Offers the selected text as the primary selection (after the user selected it).
+    private func publishPrimarySelection() {
+        guard editor.hasSelection else { return }
+        window?.surface.pasteboard(.primarySelection)?.setString(editor.selectedText)
     }
 
     /// The caret position under `point` (view points).
@@ -313,6 +360,14 @@ final class TextFieldView: View {
     }
 
     override func pointerDown(_ event: PointerEvent) {
+        if event.button == .middle {
+            // Pastes the primary selection where it was clicked, as X11 and GTK do.
+            becomeFirstResponder()
+            let index = characterIndex(at: event.location(in: self))
+            change { $0.moveCaret(to: index) }
+            paste(from: .primarySelection)
+            return
+        }
         guard event.button == .left || event.button == nil else { return super.pointerDown(event) }
         becomeFirstResponder()
         let index = characterIndex(at: event.location(in: self))
@@ -326,6 +381,7 @@ final class TextFieldView: View {
             dragSelectsWords = false
             isDragging = false
             change { $0.selectAll() }
+            publishPrimarySelection()
         default:
             dragSelectsWords = false
             let extending = event.modifiers.contains(.shift)
@@ -355,5 +411,6 @@ final class TextFieldView: View {
     override func pointerUp(_ event: PointerEvent) {
         guard isDragging else { return super.pointerUp(event) }
         isDragging = false
+        publishPrimarySelection()
     }
 }
