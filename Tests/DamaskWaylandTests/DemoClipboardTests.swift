@@ -17,6 +17,8 @@ struct DemoClipboardTests {
         .integration)
     func clipboardWithOtherClients() throws {
         let seat = try DemoOnSeat(arguments: ["--scene", "text"])
+        // From outside the window, so that the move into the field enters it.
+        try seat.move(toScreen: 0, 0)
         try seat.move(to: 300, 180)
         try seat.click()
         try seat.press("h", "e", "l", "l", "o")
