@@ -96,7 +96,7 @@ struct DemoHeadlessTests {
         #expect(run.status == 0, "\(run.output)")
         let last = try #require(run.commits.last)
         // 25 % → 30 % of a 560-point bar at x 204: the span 344…372.
-        #expect(last.damage == [[344, 152, 28, 36], [204, 200, 560, 18], [204, 220, 560, 18]])
+        #expect(last.damage == [[344, 152, 28, 36], [257, 200, 416, 16], [204, 220, 325, 16]])
         #expect(last.draws == 3)
     }
 
@@ -154,7 +154,7 @@ struct DemoHeadlessTests {
         let run = try DemoRun.run(Self.fast, script: "scene progress\nwait idle\nkey d\nkey Right\nwait idle\n")
         defer { run.removeDirectory() }
         #expect(run.status == 0, "\(run.output)")
-        let span = [[344, 152, 28, 36], [204, 200, 560, 18], [204, 220, 560, 18]]
+        let span = [[344, 152, 28, 36], [257, 200, 416, 16], [204, 220, 325, 16]]
         let last = run.commits.suffix(2)
         try #require(last.count == 2)
         #expect(last.map(\.damage) == [span, span])

@@ -31,7 +31,7 @@ struct DemoWestonTests {
         #expect(run.status == 0, "\(run.output)")
         let lines = weston.logLines(containing: "damage_buffer(")
         let spanIndex = try #require(lines.lastIndex { $0.contains("damage_buffer(344, 152, 28, 36)") })
-        let after = lines[spanIndex...].filter { !$0.contains("damage_buffer(204, 200, 560, 18)") && !$0.contains("damage_buffer(204, 220, 560, 18)") }
+        let after = lines[spanIndex...].filter { !$0.contains("damage_buffer(257, 200, 416, 16)") && !$0.contains("damage_buffer(204, 220, 325, 16)") }
         #expect(after.count == 1, "\(after)")
     }
 }
