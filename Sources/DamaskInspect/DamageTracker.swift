@@ -89,6 +89,19 @@ public final class DamageTracker {
         case ("wl_subcompositor", "get_subsurface"):
             surfaces[id(1)]?.role = "subsurface"
             surfaces[id(1)]?.parent = id(2)
+            surfaces[id(1)]?.isSynchronized = true
+            surfaceOf[id(0)] = id(1)
+        case ("wl_subsurface", "set_sync"):
+            surface(objectID)?.isSynchronized = true
+        case ("wl_subsurface", "set_desync"):
+            surface(objectID)?.isSynchronized = false
+        case ("wl_subsurface", "destroy"):
+            // The surface loses its role and is applied on its own commits again.
+            if let tracked = surface(objectID) {
+                tracked.isSynchronized = false
+                tracked.parent = nil
+            }
+            surfaceOf[objectID] = nil
         case ("wl_pointer", "set_cursor"):
             surfaces[id(1)]?.role = "cursor"
         default:
@@ -118,12 +131,50 @@ public final class DamageTracker {
         if record.heldWrite { sink(record, nil) }
     }
 
+    /// Whether `surface`'s commits are cached until a parent applies them: it is a
+    /// synchronized sub-surface, or a sub-surface of one (effectively synchronized).
+    private func isEffectivelySynchronized(_ surface: TrackedSurface) -> Bool {
+        var current: TrackedSurface? = surface
+        var depth = 0
+        while let tracked = current, let parent = tracked.parent, depth < 64 {
+            if tracked.isSynchronized { return true }
+            current = surfaces[parent]
+            depth += 1
+        }
+        return false
+    }
+
+    /// A `wl_surface.commit`: a synchronized sub-surface caches its state (measured when the
+    /// parent's commit applies it, which is when the compositor shows it); any other surface
+    /// applies it, with whatever it had cached, now.
     private func commit(_ surface: TrackedSurface) {
-        let start = DispatchTime.now().uptimeNanoseconds
         let pending = surface.pending
         surface.pending = TrackedSurface.Pending(geometry: pending.geometry)
-        surface.geometry = pending.geometry
         surface.commitCount += 1
+        let state = TrackedSurface.merge(surface.cached, pending)
+        if isEffectivelySynchronized(surface) {
+            surface.cached = state
+        } else {
+            surface.cached = nil
+            apply(state, to: surface)
+        }
+    }
+
+    /// Applies committed `state` to `surface`, measures it, then applies the state its
+    /// synchronized sub-surfaces cached (their parent's commit is when they take effect).
+    private func apply(_ pending: TrackedSurface.Pending, to surface: TrackedSurface) {
+        measure(pending, on: surface)
+        for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
+            if let cached = child.cached {
+                child.cached = nil
+                apply(cached, to: child)
+            }
+        }
+    }
+
+    private func measure(_ pending: TrackedSurface.Pending, on surface: TrackedSurface) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        surface.geometry = pending.geometry
         var record = CommitRecord(kind: .noBuffer, time: clock(), client: client, surface: surface.id, role: surface.label, commit: surface.commitCount)
         record.frameRequest = pending.frameRequested
         func emit(_ evidence: CommitEvidence? = nil) {

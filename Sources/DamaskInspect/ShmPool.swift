@@ -1,65 +1,73 @@
 import Glibc
 
-/// A client's `wl_shm_pool`, mapped read-only so the inspector can read its buffers.
+/// A client's `wl_shm_pool`: the file behind it, read with `pread` so the inspector can copy
+/// its buffers.
 ///
-/// Owns `fd` (a duplicate of the one the client sent; the original is forwarded) and the
-/// mapping; both are released in `deinit`, when the pool object and every buffer made from it
-/// are gone. Not thread-safe.
+/// The pool is never mapped: a client may shrink (`ftruncate`) the file at any moment, and a
+/// copy from a mapping past the file's new end raises SIGBUS in the inspector. `pread` instead
+/// returns fewer bytes than asked, which makes the copy `nil` (the commit is logged
+/// `unreadable`), whenever the shrink happens.
+///
+/// Owns `fd` (a duplicate of the one the client sent; the original is forwarded), closed in
+/// `deinit`, when the pool object and every buffer made from it are gone. Not thread-safe.
 final class ShmPool {
     private let fd: Int32
-    private var mapping: UnsafeRawPointer?
+    /// The size the client declared (`create_pool`, then `resize`); buffers beyond it are
+    /// unreadable even when the file is longer.
     private(set) var size: Int
 
-    /// Maps `size` bytes of a duplicate of `fd` (which stays the caller's).
+    /// Keeps a duplicate of `fd` (which stays the caller's) for a pool of `size` bytes.
     init(duplicating fd: Int32, size: Int) {
         self.fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        self.size = 0
-        resize(to: size)
+        self.size = max(0, size)
     }
 
     deinit {
-        unmap()
         if fd >= 0 { close(fd) }
     }
 
-    /// Follows `wl_shm_pool.resize`: maps the new size (pools only grow).
+    /// Follows `wl_shm_pool.resize`.
     func resize(to newSize: Int) {
-        unmap()
-        guard fd >= 0, newSize > 0 else { return }
-        let address = mmap(nil, newSize, PROT_READ, MAP_SHARED, fd, 0)
-        guard let address, address != MAP_FAILED else { return }
-        mapping = UnsafeRawPointer(address)
-        size = newSize
+        size = max(0, newSize)
     }
 
     /// Copies `height` rows of `rowBytes` bytes each, `stride` apart, from `offset`; nil when
-    /// the pool is not mapped or the file behind it is now shorter than the rows (reading
-    /// past its end would raise SIGBUS).
+    /// the rows lie outside the declared pool, or the file behind it is (or becomes, while
+    /// copying) shorter than the rows.
     func copyRows(offset: Int, stride: Int, rowBytes: Int, height: Int) -> [UInt8]? {
-        guard let mapping, offset >= 0, stride >= rowBytes, height > 0, rowBytes > 0 else { return nil }
+        guard fd >= 0, offset >= 0, stride >= rowBytes, height > 0, rowBytes > 0 else { return nil }
         let (span, overflow) = stride.multipliedReportingOverflow(by: height - 1)
-        guard !overflow else { return nil }
-        let end = offset + span + rowBytes
-        guard end <= size else { return nil }
-        var status = stat()
-        guard fstat(fd, &status) == 0, Int(status.st_size) >= end else { return nil }
-        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
-        bytes.withUnsafeMutableBytes { destination in
+        let (total, overflow2) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflow, !overflow2, offset <= size, span <= size - offset, rowBytes <= size - offset - span else { return nil }
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { destination, count in
+            count = total
             guard let base = destination.baseAddress else { return }
             if stride == rowBytes {
-                memcpy(base, mapping + offset, rowBytes * height)
+                complete = readFully(into: base, count: total, at: offset)
             } else {
-                for row in 0..<height {
-                    memcpy(base + row * rowBytes, mapping + offset + row * stride, rowBytes)
+                for row in 0..<height where complete {
+                    complete = readFully(into: base + row * rowBytes, count: rowBytes, at: offset + row * stride)
                 }
             }
+            if !complete { memset(base, 0, total) }
         }
-        return bytes
+        return complete ? bytes : nil
     }
 
-    private func unmap() {
-        if let mapping { munmap(UnsafeMutableRawPointer(mutating: mapping), size) }
-        mapping = nil
-        size = 0
+    /// Reads exactly `count` bytes at `position`; false on end of file or an error.
+    private func readFully(into destination: UnsafeMutablePointer<UInt8>, count: Int, at position: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = pread(fd, destination + done, count - done, off_t(position + done))
+            if n > 0 {
+                done += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
     }
 }

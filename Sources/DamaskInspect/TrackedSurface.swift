@@ -21,7 +21,13 @@ final class TrackedSurface {
     var title: String?
     /// The parent surface of a sub-surface.
     var parent: UInt32?
+    /// Whether the sub-surface is in synchronized mode (`wl_subsurface.set_sync`, the
+    /// default); its own commits then only cache state, applied at its parent's commit.
+    var isSynchronized = false
     var pending: Pending
+    /// State a synchronized sub-surface committed that its parent has not applied yet: later
+    /// commits add to it (newest attach and geometry win, damage accumulates).
+    var cached: Pending?
     var geometry = SurfaceGeometry()
     /// The buffer of the last commit that attached one.
     var currentBuffer: TrackedBuffer?
@@ -35,6 +41,17 @@ final class TrackedSurface {
         self.id = id
         self.client = client
         pending = Pending(geometry: SurfaceGeometry())
+    }
+
+    /// Adds `newer` (a later commit) to cached state `older`, as a compositor does.
+    static func merge(_ older: Pending?, _ newer: Pending) -> Pending {
+        guard var merged = older else { return newer }
+        if let attached = newer.attached { merged.attached = attached }
+        merged.surfaceDamage += newer.surfaceDamage
+        merged.bufferDamage += newer.bufferDamage
+        merged.frameRequested = merged.frameRequested || newer.frameRequested
+        merged.geometry = newer.geometry
+        return merged
     }
 
     /// A label for reports: role and title.

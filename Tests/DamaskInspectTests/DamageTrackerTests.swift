@@ -41,6 +41,18 @@ struct DamageTrackerTests {
             _ = pwrite(fd, &pixel, 4, off_t((buffer == 7 ? 0 : 512) + y * 64 + x * 4))
         }
 
+        /// Makes surface 10 a sub-surface (wl_subsurface 12, synchronized by default) of a new
+        /// surface 11.
+        func makeSubsurface() {
+            tracker.request(objectID: 3, interface: "wl_compositor", message: "create_surface", values: [.newID(11, interface: "wl_surface", version: 0)])
+            tracker.request(objectID: 4, interface: "wl_subcompositor", message: "get_subsurface",
+                            values: [.newID(12, interface: "wl_subsurface", version: 0), .object(10), .object(11)])
+        }
+
+        func commitParent() {
+            tracker.request(objectID: 11, interface: "wl_surface", message: "commit", values: [])
+        }
+
         func commit(buffer: UInt32?, damage: [PixelRect], bufferDamage: Bool = true) {
             if let buffer { tracker.request(objectID: 10, interface: "wl_surface", message: "attach", values: [.object(buffer), .int(0), .int(0)]) }
             for rect in damage {
@@ -183,5 +195,51 @@ extension DamageTrackerTests {
         #expect(f.records.last?.content == .compared)
         #expect(f.records.last?.underDamagePixels == 0)
         #expect(f.records.last?.changedPixels == 1)
+    }
+
+    @Test("A synchronized sub-surface is measured when its parent's commit applies it, against what was applied before, with the damage of every cached commit")
+    func synchronizedSubsurfaceIsMeasuredAtTheParentCommit() throws {
+        let f = try Fixture()
+        f.makeSubsurface()
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        #expect(f.records.isEmpty, "cached until the parent commits")
+        f.commitParent()
+        #expect(f.records.map(\.surface) == [11, 10])
+        #expect(f.records.last?.content == .new)
+        f.release(7)
+        // Two cached commits: the first declares both changes ahead, the second shows them.
+        f.write(buffer: 8, x: 1, y: 1, 0xff0000)
+        f.commit(buffer: 8, damage: [PixelRect(x: 1, y: 1, width: 1, height: 1), PixelRect(x: 5, y: 5, width: 1, height: 1)])
+        f.write(buffer: 7, x: 1, y: 1, 0xff0000)
+        f.write(buffer: 7, x: 5, y: 5, 0x0000ff)
+        f.commit(buffer: 7, damage: [])
+        #expect(f.records.count == 2, "both commits cached")
+        f.commitParent()
+        let record = try #require(f.records.last)
+        #expect(record.surface == 10)
+        #expect(record.commit == 3)
+        #expect(record.buffer == 7)
+        #expect(record.content == .compared)
+        #expect(record.changedPixels == 2)
+        #expect(record.damagePixels == 2)
+        #expect(record.underDamagePixels == 0)
+    }
+
+    @Test("A desynchronized sub-surface is measured at its own commits; set_sync caches again")
+    func desynchronizedSubsurfaceIsMeasuredAtItsOwnCommit() throws {
+        let f = try Fixture()
+        f.makeSubsurface()
+        f.tracker.request(objectID: 12, interface: "wl_subsurface", message: "set_desync", values: [])
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        #expect(f.records.map(\.surface) == [10])
+        f.release(7)
+        f.write(buffer: 7, x: 2, y: 2, 0xff0000)
+        f.commit(buffer: 7, damage: [])
+        #expect(f.records.last?.underDamagePixels == 1)
+        f.tracker.request(objectID: 12, interface: "wl_subsurface", message: "set_sync", values: [])
+        f.commit(buffer: nil, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        #expect(f.records.count == 2)
+        f.commitParent()
+        #expect(f.records.map(\.surface) == [10, 10, 11, 10])
     }
 }

@@ -51,11 +51,17 @@ struct InspectRun {
 
     /// Builds Tests/InspectClients/broken-damage.c with gcc; returns the executable's path.
     static func buildBrokenClient() throws -> String {
+        try buildClient("broken-damage")
+    }
+
+    /// Builds Tests/InspectClients/NAME.c (an xdg-shell wl_shm client) with gcc; returns the
+    /// executable's path, which the caller removes.
+    static func buildClient(_ name: String) throws -> String {
         let root = PrivateCompositor.packageRoot
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-\(UUID().uuidString)-broken-damage").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-\(UUID().uuidString)-\(name)").path
         let result = try PrivateCompositor.run("/usr/bin/gcc", [
-            "-O1", "-o", output,
-            root.appendingPathComponent("Tests/InspectClients/broken-damage.c").path,
+            "-O1", "-pthread", "-o", output,
+            root.appendingPathComponent("Tests/InspectClients/\(name).c").path,
             root.appendingPathComponent("Sources/CWaylandProtocols/xdg-shell-protocol.c").path,
             "-I", root.appendingPathComponent("Sources/CWaylandProtocols/include").path,
             "-lwayland-client",

@@ -57,6 +57,41 @@ struct InspectTests {
         try checkBrokenClient(on: mutter, expectHeldWrites: false)
     }
 
+    @Test("A client that keeps shrinking its pool file while committing does not crash the inspector")
+    func shrinkingPoolDoesNotCrashTheInspector() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("shrinking-pool")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "60"], environment: weston.clientEnvironment, timeout: 60)
+        defer { run.removeDirectory() }
+        // A SIGBUS would end the inspector by a signal, without its summary.
+        #expect(run.reason == .exit, "\(run.output)")
+        #expect(run.status == 0 || run.status == 1, "\(run.output)")
+        #expect(run.output.contains("inspector cost"), "\(run.output)")
+        let commits = run.records(role: "toplevel").filter { $0["kind"] as? String == "buffer" }
+        #expect(!commits.isEmpty, "\(run.output)")
+        #expect(commits.allSatisfy { ["compared", "new", "unreadable"].contains($0["content"] as? String ?? "") }, "\(run.output)")
+    }
+
+    @Test("A synchronized sub-surface is checked when its parent's commit applies it: a correct client that declares damage ahead has no under-damage", arguments: ["weston", "gnome"])
+    func synchronizedSubsurfaceIsCheckedAtTheParentCommit(compositorName: String) throws {
+        let compositor = try PrivateCompositor(compositorName == "weston" ? .weston() : .gnome())
+        defer { compositor.stop() }
+        let client = try InspectRun.buildClient("sync-subsurface")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "8"], environment: compositor.clientEnvironment, timeout: 60)
+        defer { run.removeDirectory() }
+        #expect(run.output.contains("done"), "\(run.output)")
+        let records = run.records(role: "subsurface").filter { $0["kind"] as? String == "buffer" }
+        // 17 own buffer commits, applied by the parent's 9 commits.
+        #expect(records.count == 9, "\(records)")
+        let compared = records.filter { $0["content"] as? String == "compared" }
+        #expect(compared.count == 8, "\(run.output)")
+        #expect(compared.allSatisfy { ($0["changed_px"] as? Int ?? 0) > 0 && $0["under_damage_px"] as? Int == 0 }, "\(compared)")
+        #expect(run.status == 0, "\(run.output)")
+    }
+
     /// The demo tour's actions (every scene, clicks, typing, waits) without its `expect`
     /// lines: those check frame timing, which one more hop between client and compositor
     /// shifts; what this suite checks is the damage, which the inspector measures itself.
