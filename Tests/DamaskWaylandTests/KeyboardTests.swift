@@ -76,6 +76,26 @@ struct KeyboardTests {
         #expect(keyboard.press(e).text == "e")
     }
 
+    @Test("Greek dead keys: tonos (;) then ο gives ό, dialytika (Shift+;) then ι gives ϊ, tonos then Shift+ο gives Ό")
+    func greekDeadKeysCompose() throws {
+        let keyboard = try XKBKeyboard(layout: "gr", composeLocale: "el_GR.UTF-8")
+        // AC10 (the US ";" key) is dead_acute, with Shift dead_diaeresis; AD09 is ο, AD08 ι, AC08 κ.
+        let accent: UInt32 = 39 + 8, omicron: UInt32 = 24 + 8, iota: UInt32 = 23 + 8, kappa: UInt32 = 37 + 8
+        #expect(keyboard.press(kappa).text == "κ")
+        #expect(keyboard.press(accent).text == "")
+        #expect(keyboard.press(omicron).text == "ό")
+        keyboard.updateModifiers(depressed: keyboard.mask(of: ["Shift"]), latched: 0, locked: 0, group: 0)
+        #expect(keyboard.press(accent).text == "")
+        keyboard.updateModifiers(depressed: 0, latched: 0, locked: 0, group: 0)
+        #expect(keyboard.press(iota).text == "ϊ")
+        // Capital with tonos: tonos, then Shift+ο.
+        #expect(keyboard.press(accent).text == "")
+        keyboard.updateModifiers(depressed: keyboard.mask(of: ["Shift"]), latched: 0, locked: 0, group: 0)
+        #expect(keyboard.press(omicron).text == "Ό")
+        keyboard.updateModifiers(depressed: 0, latched: 0, locked: 0, group: 0)
+        #expect(keyboard.press(omicron).text == "ο")
+    }
+
     @Test("Letters repeat, modifiers do not")
     func repeatingKeys() throws {
         let keyboard = try XKBKeyboard(layout: "us")
