@@ -96,7 +96,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "CPixman", "CCairo"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "CPixman", "CCairo"],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose

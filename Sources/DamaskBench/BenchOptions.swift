@@ -1,7 +1,7 @@
 /// The command line of `damask-bench`.
 struct BenchOptions {
     /// The measurement suites, in the order `all` runs them.
-    static let suiteNames = ["graphics", "views", "damage", "latency", "idle", "memory"]
+    static let suiteNames = ["graphics", "views", "damage", "latency", "idle", "memory", "inspect"]
 
     /// The suites to run.
     var suites: [String] = []
@@ -56,6 +56,8 @@ struct BenchOptions {
           idle       wake-ups, commits and CPU time of an idle window and of a 2 Hz caret blink, 5 s each
           memory     peak RSS and shm bytes of an empty window and of damask-demo at
                      1920x1080 and 3840x2160; backing-store bytes of a sparse tree
+          inspect    damask-inspect's CPU per 1920x1080 commit (copy, compare, release
+                     check) vs memcpy of the frame
           all        every suite above
 
         Options:

@@ -1,0 +1,247 @@
+/*
+ * A wl_shm client that draws a 1920x1080 window at the compositor's frame rate, for measuring
+ * what damask-inspect costs (scripts/inspect-cost).
+ *
+ *   frame-load SECONDS square|full [WIDTH HEIGHT]
+ *
+ * Every frame callback it redraws a buffer (three in rotation, each used only once released)
+ * and commits it with exact damage: "square" moves a 64x64 square (damage: its old and new
+ * place), "full" changes every pixel (damage: the whole buffer). After each commit it sends
+ * wl_display.sync and times the reply: the round trip of a commit, which an inspector in
+ * between lengthens by what it adds per commit (both hops, plus its copy and comparison).
+ * At the end it prints one line:
+ *   frames N fps F interval_ms median M p95 P max X roundtrip_us median M p95 P max X
+ * Exits 0, or 2 when it cannot connect or map.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include "xdg-shell-client-protocol.h"
+
+enum { BUFFERS = 3, SQUARE = 64, MAX_SAMPLES = 100000 };
+
+static struct wl_compositor *compositor;
+static struct wl_shm *shm;
+static struct xdg_wm_base *wm_base;
+static bool configured, frame_due = true;
+static double intervals[MAX_SAMPLES], roundtrips[MAX_SAMPLES];
+static int interval_count, roundtrip_count;
+static double last_frame, sync_sent;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
+			    const char *interface, uint32_t version)
+{
+	if (strcmp(interface, "wl_compositor") == 0)
+		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+	else if (strcmp(interface, "wl_shm") == 0)
+		shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	else if (strcmp(interface, "xdg_wm_base") == 0)
+		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+}
+
+static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
+
+static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
+
+static void wm_ping(void *data, struct xdg_wm_base *base, uint32_t serial)
+{
+	xdg_wm_base_pong(base, serial);
+}
+
+static const struct xdg_wm_base_listener wm_listener = { wm_ping };
+
+static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial)
+{
+	xdg_surface_ack_configure(surface, serial);
+	configured = true;
+}
+
+static const struct xdg_surface_listener xdg_surface_listener = { surface_configure };
+
+static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width,
+			       int32_t height, struct wl_array *states) {}
+static void toplevel_close(void *data, struct xdg_toplevel *toplevel) {}
+
+static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
+
+static void frame_done(void *data, struct wl_callback *callback, uint32_t time)
+{
+	wl_callback_destroy(callback);
+	double t = now();
+	if (last_frame > 0 && interval_count < MAX_SAMPLES)
+		intervals[interval_count++] = (t - last_frame) * 1e3;
+	last_frame = t;
+	frame_due = true;
+}
+
+static const struct wl_callback_listener frame_listener = { frame_done };
+
+static void sync_done(void *data, struct wl_callback *callback, uint32_t serial)
+{
+	wl_callback_destroy(callback);
+	if (roundtrip_count < MAX_SAMPLES)
+		roundtrips[roundtrip_count++] = (now() - sync_sent) * 1e6;
+}
+
+static const struct wl_callback_listener sync_listener = { sync_done };
+
+struct buffer {
+	struct wl_buffer *buffer;
+	uint32_t *pixels;
+	bool busy;
+};
+
+static void buffer_release(void *data, struct wl_buffer *wl_buffer)
+{
+	((struct buffer *)data)->busy = false;
+}
+
+static const struct wl_buffer_listener buffer_listener = { buffer_release };
+
+static int compare(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void stats(double *values, int count, double *median, double *p95, double *max)
+{
+	*median = *p95 = *max = 0;
+	if (count == 0)
+		return;
+	qsort(values, count, sizeof *values, compare);
+	*median = values[count / 2];
+	*p95 = values[(int)(count * 0.95)];
+	*max = values[count - 1];
+}
+
+static void fill_rect(uint32_t *pixels, int width, int x0, int y0, int w, int h, uint32_t color)
+{
+	for (int y = y0; y < y0 + h; y++)
+		for (int x = x0; x < x0 + w; x++)
+			pixels[y * width + x] = color;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3 || (strcmp(argv[2], "square") != 0 && strcmp(argv[2], "full") != 0)) {
+		fprintf(stderr, "usage: frame-load SECONDS square|full [WIDTH HEIGHT]\n");
+		return 2;
+	}
+	double seconds = atof(argv[1]);
+	bool full = strcmp(argv[2], "full") == 0;
+	int width = argc > 4 ? atoi(argv[3]) : 1920, height = argc > 4 ? atoi(argv[4]) : 1080;
+	if (seconds <= 0 || width < SQUARE * 2 || height < SQUARE * 2 || width > 8192 || height > 8192) {
+		fprintf(stderr, "frame-load: bad arguments\n");
+		return 2;
+	}
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "frame-load: cannot connect\n");
+		return 2;
+	}
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, NULL);
+	wl_display_roundtrip(display);
+	if (!compositor || !shm || !wm_base) {
+		fprintf(stderr, "frame-load: missing globals\n");
+		return 2;
+	}
+	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+
+	size_t size = (size_t)width * height * 4;
+	int fd = memfd_create("frame-load", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, BUFFERS * size) < 0)
+		return 2;
+	uint8_t *memory = mmap(NULL, BUFFERS * size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (memory == MAP_FAILED)
+		return 2;
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, BUFFERS * size);
+	struct buffer buffers[BUFFERS];
+	for (int i = 0; i < BUFFERS; i++) {
+		buffers[i].buffer = wl_shm_pool_create_buffer(pool, i * size, width, height, width * 4,
+							      WL_SHM_FORMAT_XRGB8888);
+		buffers[i].pixels = (uint32_t *)(memory + i * size);
+		buffers[i].busy = false;
+		wl_buffer_add_listener(buffers[i].buffer, &buffer_listener, &buffers[i]);
+	}
+
+	struct wl_surface *surface = wl_compositor_create_surface(compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
+	xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, NULL);
+	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
+	xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
+	xdg_toplevel_set_title(toplevel, "frame-load");
+	wl_surface_commit(surface);
+	while (!configured)
+		if (wl_display_dispatch(display) < 0)
+			return 2;
+
+	double start = now();
+	int frames = 0, old_x = 0, old_y = 0;
+	while (now() - start < seconds) {
+		while (!frame_due)
+			if (wl_display_dispatch(display) < 0)
+				return 2;
+		struct buffer *b = NULL;
+		while (!b) {
+			for (int i = 0; i < BUFFERS && !b; i++)
+				if (!buffers[i].busy)
+					b = &buffers[i];
+			if (!b && wl_display_dispatch(display) < 0)
+				return 2;
+		}
+		int x = (frames * 7) % (width - SQUARE), y = (frames * 3) % (height - SQUARE);
+		if (full) {
+			uint32_t color = 0xff000000 | (uint32_t)(frames * 0x010203 + 0x204060);
+			for (size_t i = 0; i < (size_t)width * height; i++)
+				b->pixels[i] = color;
+		} else {
+			for (size_t i = 0; i < (size_t)width * height; i++)
+				b->pixels[i] = 0xff808080;
+			fill_rect(b->pixels, width, x, y, SQUARE, SQUARE, 0xffc03020);
+		}
+		wl_surface_attach(surface, b->buffer, 0, 0);
+		if (full || frames == 0) {
+			wl_surface_damage_buffer(surface, 0, 0, width, height);
+		} else {
+			wl_surface_damage_buffer(surface, old_x, old_y, SQUARE, SQUARE);
+			wl_surface_damage_buffer(surface, x, y, SQUARE, SQUARE);
+		}
+		old_x = x, old_y = y;
+		struct wl_callback *callback = wl_surface_frame(surface);
+		wl_callback_add_listener(callback, &frame_listener, NULL);
+		b->busy = true;
+		frame_due = false;
+		wl_surface_commit(surface);
+		struct wl_callback *sync = wl_display_sync(display);
+		wl_callback_add_listener(sync, &sync_listener, NULL);
+		sync_sent = now();
+		wl_display_flush(display);
+		frames++;
+	}
+	wl_display_roundtrip(display);
+	double elapsed = now() - start;
+	double im, ip, ix, rm, rp, rx;
+	stats(intervals, interval_count, &im, &ip, &ix);
+	stats(roundtrips, roundtrip_count, &rm, &rp, &rx);
+	printf("frames %d fps %.1f interval_ms median %.1f p95 %.1f max %.1f roundtrip_us median %.0f p95 %.0f max %.0f\n",
+	       frames, frames / elapsed, im, ip, ix, rm, rp, rx);
+	fflush(stdout);
+	wl_display_disconnect(display);
+	return 0;
+}
