@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,4 +72,27 @@ size_t damask_wayland_last_log(char *buffer, size_t capacity) {
     buffer[length] = '\0';
     pthread_mutex_unlock(&log_lock);
     return length;
+}
+
+// MARK: - Main dispatch queue
+
+// Declared by libdispatch's private headers only (dispatch/private.h); the signatures are
+// those of its Linux build, where a run-loop handle is an eventfd.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+int damask_main_queue_descriptor(void) {
+    return _dispatch_get_main_queue_handle_4CF();
+}
+
+void damask_main_queue_drain(void) {
+    int descriptor = _dispatch_get_main_queue_handle_4CF();
+    uint64_t count = 0;
+    // Non-blocking whatever the descriptor's flags: poll first, read only when readable.
+    struct pollfd entry = { .fd = descriptor, .events = POLLIN, .revents = 0 };
+    if (poll(&entry, 1, 0) > 0 && (entry.revents & POLLIN)) {
+        ssize_t ignored = read(descriptor, &count, sizeof count);
+        (void)ignored;
+    }
+    _dispatch_main_queue_callback_4CF(NULL);
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// It opens a window on `WAYLAND_DISPLAY` (an empty content view, or with `--blink` a caret
 /// that a ``FrameTimer`` shows and hides every 500 ms, as the demo's text field does),
-/// prints `ready` after the first commit and runs the real main loop until its stdin
+/// prints `ready` after the first commit and runs the real main loop (``MainLoop``) until its stdin
 /// closes. Each `c` read from stdin prints `commits N` (every `wl_surface.commit` so far,
 /// bare ones included).
 @MainActor enum BenchClient {
@@ -50,8 +50,7 @@ import Foundation
         stdin.resume()
         connection.start()
         withExtendedLifetime((surface, window, timer, stdin)) {
-            RunLoop.main.run()
+            MainLoop.shared.run()
         }
-        exit(0)
     }
 }

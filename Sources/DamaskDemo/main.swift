@@ -27,4 +27,4 @@ do {
 } catch {
     DemoApplication.fail(with: "\(error)", status: 1)
 }
-RunLoop.main.run()
+MainLoop.shared.run()

@@ -291,4 +291,4 @@ do {
     StandardError.write("damask-test-client: \(error)\n")
     exit(error.exitStatus)
 }
-RunLoop.main.run()
+MainLoop.shared.run()

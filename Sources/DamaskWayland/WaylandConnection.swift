@@ -8,8 +8,9 @@ import Foundation
 /// The connection to a Wayland compositor, with its globals and main-loop integration.
 ///
 /// Owns the `wl_display`, the registry and every global it binds; all are destroyed in
-/// `close()` (also called from `deinit`). Main-actor only: libwayland's queue is dispatched
-/// from a `DispatchSource` on the main queue, so every listener runs on the main thread.
+/// `close()` (also called from `deinit`). Main-actor only: the socket is watched by
+/// ``MainLoop`` (in its own `poll` once ``MainLoop/run()`` runs, through a main-queue
+/// `DispatchSource` before that), so every listener runs on the main thread.
 ///
 /// Events are read with `wl_display_prepare_read` → `read_events` → `dispatch_pending`
 /// when the socket becomes readable; outgoing requests are flushed at the end of the turn in
@@ -85,7 +86,8 @@ public final class WaylandConnection {
     private struct WeakSurface {
         weak var surface: WaylandSurface?
     }
-    private var readSource: (any DispatchSourceRead)?
+    /// The main loop's watch of the socket (owned; cancelled on close and failure).
+    private var readWatch: MainLoop.Watch?
     private var writeSource: (any DispatchSourceWrite)?
     private var flushScheduled = false
     private var failed = false
@@ -139,14 +141,10 @@ public final class WaylandConnection {
 
     /// Starts reading events on the main queue. Call once the owner is ready for events.
     public func start() {
-        guard readSource == nil, let display else { return }
-        let source = DispatchSource.makeReadSource(
-            fileDescriptor: wl_display_get_fd(display), queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readEvents() }
+        guard readWatch == nil, let display else { return }
+        readWatch = MainLoop.shared.watch(wl_display_get_fd(display)) { [weak self] in
+            self?.readEvents()
         }
-        source.resume()
-        readSource = source
         flush()
     }
 
@@ -194,8 +192,8 @@ public final class WaylandConnection {
 
     /// Destroys every proxy and disconnects. Idempotent.
     public func close() {
-        readSource?.cancel()
-        readSource = nil
+        readWatch?.cancel()
+        readWatch = nil
         writeSource?.cancel()
         writeSource = nil
         for output in outputs.values { output.destroy() }
@@ -329,8 +327,8 @@ public final class WaylandConnection {
         guard !failed else { return }
         failed = true
         let error = error ?? currentError()
-        readSource?.cancel()
-        readSource = nil
+        readWatch?.cancel()
+        readWatch = nil
         writeSource?.cancel()
         writeSource = nil
         onFatalError(error)

@@ -147,9 +147,9 @@ public final class WaylandSurface: Surface {
     private var viewport: OpaquePointer?
     private var fractionalScale: OpaquePointer?
     private var frameCallback: OpaquePointer?
-    /// The timer of an idle frame (``requestIdleFrame()``); owned here, cancelled when it
-    /// fires, when a frame callback answers instead, and in `close()`.
-    private var idleFrameTimer: (any DispatchSourceTimer)?
+    /// The timer of an idle frame (``requestIdleFrame()``), on ``MainLoop``; owned here,
+    /// cancelled when a frame callback answers instead, and in `close()`.
+    private var idleFrameTimer: MainLoop.Timer?
     private var pool: BufferPool!
     private var buffers: [Int: (surface: SurfaceBuffer, shm: ShmBuffer)] = [:]
     private var nextBufferIdentifier = 0
@@ -291,10 +291,10 @@ public final class WaylandSurface: Surface {
     public var isIdleFramePending: Bool { idleFrameTimer != nil }
 
     /// How long an idle frame waits: one frame at 60 Hz.
-    static let idleFrameInterval = DispatchTimeInterval.microseconds(16_667)
+    static let idleFrameInterval = Duration.microseconds(16_667)
 
     /// Asks for one tick without a commit: an outstanding frame callback answers it;
-    /// otherwise a main-queue timer fires one frame interval from now (or at `timestamp`
+    /// otherwise a ``MainLoop`` timer fires one frame interval from now (or at `timestamp`
     /// on the `CLOCK_MONOTONIC` millisecond clock, if later) and the delegate hears
     /// `surfaceFrameDidFire` with that clock's time (the clock Weston and mutter stamp
     /// frame callbacks with). Unlike a frame callback it also ticks while the compositor
@@ -305,19 +305,14 @@ public final class WaylandSurface: Surface {
         var delay = Self.idleFrameInterval
         if let timestamp {
             let wait = Int64(Int32(bitPattern: timestamp &- monotonicMilliseconds()))
-            if wait > 16 { delay = .milliseconds(Int(wait)) }
+            if wait > 16 { delay = .milliseconds(wait) }
         }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
-        timer.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.idleFrameDidFire() }
+        idleFrameTimer = MainLoop.shared.schedule(after: delay) { [weak self] in
+            self?.idleFrameDidFire()
         }
-        timer.resume()
-        idleFrameTimer = timer
     }
 
     private func idleFrameDidFire() {
-        idleFrameTimer?.cancel()
         idleFrameTimer = nil
         delegate?.surfaceFrameDidFire(self, timestamp: monotonicMilliseconds())
     }

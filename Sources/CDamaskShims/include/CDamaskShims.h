@@ -44,3 +44,18 @@ size_t damask_wayland_last_log(char *buffer, size_t capacity);
 
 /// Forgets the last logged message, so that a later error does not quote a stale one.
 void damask_wayland_clear_log(void);
+
+// MARK: - Main dispatch queue
+//
+// libdispatch exports, for run loops that drain the main queue themselves (Foundation's
+// CFRunLoop uses the same two entry points), the descriptor it signals when work is queued
+// on the main queue and the function that runs that work. Damask's `MainLoop` sleeps in
+// one poll(2) on that descriptor and the Wayland socket, so an event wakes one thread.
+
+/// The eventfd libdispatch writes when the main queue gains work. Owned by libdispatch:
+/// never close it. Call on the main thread.
+int damask_main_queue_descriptor(void);
+
+/// Clears the main queue's eventfd (when it is readable) and runs the work queued on the
+/// main queue. Call on the main thread only.
+void damask_main_queue_drain(void);

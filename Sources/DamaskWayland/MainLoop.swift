@@ -1,0 +1,228 @@
+import CDamaskShims
+import DamaskGraphics
+import Dispatch
+import Foundation
+
+/// The process's main loop: the main thread sleeps in one `poll(2)` on the watched
+/// descriptors (the Wayland socket), the main dispatch queue's wake-up descriptor and the
+/// earliest timer, so that one event wakes one thread once.
+///
+/// With `RunLoop.main.run()` a Wayland event wakes two threads: libdispatch's manager
+/// thread sees the socket in its epoll and signals the main queue, whose eventfd then wakes
+/// the main thread; a main-queue `DispatchSource` timer does the same, and arming or
+/// cancelling one wakes the manager thread again. ``run()`` replaces that: the socket, the
+/// timers and the main queue are all waited for on the main thread, and the main queue's
+/// work (`DispatchQueue.main.async`, `MainActor` jobs, `Task { @MainActor … }`) runs when
+/// libdispatch signals its eventfd, as Foundation's run loop does it.
+///
+/// Before ``run()`` is called (and in programs that never call it: tests, or a program
+/// with its own `RunLoop.main.run()`), ``watch(_:handler:)`` and ``schedule(after:handler:)``
+/// are served by main-queue dispatch sources, so library code works under any main-queue
+/// driver; ``run()`` takes them over. Main-actor isolated; there is one, ``shared``.
+@MainActor public final class MainLoop {
+    /// The loop of the main thread.
+    public static let shared = MainLoop()
+
+    /// Whether ``run()`` is serving the watches and timers.
+    public private(set) var isRunning = false
+    /// How many times ``run()`` went to sleep (for diagnostics and tests).
+    public private(set) var sleepCount = 0
+
+    /// A descriptor the loop watches for input. The descriptor stays owned by whoever
+    /// watches it: the watch never closes it. Main-actor isolated.
+    @MainActor public final class Watch {
+        /// The descriptor watched (not owned).
+        public let descriptor: Int32
+        fileprivate let handler: @MainActor () -> Void
+        fileprivate var source: (any DispatchSourceRead)?
+        /// Whether ``cancel()`` was called.
+        public fileprivate(set) var isCancelled = false
+
+        fileprivate init(descriptor: Int32, handler: @escaping @MainActor () -> Void) {
+            self.descriptor = descriptor
+            self.handler = handler
+        }
+
+        /// Stops watching; the handler is not called again. Idempotent.
+        public func cancel() {
+            guard !isCancelled else { return }
+            isCancelled = true
+            source?.cancel()
+            source = nil
+            MainLoop.shared.remove(self)
+        }
+    }
+
+    /// A one-shot timer on `CLOCK_MONOTONIC`. Main-actor isolated.
+    @MainActor public final class Timer {
+        /// When it fires, in `CLOCK_MONOTONIC` nanoseconds.
+        public let deadline: UInt64
+        fileprivate let handler: @MainActor () -> Void
+        fileprivate var source: (any DispatchSourceTimer)?
+        /// Whether it fired or ``cancel()`` was called.
+        public fileprivate(set) var isDone = false
+
+        fileprivate init(deadline: UInt64, handler: @escaping @MainActor () -> Void) {
+            self.deadline = deadline
+            self.handler = handler
+        }
+
+        /// Stops the timer; the handler is not called. Idempotent.
+        public func cancel() {
+            guard !isDone else { return }
+            isDone = true
+            source?.cancel()
+            source = nil
+            MainLoop.shared.remove(self)
+        }
+    }
+
+    private var watches: [Watch] = []
+    private var timers: [Timer] = []
+
+    private init() {}
+
+    /// Calls `handler` on the main thread whenever `descriptor` is readable (or hung up,
+    /// or in error), until the returned watch is cancelled. The caller keeps the descriptor
+    /// open while the watch lives.
+    public func watch(_ descriptor: Int32, handler: @escaping @MainActor () -> Void) -> Watch {
+        let watch = Watch(descriptor: descriptor, handler: handler)
+        watches.append(watch)
+        if !isRunning { attachSource(to: watch) }
+        return watch
+    }
+
+    /// Calls `handler` once on the main thread after `delay` (from now, on
+    /// `CLOCK_MONOTONIC`), unless the returned timer is cancelled first.
+    public func schedule(after delay: Duration, handler: @escaping @MainActor () -> Void) -> Timer {
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let timer = Timer(deadline: Self.now() &+ UInt64(nanoseconds), handler: handler)
+        timers.append(timer)
+        if !isRunning { attachSource(to: timer) }
+        return timer
+    }
+
+    /// Runs the loop on the main thread for the rest of the process (in place of
+    /// `RunLoop.main.run()` or `dispatchMain()`); the process ends with `exit`.
+    public func run() -> Never {
+        precondition(Thread.isMainThread, "MainLoop.run() must be called on the main thread")
+        isRunning = true
+        // Take the watches and timers over from libdispatch.
+        for watch in watches {
+            watch.source?.cancel()
+            watch.source = nil
+        }
+        for timer in timers {
+            timer.source?.cancel()
+            timer.source = nil
+        }
+        let queueDescriptor = damask_main_queue_descriptor()
+        // Work queued before the loop started has signalled the eventfd already; drain once
+        // anyway so that nothing waits for a wake-up that came before the loop watched it.
+        damask_main_queue_drain()
+        var entries: [pollfd] = []
+        while true {
+            entries.removeAll(keepingCapacity: true)
+            entries.append(pollfd(fd: queueDescriptor, events: Int16(POLLIN), revents: 0))
+            let polled = watches
+            for watch in polled {
+                entries.append(pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0))
+            }
+            let result = sleep(on: &entries)
+            if result < 0, errno != EINTR {
+                StandardError.write("damask: poll failed: \(String(cString: strerror(errno)))\n")
+                exit(1)
+            }
+            fireDueTimers()
+            if result > 0 {
+                for (index, watch) in polled.enumerated() where !watch.isCancelled {
+                    let events = entries[index + 1].revents
+                    if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { watch.handler() }
+                    // A descriptor closed under the watch is the watcher's bug, not a busy loop.
+                    if events & Int16(POLLNVAL) != 0 { watch.cancel() }
+                }
+            }
+            if result > 0, entries[0].revents != 0 {
+                damask_main_queue_drain()
+            }
+        }
+    }
+
+    // MARK: - Internals
+
+    /// `CLOCK_MONOTONIC` in nanoseconds.
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    /// Waits in `poll` until a descriptor is ready or the earliest timer is due (rounded
+    /// up to the millisecond); returns `poll`'s result (0 for a timeout).
+    private func sleep(on entries: inout [pollfd]) -> Int32 {
+        // Look first without sleeping: a ready descriptor costs no context switch.
+        let ready = poll(&entries, nfds_t(entries.count), 0)
+        if ready != 0 { return ready }
+        var timeout: Int32 = -1
+        if let deadline = timers.lazy.filter({ !$0.isDone }).map(\.deadline).min() {
+            let now = Self.now()
+            if deadline <= now { return 0 }
+            timeout = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+        }
+        sleepCount += 1
+        return poll(&entries, nfds_t(entries.count), timeout)
+    }
+
+    /// Runs the handlers of the timers whose deadline has passed, earliest first.
+    private func fireDueTimers() {
+        let now = Self.now()
+        let due = timers.filter { !$0.isDone && $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+        for timer in due where !timer.isDone {
+            timer.isDone = true
+            remove(timer)
+            timer.handler()
+        }
+    }
+
+    private func remove(_ watch: Watch) {
+        watches.removeAll { $0 === watch }
+    }
+
+    private func remove(_ timer: Timer) {
+        timers.removeAll { $0 === timer }
+    }
+
+    /// Serves `watch` with a main-queue read source until ``run()`` takes it over.
+    private func attachSource(to watch: Watch) {
+        let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: .main)
+        source.setEventHandler { [weak watch] in
+            MainActor.assumeIsolated {
+                guard let watch, !watch.isCancelled, watch.source != nil else { return }
+                watch.handler()
+            }
+        }
+        source.resume()
+        watch.source = source
+    }
+
+    /// Serves `timer` with a main-queue timer source until ``run()`` takes it over.
+    private func attachSource(to timer: Timer) {
+        let source = DispatchSource.makeTimerSource(queue: .main)
+        let now = Self.now()
+        let wait = timer.deadline > now ? timer.deadline - now : 0
+        source.schedule(deadline: .now() + .nanoseconds(Int(wait)), leeway: .milliseconds(1))
+        source.setEventHandler { [weak timer] in
+            MainActor.assumeIsolated {
+                guard let timer, !timer.isDone, timer.source != nil else { return }
+                timer.isDone = true
+                timer.source?.cancel()
+                timer.source = nil
+                MainLoop.shared.remove(timer)
+                timer.handler()
+            }
+        }
+        source.resume()
+        timer.source = source
+    }
+}
