@@ -34,8 +34,12 @@ struct BenchOptions {
         var width = 800
         /// Window size in points.
         var height = 600
-        /// Whether a caret blinks once a second.
+        /// Whether a caret blinks (a ``FrameTimer`` toggles it every 500 ms).
         var blinks = false
+        /// Whether a progress bar and its percentage advance on every frame of a display link.
+        var animates = false
+        /// Whether a spinner link runs that changes the picture every 5th frame only.
+        var spins = false
     }
 
     /// Printed by `--help`.
@@ -53,7 +57,9 @@ struct BenchOptions {
                      frame, vs a full repaint and vs memcpy of the frame
           latency    input event to commit (offscreen and under a private headless Weston),
                      commit to presentation (wp_presentation)
-          idle       wake-ups, commits and CPU time of an idle window and of a 2 Hz caret blink, 5 s each
+          idle       wake-ups, commits and CPU time of an idle window, a 2 Hz caret blink,
+                     a progress animation (wake-ups per frame) and a spinner that changes
+                     every 5th frame (commits per link frame), 5 s each
           memory     peak RSS and shm bytes of an empty window and of damask-demo at
                      1920x1080 and 3840x2160; backing-store bytes of a sparse tree
           inspect    damask-inspect's CPU per 1920x1080 commit (copy, compare, release
@@ -75,8 +81,9 @@ struct BenchOptions {
                                3840x2160 window (in evictCaches), as in the paired figures
           --help               show this help and exit
 
-        damask-bench client [--size WxH] [--blink] is the plain window (optionally with a
-        1 Hz caret blink) that the idle and memory suites start and measure.
+        damask-bench client [--size WxH] [--blink] [--animate] [--spin] is the plain window
+        (optionally with a 2 Hz caret blink, a progress animation or a spinner) that the
+        idle and memory suites start and measure.
 
         The Weston parts start a private headless Weston through scripts/with-weston; when
         WAYLAND_DISPLAY is set (scripts/with-weston -- damask-bench latency) the latency
@@ -112,6 +119,8 @@ struct BenchOptions {
                     }
                     (client.width, client.height) = (parts[0], parts[1])
                 case "--blink": client.blinks = true
+                case "--animate": client.animates = true
+                case "--spin": client.spins = true
                 default: throw BenchError.usage("unknown client option '\(argument)'")
                 }
             }

@@ -15,17 +15,18 @@ final class WestonSession {
     private let process = Process()
     private let input = Pipe()
 
-    /// Starts Weston with an output of `size` (e.g. `1920x1080`).
+    /// Starts Weston with an output of `size` (e.g. `1920x1080`), with the pixman renderer
+    /// or, when `glRenderer`, the GL one (`scripts/with-weston --gl`).
     ///
     /// - Throws: `BenchError.helper` when the script is missing or Weston does not start.
-    init(size: String) throws {
+    init(size: String, glRenderer: Bool = false) throws {
         guard let script = Self.script(named: "with-weston") else {
             throw BenchError.helper("scripts/with-weston not found (run from the package root or set DAMASK_ROOT)")
         }
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = [
-            "--size", size, "--", "sh", "-c",
+        process.arguments = ["--size", size] + (glRenderer ? ["--gl"] : []) + [
+            "--", "sh", "-c",
             #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DAMASK_WESTON_PID"; exec cat >/dev/null"#,
         ]
         process.standardInput = input
