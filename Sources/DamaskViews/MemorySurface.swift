@@ -98,6 +98,14 @@ import Foundation
     /// The simulated clock (``clock``): frames are stamped with it.
     public var clockTimestamp: UInt32 { clock }
 
+    /// The opaque region the window set last (surface points); nil before the first.
+    public private(set) var opaqueRegion: Region?
+
+    /// Records the opaque region (a memory surface has no compositor to tell).
+    public func setOpaqueRegion(_ region: Region) {
+        opaqueRegion = region
+    }
+
     private let pool: BufferPool
     /// The frame numbers of the commits that still hold a snapshot, oldest first.
     private var snapshotFrames: [Int] = []

@@ -45,9 +45,17 @@ import Foundation
     /// when the platform has none of that kind. The default: the process's
     /// ``MemoryPasteboard`` of that kind.
     func pasteboard(_ kind: PasteboardKind) -> (any Pasteboard)?
+    /// The part of the surface known to be opaque (surface points), sent with the next
+    /// ``present(_:damage:)``: the compositor need not blend what lies beneath it, and a
+    /// surface that is opaque everywhere may present buffers without alpha. The window sets
+    /// it before every present that follows a change (``OpaqueArea``). The default ignores it.
+    func setOpaqueRegion(_ region: Region)
 }
 
 extension Surface {
+    /// Ignores the region: a surface that cannot tell its compositor has nothing to do.
+    public func setOpaqueRegion(_ region: Region) {}
+
     /// Calls ``requestFrame()``: a surface without a cheaper clock ticks with callbacks.
     public func requestIdleFrame(notBefore timestamp: UInt32?) {
         requestFrame()

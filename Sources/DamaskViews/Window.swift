@@ -385,6 +385,8 @@ private let environmentFlashesDamage: Bool = {
         let bufferRect = CGRect(x: 0, y: 0, width: surface.pixelWidth, height: surface.pixelHeight)
         let (changes, frameDamage) = damage.takeFrameDamage(in: bufferRect)
         guard !frameDamage.isEmpty else { return .nothingToPresent }
+        // Before dequeueing: a surface opaque everywhere may switch to buffers without alpha.
+        surface.setOpaqueRegion(OpaqueArea.region(of: layer, in: bounds))
         guard let buffer = surface.dequeueBuffer() else { return .noFreeBuffer }
         damage.clear()
         let (flashed, report) = presenter.present(

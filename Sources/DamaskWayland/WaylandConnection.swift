@@ -54,6 +54,8 @@ public final class WaylandConnection {
     public private(set) var dataDeviceManager: OpaquePointer?
     /// The `zwp_primary_selection_device_manager_v1`, if offered. Owned by the connection.
     public private(set) var primarySelectionManager: OpaquePointer?
+    /// The `wl_shm` pixel formats the compositor advertised (`WL_SHM_FORMAT_*` values).
+    public private(set) var shmFormats: Set<UInt32> = []
     /// The interfaces and versions the compositor advertised, by interface name.
     public private(set) var advertisedGlobals: [String: UInt32] = [:]
     /// Outputs by registry name.
@@ -410,6 +412,7 @@ public final class WaylandConnection {
             compositor = bind(name, damask_wl_compositor_interface(), offered, SupportedVersion.compositor).0
         case "wl_shm":
             shm = bind(name, damask_wl_shm_interface(), offered, SupportedVersion.shm).0
+            wl_shm_add_listener(shm, Self.shmListener.pointer, Unmanaged.passUnretained(self).toOpaque())
         case "xdg_wm_base":
             xdgWmBase = bind(name, damask_xdg_wm_base_interface(), offered, SupportedVersion.xdgWmBase).0
             xdg_wm_base_add_listener(xdgWmBase, Self.wmBaseListener.pointer, nil)
@@ -466,6 +469,13 @@ public final class WaylandConnection {
             wl_seat_release(seat)
         }
     }
+
+    /// Records the pixel formats `wl_shm` offers (sent right after binding).
+    private static let shmListener = StaticListener(
+        wl_shm_listener(format: { data, _, format in
+            let connection = owner(data, as: WaylandConnection.self)
+            MainActor.assumeIsolated { _ = connection.shmFormats.insert(format) }
+        }))
 
     /// Answers the compositor's liveness pings.
     private static let wmBaseListener = StaticListener(

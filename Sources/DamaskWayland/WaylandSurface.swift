@@ -166,6 +166,11 @@ public final class WaylandSurface: Surface {
     private var commitScheduled = false
     private var isApplyingConfigure = false
     private var appliedGeometry: CGRect?
+    /// The opaque region to send with the next commit (surface points), and the one sent.
+    private var pendingOpaqueRegion = Region()
+    private var appliedOpaqueRegion: Region?
+    /// Whether new buffers are `XRGB8888`: the whole surface is opaque (``setOpaqueRegion(_:)``).
+    public private(set) var usesOpaqueBuffers = false
     private var decoration: OpaquePointer?
 
     /// Creates the window and waits (blocking, at start-up) for its first configure.
@@ -256,6 +261,7 @@ public final class WaylandSurface: Surface {
         guard let surface, let entry = buffers[buffer.identifier], let proxy = entry.shm.proxy else { return }
         applyScale()
         applyWindowGeometry()
+        applyOpaqueRegion()
         wl_surface_attach(surface, proxy, 0, 0)
         if wl_surface_get_version(surface) >= 4 {
             for rect in damage.rects {
@@ -272,6 +278,49 @@ public final class WaylandSurface: Surface {
         pool.didPresent(buffer, damage: damage)
         presentedBuffer = buffer
         commit()
+    }
+
+    /// Records the opaque part of the surface (surface points), sent with the next present.
+    ///
+    /// At a fractional scale a rect's edges inside the surface fall inside buffer pixels that
+    /// are only partly covered, so those edges move in by a point. When the region covers the
+    /// whole surface, the buffer's pixels all cover it exactly, and the compositor offers
+    /// `XRGB8888`, new buffers are `XRGB8888` (the pool is replaced once when this changes):
+    /// the bytes are the same (every alpha is 255), the compositor skips blending.
+    public func setOpaqueRegion(_ region: Region) {
+        let surfaceRect = CGRect(origin: .zero, size: size)
+        var opaque = region.intersection(Region(surfaceRect))
+        let integralScale = scale == scale.rounded()
+        if !integralScale {
+            opaque = Region(rects: opaque.rects.compactMap { rect in
+                let inset = CGRect(
+                    x: rect.minX + (rect.minX > 0 ? 1 : 0), y: rect.minY + (rect.minY > 0 ? 1 : 0),
+                    width: rect.width - (rect.minX > 0 ? 1 : 0) - (rect.maxX < surfaceRect.maxX ? 1 : 0),
+                    height: rect.height - (rect.minY > 0 ? 1 : 0) - (rect.maxY < surfaceRect.maxY ? 1 : 0))
+                return inset.width > 0 && inset.height > 0 ? inset : nil
+            })
+        }
+        pendingOpaqueRegion = opaque
+        let exactPixels = CGFloat(pixelWidth) == size.width * scale && CGFloat(pixelHeight) == size.height * scale
+        let whole = Region(surfaceRect).subtracting(opaque).isEmpty && exactPixels
+            && connection.shmFormats.contains(WL_SHM_FORMAT_XRGB8888.rawValue)
+        if whole != usesOpaqueBuffers {
+            usesOpaqueBuffers = whole
+            pool.reset()
+        }
+    }
+
+    /// Sends the opaque region when it changed since the last commit.
+    private func applyOpaqueRegion() {
+        guard let surface, appliedOpaqueRegion != pendingOpaqueRegion,
+            let region = wl_compositor_create_region(connection.compositor)
+        else { return }
+        for rect in pendingOpaqueRegion.rects {
+            wl_region_add(region, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
+        }
+        wl_surface_set_opaque_region(surface, region)
+        wl_region_destroy(region)  // the surface keeps a copy: the region object is ours to drop
+        appliedOpaqueRegion = pendingOpaqueRegion
     }
 
     /// Asks for one frame callback, sent with the next commit (or a bare commit at the end
@@ -474,7 +523,10 @@ public final class WaylandSurface: Surface {
     private func allocateBuffer(width: Int, height: Int) -> SurfaceBuffer? {
         guard let shmGlobal = connection.shm else { return nil }
         do {
-            let shm = try ShmBuffer(shm: shmGlobal, width: width, height: height, format: WL_SHM_FORMAT_ARGB8888.rawValue)
+            // The same premultiplied ARGB bytes either way: with an opaque surface every alpha
+            // is 255, so announcing XRGB8888 changes only what the compositor must blend.
+            let format = usesOpaqueBuffers ? WL_SHM_FORMAT_XRGB8888 : WL_SHM_FORMAT_ARGB8888
+            let shm = try ShmBuffer(shm: shmGlobal, width: width, height: height, format: format.rawValue)
             guard let memory = shm.memory else { return nil }
             let bitmap = try Bitmap(
                 wrapping: memory, width: width, height: height, bytesPerRow: shm.bytesPerRow,

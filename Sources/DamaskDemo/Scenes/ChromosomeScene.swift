@@ -7,8 +7,8 @@ import Foundation
 /// `setNeedsDisplay()` (draws in the next display pass) and `displayNow()` (has drawn when
 /// it returns).
 ///
-/// The sequence is read by a detached task (off the main actor) after a simulated latency
-/// and handed back with `MainActor.run`; the spinner's display link presents it once the
+/// The sequence is read by a background thread (off the main actor) after a simulated
+/// latency and handed back on the main queue; the spinner's display link presents it once the
 /// latency has passed in frames (one frame per 16 ms of latency; the spinner advances every
 /// ``framesPerPhase`` frames), so every run draws the same frames, whatever the
 /// compositor's timing. Main-actor.
@@ -94,11 +94,18 @@ final class ChromosomeScene: DemoScene {
         let path = environment.sequencePath
         let latency = environment.networkLatencyMilliseconds
         let sleeps = !environment.isDeterministic
-        Task.detached { [weak self] in
-            if sleeps { try? await Task.sleep(for: .milliseconds(Int(latency))) }
+        // A plain thread, not a detached task: the first job on Swift's global executor (or any
+        // global dispatch queue) starts libdispatch's worker pool, whose monitor timer then
+        // wakes the process once a second for as long as it runs.
+        let loader = Thread { [weak self] in
+            if sleeps { Thread.sleep(forTimeInterval: Double(latency) / 1000) }
             let result = Result<String, any Error> { try SequenceLoader.load(path: path) }
-            await MainActor.run { self?.sequenceDidArrive(result, ticket: ticket) }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self?.sequenceDidArrive(result, ticket: ticket) }
+            }
         }
+        loader.name = "damask-sequence-loader"
+        loader.start()
     }
 
     private func sequenceDidArrive(_ result: Result<String, any Error>, ticket: Int) {
