@@ -120,8 +120,14 @@ final class ChromosomeScene: DemoScene {
     private func spinnerFrame() {
         let latencyFrames = Int(environment.networkLatencyMilliseconds / Self.frameMilliseconds)
         framesSinceLoadStart = min(framesSinceLoadStart + 1, latencyFrames)
-        spinner.phase = framesSinceLoadStart / Self.framesPerPhase
-        if framesSinceLoadStart >= latencyFrames, let arrived { present(arrived) }
+        guard framesSinceLoadStart >= latencyFrames else {
+            spinner.phase = framesSinceLoadStart / Self.framesPerPhase
+            return
+        }
+        // The latency is over. The spinner keeps its last phase until the loader thread has
+        // handed the sequence over, so how many spinner frames draw does not depend on when
+        // that thread finishes (it sleeps in real time; frames come at the compositor's pace).
+        if let arrived { present(arrived) }
     }
 
     private func present(_ result: Result<String, any Error>) {
