@@ -23,14 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include "xdg-shell-client-protocol.h"
+#include "inspect-client.h"
 
 enum { BUFFERS = 3, SQUARE = 64, MAX_SAMPLES = 100000 };
 
-static struct wl_compositor *compositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm_base;
-static bool configured, frame_due = true;
+static bool frame_due = true;
 static double intervals[MAX_SAMPLES], roundtrips[MAX_SAMPLES];
 static int interval_count, roundtrip_count;
 static double last_frame, sync_sent;
@@ -41,42 +38,6 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
-
-static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
-			    const char *interface, uint32_t version)
-{
-	if (strcmp(interface, "wl_compositor") == 0)
-		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	else if (strcmp(interface, "wl_shm") == 0)
-		shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	else if (strcmp(interface, "xdg_wm_base") == 0)
-		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-}
-
-static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
-
-static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
-
-static void wm_ping(void *data, struct xdg_wm_base *base, uint32_t serial)
-{
-	xdg_wm_base_pong(base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { wm_ping };
-
-static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial)
-{
-	xdg_surface_ack_configure(surface, serial);
-	configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = { surface_configure };
-
-static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width,
-			       int32_t height, struct wl_array *states) {}
-static void toplevel_close(void *data, struct xdg_toplevel *toplevel) {}
-
-static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
 
 static void frame_done(void *data, struct wl_callback *callback, uint32_t time)
 {

@@ -21,53 +21,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include "xdg-shell-client-protocol.h"
+#include "inspect-client.h"
 
 enum { WIDTH = 200, HEIGHT = 150, SUB_WIDTH = 100, SUB_HEIGHT = 50, SQUARE = 10 };
-
-static struct wl_compositor *compositor;
-static struct wl_subcompositor *subcompositor;
-static struct wl_shm *shm;
-static struct xdg_wm_base *wm_base;
-static bool configured;
-
-static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
-			    const char *interface, uint32_t version)
-{
-	if (strcmp(interface, "wl_compositor") == 0)
-		compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	else if (strcmp(interface, "wl_subcompositor") == 0)
-		subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
-	else if (strcmp(interface, "wl_shm") == 0)
-		shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	else if (strcmp(interface, "xdg_wm_base") == 0)
-		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-}
-
-static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
-
-static const struct wl_registry_listener registry_listener = { registry_global, registry_remove };
-
-static void wm_ping(void *data, struct xdg_wm_base *base, uint32_t serial)
-{
-	xdg_wm_base_pong(base, serial);
-}
-
-static const struct xdg_wm_base_listener wm_listener = { wm_ping };
-
-static void surface_configure(void *data, struct xdg_surface *surface, uint32_t serial)
-{
-	xdg_surface_ack_configure(surface, serial);
-	configured = true;
-}
-
-static const struct xdg_surface_listener xdg_surface_listener = { surface_configure };
-
-static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_t width,
-			       int32_t height, struct wl_array *states) {}
-static void toplevel_close(void *data, struct xdg_toplevel *toplevel) {}
-
-static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
 
 /* A pool of `count` buffers of width x height XRGB8888, in one memfd. */
 struct pool {
