@@ -79,6 +79,7 @@ final class MutterRemoteInput {
 
         injector = try TestProcess(python, [scriptPath], environment: environment)
         guard readInjectorLine() == "started" else {
+            injector.kill()
             throw TestProcessError.didNotStart(
                 program: "\(python) \(scriptPath)", waitingFor: "a RemoteDesktop session",
                 output: injector.transcript)

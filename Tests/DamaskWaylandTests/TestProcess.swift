@@ -285,9 +285,14 @@ final class TestProcess: @unchecked Sendable {
     }
 
     /// Ends the whole process group: SIGTERM, then SIGKILL after `grace` seconds; waits
-    /// until the program is reaped. Idempotent.
+    /// until the program is reaped and what it printed has been read (up to 2 s for the end
+    /// of its output), so a ``transcript`` taken afterwards is complete. Idempotent.
     func kill(grace: TimeInterval = 2) {
-        guard isRunning else { return }
+        guard isRunning else {
+            // It ended by itself: its stderr reader may still be behind its stdout reader.
+            waitForEndOfOutput(timeout: 2)
+            return
+        }
         Glibc.kill(-pid, SIGTERM)
         if waitForExit(timeout: grace) == nil && isRunning {
             Glibc.kill(-pid, SIGKILL)
