@@ -119,6 +119,7 @@ extension Conformance {
             h.root.addSubview(first)
             h.present()
             #expect(first.drawCalls == 1)
+            #expect(first.layer.backingStoreByteCount == 10 * 10 * 4)
             #expect(Color.green.isSame(as: h.pixel(5, 5)))
             let second = SuperCallingView(frame: CGRect(x: 20, y: 0, width: 10, height: 10))
             h.root.addSubview(second)
@@ -126,6 +127,10 @@ extension Conformance {
             #expect(second.drawCalls == 1)
             #expect(Color.green.isSame(as: h.pixel(25, 5)))
             #expect(Color.green.isSame(as: h.pixel(5, 5)), "the first instance's pixels stay")
+            first.setNeedsDisplay()
+            h.present()
+            #expect(first.drawCalls == 2, "the class keeps drawing after super.draw")
+            #expect(Color.green.isSame(as: h.pixel(5, 5)))
         }
 
         @Test("A layer wider than 32,767 pixels draws: the right pixels where it is visible")
@@ -154,6 +159,7 @@ extension Conformance {
             let view = View()
             #expect(view.contentMode == .scaleToFill)
             #expect(view.isOpaque)
+            #expect(!view.layer.needsDisplayOnBoundsChange)
         }
 
         @Test("draw(_:in:) is open: a subclass's override draws")
@@ -237,7 +243,8 @@ extension Conformance {
             #expect(view.hitTestEvents.first == .some(.pointer(down)))
             #expect(view.pointInsideEvents.first == .some(.pointer(down)))
             #expect(h.window.hitTest(CGPoint(x: 5, y: 5)) === view)
-            #expect(view.hitTestEvents.last == .some(nil))
+            #expect(view.hitTestEvents.last == .some(nil), "asked outside delivery")
+            #expect(view.pointInsideEvents.last == .some(nil))
         }
 
         @Test("addSubview lays out the superview in the next pass")
@@ -247,7 +254,9 @@ extension Conformance {
             h.root.addSubview(container)
             h.present()
             let layouts = container.layouts
+            #expect(!container.needsLayout)
             container.addSubview(View(frame: CGRect(x: 0, y: 0, width: 5, height: 5)))
+            #expect(container.needsLayout)
             h.present()
             #expect(container.layouts == layouts + 1)
         }
