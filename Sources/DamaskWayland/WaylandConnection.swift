@@ -204,7 +204,7 @@ public final class WaylandConnection {
         inputSeats.removeAll()
         for theme in cursorThemes.values { theme.destroy() }
         cursorThemes.removeAll()
-        for seat in seats.values { wl_seat_release(seat) }
+        for seat in seats.values { Self.release(seat: seat) }
         seats.removeAll()
         if let dataDeviceManager { wl_data_device_manager_destroy(dataDeviceManager) }
         if let primarySelectionManager { zwp_primary_selection_device_manager_v1_destroy(primarySelectionManager) }
@@ -466,8 +466,13 @@ public final class WaylandConnection {
         if let seat = seats.removeValue(forKey: name) {
             inputSeats.removeValue(forKey: name)?.destroy()
             onSeatRemoved?(name)
-            wl_seat_release(seat)
+            Self.release(seat: seat)
         }
+    }
+
+    /// Ends a `wl_seat` proxy: `release` from version 5, before that only locally.
+    private static func release(seat: OpaquePointer) {
+        if wl_seat_get_version(seat) >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
     }
 
     /// Records the pixel formats `wl_shm` offers (sent right after binding).

@@ -31,6 +31,11 @@ public final class WaylandSelection: Pasteboard {
     /// Types offered when copying, best first; also the order in which a paste picks one.
     nonisolated static let textTypes = ["text/plain;charset=utf-8", "UTF8_STRING", "text/plain", "TEXT", "STRING"]
 
+    /// The `wl_data_device_manager` version that added `wl_data_device.release`. Every other
+    /// request sent here exists from version 1 of its interface (the primary-selection
+    /// protocol has only version 1), so this is the only version guard needed.
+    nonisolated static let dataDeviceReleaseVersion: UInt32 = 2
+
     private unowned let seat: WaylandSeat
     private var device: OpaquePointer?
     /// Offers announced by `data_offer`, with the types each has, by proxy address.
@@ -180,7 +185,13 @@ public final class WaylandSelection: Pasteboard {
         for key in Array(offers.keys) { destroyOffer(key) }
         if let device {
             switch kind {
-            case .clipboard: wl_data_device_release(device)
+            case .clipboard:
+                // `release` exists from version 2; a version-1 device can only be forgotten.
+                if wl_data_device_get_version(device) >= Self.dataDeviceReleaseVersion {
+                    wl_data_device_release(device)
+                } else {
+                    wl_data_device_destroy(device)
+                }
             case .primarySelection: zwp_primary_selection_device_v1_destroy(device)
             }
         }
@@ -249,91 +260,83 @@ public final class WaylandSelection: Pasteboard {
 
     // MARK: Listeners
 
+    /// Runs `handle` on the selection registered as a proxy's listener `data`, on the main
+    /// actor (libwayland calls every listener on the main thread). Both kinds' listeners
+    /// deliver their events through these helpers, so the clipboard and the primary
+    /// selection handle offers, selections, sends and cancellations the same way.
+    nonisolated private static func deliver(_ data: UnsafeMutableRawPointer?, _ handle: @MainActor (WaylandSelection) -> Void) {
+        let selection = owner(data, as: WaylandSelection.self)
+        MainActor.assumeIsolated { handle(selection) }
+    }
+
+    /// `data_offer`: a new offer proxy, whose types follow.
+    nonisolated private static func announce(_ data: UnsafeMutableRawPointer?, offer: OpaquePointer?) {
+        let proxy = Int(bitPattern: offer)
+        deliver(data) { $0.offerAnnounced(proxy) }
+    }
+
+    /// `selection`: the offer that is the selection now (nil: there is none).
+    nonisolated private static func select(_ data: UnsafeMutableRawPointer?, offer: OpaquePointer?) {
+        let proxy = Int(bitPattern: offer)
+        deliver(data) { $0.selectionChanged(to: proxy) }
+    }
+
+    /// An offer's `offer` event: one more type it has.
+    nonisolated private static func add(_ data: UnsafeMutableRawPointer?, type: UnsafePointer<CChar>?, to offer: OpaquePointer?) {
+        let proxy = Int(bitPattern: offer)
+        let name = type.map { String(cString: $0) } ?? ""
+        deliver(data) { $0.offer(proxy, hasType: name) }
+    }
+
+    /// A source's `send`: a paste wants the text written into `fd` (now ours).
+    nonisolated private static func send(_ data: UnsafeMutableRawPointer?, into fd: Int32) {
+        deliver(data) { $0.answer(fd) }
+    }
+
+    /// A source's `cancelled`: another client took the selection.
+    nonisolated private static func cancel(_ data: UnsafeMutableRawPointer?, source: OpaquePointer?) {
+        let proxy = Int(bitPattern: source)
+        deliver(data) { $0.sourceCancelled(proxy) }
+    }
+
     private static let dataDeviceListener = StaticListener(
         wl_data_device_listener(
-            data_offer: { data, _, offer in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: offer)
-                MainActor.assumeIsolated { selection.offerAnnounced(proxy) }
-            },
+            data_offer: { data, _, offer in announce(data, offer: offer) },
             enter: { data, _, _, _, _, _, offer in
-                let selection = owner(data, as: WaylandSelection.self)
                 let proxy = Int(bitPattern: offer)
-                MainActor.assumeIsolated { selection.dragEntered(proxy) }
+                deliver(data) { $0.dragEntered(proxy) }
             },
-            leave: { data, _ in
-                let selection = owner(data, as: WaylandSelection.self)
-                MainActor.assumeIsolated { selection.dragEnded() }
-            },
+            leave: { data, _ in deliver(data) { $0.dragEnded() } },
             motion: { _, _, _, _, _ in },
-            drop: { data, _ in
-                let selection = owner(data, as: WaylandSelection.self)
-                MainActor.assumeIsolated { selection.dragEnded() }
-            },
-            selection: { data, _, offer in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: offer)
-                MainActor.assumeIsolated { selection.selectionChanged(to: proxy) }
-            }))
+            drop: { data, _ in deliver(data) { $0.dragEnded() } },
+            selection: { data, _, offer in select(data, offer: offer) }))
 
     private static let dataOfferListener = StaticListener(
         wl_data_offer_listener(
-            offer: { data, offer, type in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: offer)
-                let name = type.map { String(cString: $0) } ?? ""
-                MainActor.assumeIsolated { selection.offer(proxy, hasType: name) }
-            },
+            offer: { data, offer, type in add(data, type: type, to: offer) },
             source_actions: { _, _, _ in },
             action: { _, _, _ in }))
 
     private static let dataSourceListener = StaticListener(
         wl_data_source_listener(
             target: { _, _, _ in },
-            send: { data, _, _, fd in
-                let selection = owner(data, as: WaylandSelection.self)
-                MainActor.assumeIsolated { selection.answer(fd) }
-            },
-            cancelled: { data, source in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: source)
-                MainActor.assumeIsolated { selection.sourceCancelled(proxy) }
-            },
+            send: { data, _, _, fd in send(data, into: fd) },
+            cancelled: { data, source in cancel(data, source: source) },
             dnd_drop_performed: { _, _ in },
             dnd_finished: { _, _ in },
             action: { _, _, _ in }))
 
     private static let primaryDeviceListener = StaticListener(
         zwp_primary_selection_device_v1_listener(
-            data_offer: { data, _, offer in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: offer)
-                MainActor.assumeIsolated { selection.offerAnnounced(proxy) }
-            },
-            selection: { data, _, offer in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: offer)
-                MainActor.assumeIsolated { selection.selectionChanged(to: proxy) }
-            }))
+            data_offer: { data, _, offer in announce(data, offer: offer) },
+            selection: { data, _, offer in select(data, offer: offer) }))
 
     private static let primaryOfferListener = StaticListener(
         zwp_primary_selection_offer_v1_listener(
-            offer: { data, offer, type in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: offer)
-                let name = type.map { String(cString: $0) } ?? ""
-                MainActor.assumeIsolated { selection.offer(proxy, hasType: name) }
-            }))
+            offer: { data, offer, type in add(data, type: type, to: offer) }))
 
     private static let primarySourceListener = StaticListener(
         zwp_primary_selection_source_v1_listener(
-            send: { data, _, _, fd in
-                let selection = owner(data, as: WaylandSelection.self)
-                MainActor.assumeIsolated { selection.answer(fd) }
-            },
-            cancelled: { data, source in
-                let selection = owner(data, as: WaylandSelection.self)
-                let proxy = Int(bitPattern: source)
-                MainActor.assumeIsolated { selection.sourceCancelled(proxy) }
-            }))
+            send: { data, _, _, fd in send(data, into: fd) },
+            cancelled: { data, source in cancel(data, source: source) }))
 }

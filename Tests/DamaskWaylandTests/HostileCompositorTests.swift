@@ -222,4 +222,18 @@ struct HostileCompositorTests {
         #expect(result.output.contains("cannot connect to a Wayland compositor at WAYLAND_SOCKET=abc: not a file descriptor number"), "\(result.output)")
         #expect(!result.output.contains("Success"))
     }
+
+    // MARK: - Protocol versions
+
+    @Test(
+        "A removed seat's wl_data_device is released only when the manager's version has release (2+), else dropped locally",
+        arguments: [1, 2, 3])
+    func dataDeviceReleaseFollowsTheManagerVersion(version: Int) throws {
+        let (_, client, compositor) = try survive("data-device", ["\(version)"])
+        // The release (if any) was sent before the commit that made the compositor report
+        // "alive", and the compositor reads requests in order.
+        let released = compositor.process.outputLines.contains("data device released")
+        #expect(released == (version >= 2), "version \(version): \(compositor.process.outputLines)")
+        quit(client, compositor)
+    }
 }

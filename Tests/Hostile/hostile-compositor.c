@@ -22,6 +22,9 @@
  *   huge-keymap MIB           a keymap file of MIB MiB of text
  *   hangup N                  N output geometry events, then closes the connection
  *   unknown-object            wl_keyboard.enter naming an object the client never had
+ *   data-device V             (wl_data_device_manager offered at version V) the seat is
+ *                             removed; prints "data device released" if the client sends
+ *                             wl_data_device.release (a protocol error below version 2)
  *
  * After the scenario it sends a configure; the client's next commit proves it is still
  * processing events and prints "alive W H MAXPIXELS" (the last buffer's size, the largest
@@ -65,6 +68,7 @@ struct state {
 	struct wl_list frame_callbacks; /* wl_resource links, fired by frame_timer */
 	struct wl_event_source *frame_timer;
 	struct wl_resource *pending_buffer;
+	struct wl_global *seat_global;
 
 	uint32_t serial;
 	int configured;
@@ -221,6 +225,84 @@ bind_seat(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 	wl_seat_send_capabilities(seat, WL_SEAT_CAPABILITY_KEYBOARD);
 	if (version >= 2)
 		wl_seat_send_name(seat, "hostile");
+}
+
+/* MARK: - Data device (the clipboard; scenario data-device) */
+
+static void
+data_source_offer(struct wl_client *client, struct wl_resource *resource, const char *type)
+{
+	(void)client; (void)resource; (void)type;
+}
+
+static void
+data_source_set_actions(struct wl_client *client, struct wl_resource *resource, uint32_t actions)
+{
+	(void)client; (void)resource; (void)actions;
+}
+
+static const struct wl_data_source_interface data_source_implementation = {
+	.offer = data_source_offer,
+	.destroy = destroy_resource,
+	.set_actions = data_source_set_actions,
+};
+
+static void
+data_device_start_drag(struct wl_client *client, struct wl_resource *resource, struct wl_resource *source,
+		       struct wl_resource *origin, struct wl_resource *icon, uint32_t serial)
+{
+	(void)client; (void)resource; (void)source; (void)origin; (void)icon; (void)serial;
+}
+
+static void
+data_device_set_selection(struct wl_client *client, struct wl_resource *resource, struct wl_resource *source,
+			  uint32_t serial)
+{
+	(void)client; (void)resource; (void)source; (void)serial;
+}
+
+static void
+data_device_release(struct wl_client *client, struct wl_resource *resource)
+{
+	say("data device released");
+	destroy_resource(client, resource);
+}
+
+static const struct wl_data_device_interface data_device_implementation = {
+	.start_drag = data_device_start_drag,
+	.set_selection = data_device_set_selection,
+	.release = data_device_release,
+};
+
+static void
+manager_create_data_source(struct wl_client *client, struct wl_resource *resource, uint32_t id)
+{
+	struct wl_resource *source =
+		wl_resource_create(client, &wl_data_source_interface, wl_resource_get_version(resource), id);
+	wl_resource_set_implementation(source, &data_source_implementation, NULL, NULL);
+}
+
+static void
+manager_get_data_device(struct wl_client *client, struct wl_resource *resource, uint32_t id,
+			struct wl_resource *seat)
+{
+	(void)seat;
+	struct wl_resource *device =
+		wl_resource_create(client, &wl_data_device_interface, wl_resource_get_version(resource), id);
+	wl_resource_set_implementation(device, &data_device_implementation, NULL, NULL);
+}
+
+static const struct wl_data_device_manager_interface data_device_manager_implementation = {
+	.create_data_source = manager_create_data_source,
+	.get_data_device = manager_get_data_device,
+};
+
+static void
+bind_data_device_manager(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	(void)data;
+	struct wl_resource *manager = wl_resource_create(client, &wl_data_device_manager_interface, version, id);
+	wl_resource_set_implementation(manager, &data_device_manager_implementation, NULL, NULL);
 }
 
 /* MARK: - Output */
@@ -752,6 +834,11 @@ play_scenario(void)
 		say("sent");
 	} else if (is("scale-at-bind")) {
 		request_alive();
+	} else if (is("data-device")) {
+		/* The client releases its seat's devices, the data device among them. */
+		wl_global_destroy(state.seat_global);
+		state.seat_global = NULL;
+		request_alive();
 	} else {
 		say("error unknown scenario %s", state.scenario);
 		exit(3);
@@ -812,7 +899,10 @@ main(int argc, char **argv)
 	wl_display_init_shm(state.display);
 	wl_global_create(state.display, &wl_compositor_interface, 4, NULL, bind_compositor);
 	wl_global_create(state.display, &xdg_wm_base_interface, 2, NULL, bind_wm_base);
-	wl_global_create(state.display, &wl_seat_interface, 7, NULL, bind_seat);
+	state.seat_global = wl_global_create(state.display, &wl_seat_interface, 7, NULL, bind_seat);
+	if (is("data-device"))
+		wl_global_create(state.display, &wl_data_device_manager_interface,
+				 (int)strtol(argument(0, "3"), NULL, 10), NULL, bind_data_device_manager);
 	wl_global_create(state.display, &wl_output_interface, 3, NULL, bind_output);
 	if (is("preferred-scale")) {
 		wl_global_create(state.display, &wp_viewporter_interface, 1, NULL, bind_viewporter);
