@@ -30,13 +30,7 @@
 
     override func validationProblem(for kind: AnimationValue.Kind) -> String? {
         for (name, value) in [("fromValue", fromValue), ("toValue", toValue), ("byValue", byValue)] {
-            guard let value else { continue }
-            guard let converted = AnimationValue(value) else {
-                return "its \(name) is a \(type(of: value)), which cannot be animated"
-            }
-            if converted.kind != kind {
-                return "its \(name) is \(converted.kind.rawValue) where the key path takes \(kind.rawValue)"
-            }
+            if let value, let problem = problem(with: value, named: name, for: kind) { return problem }
         }
         return nil
     }

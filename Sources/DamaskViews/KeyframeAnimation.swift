@@ -40,12 +40,7 @@
     override func validationProblem(for kind: AnimationValue.Kind) -> String? {
         guard let values, !values.isEmpty else { return "it has no values" }
         for (index, value) in values.enumerated() {
-            guard let converted = AnimationValue(value) else {
-                return "its values[\(index)] is a \(type(of: value)), which cannot be animated"
-            }
-            if converted.kind != kind {
-                return "its values[\(index)] is \(converted.kind.rawValue) where the key path takes \(kind.rawValue)"
-            }
+            if let problem = problem(with: value, named: "values[\(index)]", for: kind) { return problem }
         }
         if let keyTimes {
             if keyTimes.count != values.count {

@@ -31,13 +31,7 @@ extension Layer {
     private func draw(_ tile: TiledBackingStore.Tile, of store: TiledBackingStore, in rect: CGRect) {
         let context = store.context(for: tile, clippedTo: rect)
         if clearsContextBeforeDrawing { context.clear(rect) }
-        drawReachedDefault = false
-        drawingRect = rect
-        GraphicsContext.push(context)
-        draw(in: context)
-        GraphicsContext.pop()
-        drawingRect = .null
-        displayCount += 1
+        runDraw(in: context, rect: rect)
     }
 
     /// Paints the tiled store into `context` (whose transform maps this layer's

@@ -527,13 +527,7 @@ import Foundation
         context.translateBy(x: -bounds.minX, y: -bounds.minY)
         context.clip(to: rect)
         if clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
-        drawReachedDefault = false
-        drawingRect = rect
-        GraphicsContext.push(context)
-        draw(in: context)
-        GraphicsContext.pop()
-        drawingRect = .null
-        displayCount += 1
+        runDraw(in: context, rect: rect)
         // Only a first drawing that reached a default `draw`, never asked for the current
         // context and left every pixel clear teaches that the class does not draw (an
         // override may call `super.draw`); a redraw never throws pixels away.
@@ -557,6 +551,19 @@ import Foundation
             }
             window?.layerDidDraw(self, in: rect)
         }
+    }
+
+    /// Runs ``draw(in:)`` for `rect` (layer coordinates) with `context` as the current
+    /// context, recording whether the drawing reached a default `draw` and counting the
+    /// display. Shared by the single backing store and the tiles.
+    func runDraw(in context: GraphicsContext, rect: CGRect) {
+        drawReachedDefault = false
+        drawingRect = rect
+        GraphicsContext.push(context)
+        draw(in: context)
+        GraphicsContext.pop()
+        drawingRect = .null
+        displayCount += 1
     }
 
     /// Calls ``draw(in:)`` on a 1×1-pixel stand-in context; returns whether the drawing

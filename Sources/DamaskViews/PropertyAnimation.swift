@@ -18,4 +18,16 @@
     }
 
     override var animatedKeyPath: String? { keyPath }
+
+    /// Why `value`, called `name` in messages (e.g. `"toValue"`), cannot animate a key path
+    /// whose values are of `kind`, or nil when it can.
+    func problem(with value: any AnimatableValue, named name: String, for kind: AnimationValue.Kind) -> String? {
+        guard let converted = AnimationValue(value) else {
+            return "its \(name) is a \(type(of: value)), which cannot be animated"
+        }
+        if converted.kind != kind {
+            return "its \(name) is \(converted.kind.rawValue) where the key path takes \(kind.rawValue)"
+        }
+        return nil
+    }
 }
