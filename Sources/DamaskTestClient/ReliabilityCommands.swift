@@ -8,6 +8,8 @@ import Foundation
 ///   animate            holds a DisplayLink that moves and redraws a small square every
 ///                      frame (prints "animating"); it runs until `stop-animating`
 ///   stop-animating     invalidates that DisplayLink (prints "stopped FRAMES")
+///   idle-link          holds a DisplayLink that only counts its frames and changes nothing
+///                      (prints "idling"); `stats` reports its frames
 ///   stats              prints "stats frames=F buffers=B shm=BYTES rss=BYTES fds=N
 ///                      width=W height=H": frames animated so far, live shm buffers and
 ///                      their bytes, resident memory, open file descriptors, buffer size
@@ -46,6 +48,9 @@ final class ReliabilityCommands {
         case "animate":
             startAnimating()
             emit("animating")
+        case "idle-link":
+            startIdleLink()
+            emit("idling")
         case "stop-animating":
             link?.invalidate()
             link = nil
@@ -76,6 +81,12 @@ final class ReliabilityCommands {
             pulse.frame.origin.x = 8 + CGFloat(framesAnimated % travel)
             pulse.advance()
         }
+    }
+
+    /// A link that changes nothing: it ticks on idle frames, which cost the compositor nothing.
+    private func startIdleLink() {
+        guard link == nil else { return }
+        link = DisplayLink(window: window) { [unowned self] _, _ in framesAnimated += 1 }
     }
 
     /// Calls glibc's `malloc_trim(0)`, which the Glibc module does not import.

@@ -61,6 +61,9 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
 /// changes nothing the window commits nothing, and the next tick is asked for with
 /// ``Surface/requestIdleFrame()``, which costs the compositor no commit. A change made
 /// by a tick is presented in that frame, and its commit carries the next frame request.
+/// Idle frames tick even while the compositor hides the window, so after
+/// ``visibilityProbeInterval`` of idle frames alone the next tick is a real frame request
+/// (a bare commit): a hidden window gets no answer and stops ticking until it is shown.
 ///
 /// A pass counts as one however many layers draw in it: invalidations caused by drawing
 /// (``isRunningPass``) are consumed by the pass that caused them. Main-actor isolated;
@@ -102,6 +105,19 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
     private var idleFrameTarget: UInt32?
     /// The timestamp of the last frame, in milliseconds.
     private(set) var lastFrameTimestamp: UInt32 = 0
+    /// When (``Surface/clockTimestamp``) the current run of idle frames began: ticks with no
+    /// frame callback from the compositor in between. `nil` while callbacks come.
+    private var idleRunStart: UInt32?
+    /// How many visibility probes were sent: frame requests made, instead of an idle frame,
+    /// after ``visibilityProbeInterval`` of idle frames (for tests and diagnostics).
+    private(set) var visibilityProbeCount = 0
+
+    /// How long (milliseconds) frame tick clients may tick on idle frames alone before the
+    /// next tick is asked of the compositor: a compositor sends no frame callbacks to a
+    /// window it hides (minimized, on another workspace), so if the window is hidden the
+    /// ticks stop there, at no cost, until it is shown again. Weston 10 and mutter 43 send
+    /// no other sign (no `wl_surface.leave` on minimize, no xdg-shell `suspended` state).
+    static let visibilityProbeInterval: UInt32 = 1000
 
     /// Runs the passes (weak: the window owns the scheduler).
     weak var delegate: (any FrameSchedulerDelegate)?
@@ -148,7 +164,11 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
     /// A frame callback (or an idle frame) fired: tick the clients, then run the pending
     /// pass, if any.
     func frameDidFire(timestamp: UInt32) {
-        if state == .waitingForFrame { state = .idle }
+        if state == .waitingForFrame {
+            // A frame callback from the compositor: the window is being shown.
+            state = .idle
+            idleRunStart = nil
+        }
         isWaitingForIdleFrame = false
         lastFrameTimestamp = timestamp
         for client in clients where client.wantsFrames {
@@ -253,6 +273,20 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
             // A pending request for the same time, or an earlier one, will do.
             guard let pending = idleFrameTarget else { return }
             if let target, !DamaskViews.timestamp(target, precedes: pending) { return }
+        }
+        let now = surface.clockTimestamp
+        let runStart = idleRunStart ?? now
+        idleRunStart = runStart
+        if state == .idle, now &- runStart >= Self.visibilityProbeInterval {
+            // Ticking on idle frames alone for a while: ask the compositor for this frame,
+            // which it answers only while it shows the window (a bare commit, once per
+            // interval). Hidden, the scheduler waits in `waitingForFrame` and nothing ticks.
+            isWaitingForIdleFrame = false
+            idleFrameTarget = nil
+            state = .waitingForFrame
+            visibilityProbeCount += 1
+            surface.requestFrame()
+            return
         }
         isWaitingForIdleFrame = true
         idleFrameTarget = target

@@ -52,6 +52,48 @@ extension ViewsTests {
             }
         }
 
+        @Test("A display link that changes nothing asks the compositor for a frame once a second and ticks no further until it answers")
+        func idleLinkProbesVisibilityOncePerInterval() async {
+            let h = Harness()
+            h.root.addSubview(SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10)))
+            await h.settle()
+            let (commits, requests) = (h.commitCount, h.surface.frameRequestCount)
+            var ticks = 0
+            let link = DisplayLink(window: h.window) { _, _ in ticks += 1 }
+            var time = h.surface.clock
+            // 62 idle frames, 992 ms: ticks that cost the compositor nothing.
+            for _ in 0..<62 {
+                time &+= 16
+                #expect(h.surface.fireFrame(timestamp: time))
+            }
+            #expect(ticks == 62)
+            #expect(h.surface.frameRequestCount == requests, "under a second of idle frames: no frame request")
+            let idleRequests = h.surface.idleFrameRequestCount
+            // The 63rd frame ends the second: the next tick is asked of the compositor.
+            time &+= 16
+            #expect(h.surface.fireFrame(timestamp: time))
+            #expect(h.surface.frameRequestCount == requests + 1, "one frame request after a second of idle frames")
+            #expect(h.surface.idleFrameRequestCount == idleRequests, "no idle frame alongside the probe")
+            #expect(h.window.scheduler.state == .waitingForFrame, "a hidden window waits here, ticking nothing")
+            #expect(h.window.scheduler.visibilityProbeCount == 1)
+            // Answered (the window is shown): ticks go on on idle frames for another second.
+            time &+= 16
+            #expect(h.surface.fireFrame(timestamp: time))
+            #expect(ticks == 64)
+            #expect(h.surface.idleFrameRequestCount == idleRequests + 1)
+            for _ in 0..<62 {
+                time &+= 16
+                #expect(h.surface.fireFrame(timestamp: time))
+            }
+            #expect(h.window.scheduler.visibilityProbeCount == 1)
+            time &+= 16
+            #expect(h.surface.fireFrame(timestamp: time))
+            #expect(h.window.scheduler.visibilityProbeCount == 2)
+            #expect(h.surface.frameRequestCount == requests + 2)
+            #expect(h.commitCount == commits, "probes present nothing")
+            link.invalidate()
+        }
+
         @Test("A display link that changes nothing makes no commit and requests no frame callback")
         func linkThatChangesNothingMakesNoCommit() async {
             let h = Harness()

@@ -101,6 +101,43 @@ struct ReliabilityTests {
         #expect(client.waitForExit(timeout: 5) == 0)
     }
 
+    @Test("A minimized window whose DisplayLink changes nothing stops ticking within 2 s and then never wakes up")
+    func minimizedWindowWithIdleLinkStopsTicking() throws {
+        let weston = try PrivateCompositor(.weston())
+        let client = try startClient(on: weston)
+        client.send("idle-link")
+        _ = try #require(client.waitForLine { $0 == "idling" })
+        let first = try ReliabilitySample(of: client)
+        usleep(500_000)
+        let ticking = try ReliabilitySample(of: client)
+        #expect(ticking.frames - first.frames >= 10, "the link ticks while the window is shown: \(ticking.frames - first.frames) frames in 0.5 s")
+        let commitsBefore = commitCount(client)
+        client.send("minimize")
+        _ = try #require(client.waitForLine { $0 == "minimized" })
+        // Weston sends no sign of the minimize; the link learns it when its once-a-second
+        // frame request goes unanswered. Wait until the frames stand still over 0.5 s.
+        var before = try ReliabilitySample(of: client)
+        var stopped = false
+        let deadline = Date().addingTimeInterval(5)
+        while !stopped && Date() < deadline {
+            usleep(500_000)
+            let sample = try ReliabilitySample(of: client)
+            stopped = sample.frames == before.frames
+            before = sample
+        }
+        #expect(stopped, "the link kept ticking after the minimize: \(before.frames) frames")
+        usleep(100_000)  // let the stats query's own wake-up end before counting
+        let switchesBefore = client.contextSwitches()
+        sleep(5)  // the observation window itself: no tick and no wake-up in these 5 s
+        let wakeUps = client.contextSwitches() - switchesBefore
+        let after = try ReliabilitySample(of: client)
+        #expect(wakeUps == 0, "\(wakeUps) wake-ups in 5 s while minimized")
+        #expect(after.frames == before.frames)
+        #expect(commitCount(client) == commitsBefore, "the link's frames presented nothing")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
     // MARK: - Resize storm
 
     /// Builds Tests/WestonModules/resize-storm.c with gcc against libweston-10; returns
