@@ -40,6 +40,7 @@ public final class DecoratedWindow {
         set {
             surface.title = newValue
             frameView.titleBar.title = newValue
+            applyMinimumSize()
         }
     }
 
@@ -103,9 +104,11 @@ public final class DecoratedWindow {
         for seat in surface.connection.inputSeats.values { seat.pointer?.refreshCursor() }
     }
 
+    /// The surface's minimum size: the content's minimum plus the title bar, and never so
+    /// narrow that the title bar loses its buttons or a readable title.
     private func applyMinimumSize() {
         let minimum = CGSize(
-            width: max(minimumContentSize.width, 3 * 30 + 12),
+            width: max(minimumContentSize.width, frameView.titleBarHeight > 0 ? frameView.titleBar.minimumWidth : 0),
             height: minimumContentSize.height + frameView.titleBarHeight)
         if surface.minimumSize != minimum { surface.minimumSize = minimum }
     }

@@ -2,8 +2,9 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// A round title-bar button (close, maximize or minimize) drawn as a glyph, highlighted
-/// while hovered or pressed; it acts on release over itself.
+/// A round title-bar button (close, maximize or minimize) drawn as a glyph on a light
+/// disc while hovered and a darker one while pressed with the pointer over it; it acts on a
+/// left release over itself. Each state change redraws only the button.
 ///
 /// Main-actor, like every view. The title bar owns it; ``action`` is set by the title bar.
 open class TitleBarButton: View {
@@ -35,7 +36,7 @@ open class TitleBarButton: View {
     }
     /// Whether the button is held down.
     public private(set) var isPressed = false {
-        didSet { if isPressed != oldValue { setNeedsDisplay() } }
+        didSet { if isPressed != oldValue, isHovered { setNeedsDisplay() } }  // drawn only while hovered
     }
 
     /// Creates a button of `kind` with a default 24-point frame at the origin.
@@ -47,7 +48,9 @@ open class TitleBarButton: View {
 
     open override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
-        if isHovered || isPressed {
+        // Pressed shows only while the pointer is over the button: a press dragged out
+        // looks released (and releasing there does nothing).
+        if isHovered {
             context.setFillColor(Color(white: 0, alpha: isPressed ? 0.22 : 0.12))
             context.fillEllipse(in: bounds)
         }
@@ -85,11 +88,15 @@ open class TitleBarButton: View {
     }
 
     open override func pointerDown(_ event: PointerEvent) {
-        if event.button == .left { isPressed = true }
+        guard event.button == .left else { return }
+        isHovered = bounds.contains(event.location(in: self))
+        isPressed = true
     }
 
     open override func pointerMoved(_ event: PointerEvent) {
-        if isPressed || isHovered { isHovered = bounds.contains(event.location(in: self)) }
+        // During a press the window sends the moves here even outside the button (the
+        // implicit grab), and no exit: follow the location.
+        isHovered = bounds.contains(event.location(in: self))
     }
 
     open override func pointerUp(_ event: PointerEvent) {

@@ -72,6 +72,25 @@ open class TitleBarView: View {
         }
     }
 
+    /// The narrowest bar that shows the buttons and a readable title: the whole title, or
+    /// (for a long one) its first ``minimumTitleWidth`` points and "…".
+    /// ``DecoratedWindow`` keeps the window at least this wide.
+    public var minimumWidth: CGFloat {
+        (buttonsWidth + 2 * Self.titleMargin + min(font.measure(title).width, Self.minimumTitleWidth)).rounded(.up)
+    }
+
+    /// How much of a long title a bar of ``minimumWidth`` shows, in points.
+    public static let minimumTitleWidth: CGFloat = 72
+
+    /// The title as drawn at the bar's current width: all of it, or as many leading
+    /// characters as fit followed by "…" ("" when not even "…" fits).
+    public var displayedTitle: String {
+        font.truncate(title, toWidth: max(0, bounds.width - buttonsWidth - 2 * Self.titleMargin))
+    }
+
+    /// The width the buttons take at the right end, with their spacing.
+    private var buttonsWidth: CGFloat { CGFloat(buttons.count) * 30 + 6 }
+
     open override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         context.setFillColor(backgroundFill)
@@ -80,9 +99,7 @@ open class TitleBarView: View {
         context.fill(CGRect(x: 0, y: bounds.height - 1, width: bounds.width, height: 1))
         // The title is centred on the bar, shifted left (and shortened) to stay clear of
         // the buttons.
-        let buttonsWidth = CGFloat(buttons.count) * 30 + 6
-        let available = max(0, bounds.width - buttonsWidth - 2 * Self.titleMargin)
-        let text = font.truncate(title, toWidth: available)
+        let text = displayedTitle
         let metrics = font.measure(text)
         let x = min((bounds.width - metrics.width) / 2, bounds.width - buttonsWidth - Self.titleMargin - metrics.width)
         let baseline = (bounds.height + metrics.ascent - metrics.descent) / 2

@@ -42,7 +42,7 @@ struct DecorationTests {
         #expect(!moveSerial.isEmpty && moveSerial == pressSerial, "\(move) vs \(press)")
     }
 
-    @Test("The window geometry excludes the shadow and the minimum size includes the title bar")
+    @Test("The window geometry excludes the shadow and the minimum size includes the title bar and room for the title")
     func geometryExcludesShadow() throws {
         let session = try NestedWestonSession(clientArguments: ["--decorated"])
         let ready = try #require(session.client.waitForLine(where: { $0.hasPrefix("ready ") }))
@@ -50,7 +50,10 @@ struct DecorationTests {
         let geometry = session.compositor.waitForLogLines(containing: "set_window_geometry(")
         #expect(geometry.last?.hasSuffix("set_window_geometry(12, 12, 200, 182)") == true, "\(geometry)")
         let minimum = session.compositor.logLines(containing: "set_min_size(")
-        #expect(minimum.last?.hasSuffix("set_min_size(120, 72)") == true, "\(minimum)")
+        // Width: the three buttons with their spacing (96), the title's margins (2 × 10) and
+        // 72 points of the title "Damask Test", which is wider: 188, more than the content's
+        // 120-point minimum. Height: 40 of content and the 32-point title bar.
+        #expect(minimum.last?.hasSuffix("set_min_size(188, 72)") == true, "\(minimum)")
     }
 
     @Test("The close button closes the window")

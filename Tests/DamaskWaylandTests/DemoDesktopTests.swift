@@ -40,6 +40,32 @@ struct DemoDesktopTests {
         #expect(demo.quit() == 0)
     }
 
+    @Test("In a short window the sidebar's key hints give way: the header and rows look as in a tall one, nothing overlaps them")
+    func sidebarHintsGiveWay() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        var script = "scene progress\nwait idle\nscreenshot \(path("600.png"))\n"
+        for height in [380, 120] {
+            script += "size 800x\(height)\nwait idle\nscreenshot \(path("\(height).png"))\n"
+        }
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let tall = try Bitmap(contentsOfPNGFile: path("600.png"))
+        // The tall sidebar shows the hints below its eight rows (which end at y 352).
+        let hintRows = (600 - 74)..<(600 - 20)
+        #expect(hintRows.contains { y in (0..<180).contains { tall.pixel(x: $0, y: y) & 0xFF_FFFF != DemoOnSeat.sidebarColor } },
+            "the hints are drawn in a tall window")
+        for height in [380, 120] {
+            let short = try Bitmap(contentsOfPNGFile: path("\(height).png"))
+            var differing = 0
+            for y in 0..<height {
+                for x in 0..<180 where short.pixel(x: x, y: y) != tall.pixel(x: x, y: y) { differing += 1 }
+            }
+            #expect(differing == 0, "\(differing) sidebar pixels differ from the tall window's at height \(height)")
+        }
+    }
+
     @Test("Keypad + zooms the paths scene as + does, and keypad − undoes it")
     func keypadZooms() throws {
         let directory = try DemoRun.makeDirectory()

@@ -56,6 +56,19 @@ final class DemoOnSeat {
         ((try? String(contentsOfFile: damageLog, encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
+    /// The damage rects (`[x, y, w, h]`, buffer pixels) of each commit after the first
+    /// `count`, in order.
+    func damage(ofCommitsAfter count: Int) -> [[[Int]]] {
+        let lines = ((try? String(contentsOfFile: damageLog, encoding: .utf8)) ?? "").split(separator: "\n")
+        return lines.dropFirst(count).map { line in
+            guard let data = line.data(using: .utf8),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let rects = object["damage"] as? [[Int]]
+            else { return [] }
+            return rects
+        }
+    }
+
     /// Waits until the damage log has more than `count` commits.
     func waitForCommits(beyond count: Int, timeout: TimeInterval = 20) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

@@ -131,6 +131,26 @@ struct WindowFrameTests {
         #expect(fixture.controls.requests == ["menu 60,22"])
     }
 
+    @Test("At its minimum width the title bar keeps its buttons and a readable title: all of a short one, a prefix and … of a long one")
+    func titleAtMinimumWidth() {
+        for title in ["Damask", "Damask: a window title far too long for a narrow window"] {
+            let bar = TitleBarView(title: title)
+            bar.frame = CGRect(x: 0, y: 0, width: bar.minimumWidth, height: TitleBarView.height)
+            bar.layoutIfNeeded()
+            let shown = bar.displayedTitle
+            if title == "Damask" {
+                #expect(shown == "Damask")
+            } else {
+                #expect(shown.hasSuffix("…") && shown.count >= 7 && title.hasPrefix(String(shown.dropLast())), "\(shown)")
+            }
+            // The buttons fit inside the bar, clear of the title's space.
+            #expect(bar.minimizeButton.frame.minX >= bar.bounds.width - 96 && bar.closeButton.frame.maxX <= bar.bounds.width)
+            // Narrower than that the title shortens, down to nothing, never over the buttons.
+            bar.frame.size.width = bar.minimumWidth - 30
+            #expect(bar.displayedTitle.count < max(shown.count, 2))
+        }
+    }
+
     @Test("The buttons close, maximize and minimize on release over themselves")
     func buttons() {
         let fixture = Fixture()

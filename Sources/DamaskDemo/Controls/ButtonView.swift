@@ -2,11 +2,25 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// A push button: a rounded face with a centred title that runs ``action`` when a press
-/// is released inside it.
+/// A push button: a rounded face with a centred title that runs ``action`` when a left
+/// press is released inside it.
 ///
-/// Pressing darkens the face (one redraw of the button only). Main-actor.
+/// Its face shows three states, as desktop buttons do: normal, hovered (the pointer is over
+/// it, lighter) and pressed (a left press began on it and the pointer is still over it,
+/// darker). Dragging a press out of the button shows it normal again, and releasing there
+/// does nothing; dragging back in shows it pressed. Each change of state redraws the button
+/// once, so it damages exactly its own frame. Main-actor.
 final class ButtonView: View {
+    /// What the face shows.
+    enum Appearance: Equatable {
+        /// The pointer is elsewhere (or a press was dragged out).
+        case normal
+        /// The pointer is over the button, no press on it.
+        case hovered
+        /// A press on the button, the pointer over it.
+        case pressed
+    }
+
     /// The title drawn on the face.
     var title: String {
         didSet { if title != oldValue { setNeedsDisplay() } }
@@ -14,8 +28,17 @@ final class ButtonView: View {
     /// Runs when the button is clicked.
     var action: @MainActor () -> Void
 
-    private var isPressed = false {
-        didSet { if isPressed != oldValue { setNeedsDisplay() } }
+    /// The state the face shows now.
+    private(set) var appearance = Appearance.normal {
+        didSet { if appearance != oldValue { setNeedsDisplay() } }
+    }
+    /// Whether the pointer is over the button (during a press: by the press's moves).
+    private var isPointerInside = false {
+        didSet { updateAppearance() }
+    }
+    /// Whether a left press began on the button and is not yet released.
+    private var isTracking = false {
+        didSet { updateAppearance() }
     }
 
     /// Creates a button titled `title` that runs `action`.
@@ -28,7 +51,13 @@ final class ButtonView: View {
 
     override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
-        context.setFillColor(isPressed ? DemoStyle.buttonPressed : DemoStyle.buttonFace)
+        let face: Color
+        switch appearance {
+        case .normal: face = DemoStyle.buttonFace
+        case .hovered: face = DemoStyle.buttonHovered
+        case .pressed: face = DemoStyle.buttonPressed
+        }
+        context.setFillColor(face)
         context.fill(Path(roundedRect: bounds, cornerRadius: 6))
         let font = DemoStyle.buttonFont
         let width = font.measure(title).width
@@ -38,13 +67,35 @@ final class ButtonView: View {
         context.draw(title, at: origin, font: font, color: .white)
     }
 
+    override func pointerEntered(_ event: PointerEvent) {
+        isPointerInside = true
+    }
+
+    override func pointerExited(_ event: PointerEvent) {
+        isPointerInside = false
+    }
+
+    override func pointerMoved(_ event: PointerEvent) {
+        // While a press is held the window sends the moves here even outside the button
+        // (the implicit grab) and no enter or exit: follow the location instead.
+        isPointerInside = bounds.contains(event.location(in: self))
+    }
+
     override func pointerDown(_ event: PointerEvent) {
-        isPressed = true
+        guard event.button == .left else { return }
+        isPointerInside = bounds.contains(event.location(in: self))
+        isTracking = true
     }
 
     override func pointerUp(_ event: PointerEvent) {
-        let wasPressed = isPressed
-        isPressed = false
-        if wasPressed, bounds.contains(event.location(in: self)) { action() }
+        guard event.button == .left, isTracking else { return }
+        let inside = bounds.contains(event.location(in: self))
+        isPointerInside = inside
+        isTracking = false
+        if inside { action() }
+    }
+
+    private func updateAppearance() {
+        appearance = isPointerInside ? (isTracking ? .pressed : .hovered) : .normal
     }
 }

@@ -19,6 +19,8 @@ import Foundation
     static let sidebarText = Color(red: 0.88, green: 0.90, blue: 0.94)
     /// A button's face.
     static let buttonFace = Color(red: 0.26, green: 0.47, blue: 0.85)
+    /// A button's face while the pointer is over it.
+    static let buttonHovered = Color(red: 0.36, green: 0.57, blue: 0.93)
     /// A pressed button's face.
     static let buttonPressed = Color(red: 0.17, green: 0.33, blue: 0.65)
     /// Panels that hold a demonstrated view.

@@ -54,12 +54,21 @@ final class SidebarView: View {
             context.draw("\(index + 1)", at: CGPoint(x: 22, y: baseline), font: DemoStyle.buttonFont, color: DemoStyle.sidebarText)
             context.draw(title, at: CGPoint(x: 44, y: baseline), font: DemoStyle.bodyFont, color: .white)
         }
-        let help = ["D  flash damage", "S  statistics", "Ctrl+Q  quit"]
-        for (index, line) in help.enumerated() {
+        guard showsHints else { return }
+        for (index, line) in Self.hints.enumerated() {
             let baseline = bounds.height - 60 + CGFloat(index) * 17
             guard rect.maxY > baseline - 14 else { continue }
             context.draw(line, at: CGPoint(x: 20, y: baseline), font: DemoStyle.captionFont, color: DemoStyle.sidebarText)
         }
+    }
+
+    /// The key hints at the bottom.
+    static let hints = ["D  flash damage", "S  statistics", "Ctrl+Q  quit"]
+
+    /// Whether the key hints fit below the last row (with an 8-point gap); in a shorter
+    /// sidebar they are left out rather than drawn over the rows and the header.
+    var showsHints: Bool {
+        bounds.height - 60 - 14 >= rowRect(titles.count - 1).maxY + 8
     }
 
     override func pointerDown(_ event: PointerEvent) {
