@@ -56,8 +56,12 @@ struct DemoRecordTests {
             try click(364, 127)  // + 5%
             try click(364, 127)  // + 5%
             try demo.press("Right")
-            // Out of the window: no hover left. The window's pixels are final once two
-            // screenshots in a row agree.
+            // Off the button onto the scene's background (recorded as a move, so the replay
+            // leaves the button unlit too), then out of the window. The window's pixels are
+            // final once two screenshots in a row agree.
+            let commits = demo.commitCount
+            try demo.move(to: 500, 450)
+            #expect(demo.waitForCommits(beyond: commits), "the button did not go dark as the pointer left it")
             let leaves = demo.weston.logLines(containing: ".leave(").count
             try demo.move(toScreen: 0, 0)
             demo.weston.waitForLogLines(containing: ".leave(") { $0.count > leaves }
