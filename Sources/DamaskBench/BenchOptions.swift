@@ -1,7 +1,7 @@
 /// The command line of `damask-bench`.
 struct BenchOptions {
     /// The measurement suites, in the order `all` runs them.
-    static let suiteNames = ["graphics", "views", "damage", "latency", "idle", "memory", "inspect"]
+    static let suiteNames = ["graphics", "views", "damage", "latency", "idle", "memory", "startup", "inspect"]
 
     /// The suites to run.
     var suites: [String] = []
@@ -62,6 +62,9 @@ struct BenchOptions {
                      every 5th frame (commits per link frame), 5 s each
           memory     peak RSS and shm bytes of an empty window and of damask-demo at
                      1920x1080 and 3840x2160; backing-store bytes of a sparse tree
+          startup    damask-demo against foot under one private headless Weston with a
+                     seat, --repeats starts each, interleaved: exec to the first commit
+                     with a buffer (Weston's protocol log), CPU until then, peak RSS
           inspect    damask-inspect's CPU per 1920x1080 commit (copy, compare, release
                      check) vs memcpy of the frame
           all        every suite above

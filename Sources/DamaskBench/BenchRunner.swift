@@ -28,6 +28,7 @@ import Foundation
                 case "latency": try LatencySuite(report: report, options: options).run()
                 case "idle": try IdleSuite(report: report, options: options).run()
                 case "memory": try MemorySuite(report: report, options: options).run()
+                case "startup": try StartupSuite(report: report, options: options).run()
                 case "inspect": try InspectSuite(report: report, sampler: sampler).run()
                 default: break
                 }

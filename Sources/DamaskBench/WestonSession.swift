@@ -11,23 +11,27 @@ final class WestonSession {
     let runtimeDirectory: String
     /// Weston's process id.
     let pid: Int32
+    /// Weston's log, with every request and event (`--logger-scopes=log,proto`).
+    let logPath: String
 
     private let process = Process()
     private let input = Pipe()
 
     /// Starts Weston with an output of `size` (e.g. `1920x1080`), with the pixman renderer
-    /// or, when `glRenderer`, the GL one (`scripts/with-weston --gl`).
+    /// or, when `glRenderer`, the GL one (`scripts/with-weston --gl`); with `seat`, Weston
+    /// also has a seat with a pointer and a keyboard (`scripts/with-weston --seat`), which
+    /// some clients (foot) need to start.
     ///
     /// - Throws: `BenchError.helper` when the script is missing or Weston does not start.
-    init(size: String, glRenderer: Bool = false) throws {
+    init(size: String, glRenderer: Bool = false, seat: Bool = false) throws {
         guard let script = Self.script(named: "with-weston") else {
             throw BenchError.helper("scripts/with-weston not found (run from the package root or set DAMASK_ROOT)")
         }
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = ["--size", size] + (glRenderer ? ["--gl"] : []) + [
+        process.arguments = ["--size", size] + (glRenderer ? ["--gl"] : []) + (seat ? ["--seat"] : []) + [
             "--", "sh", "-c",
-            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DAMASK_WESTON_PID"; exec cat >/dev/null"#,
+            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DAMASK_WESTON_PID|$DAMASK_WESTON_LOG"; exec cat >/dev/null"#,
         ]
         process.standardInput = input
         process.standardOutput = output
@@ -40,11 +44,11 @@ final class WestonSession {
             line.append(byte)
         }
         let fields = String(decoding: line, as: UTF8.self).split(separator: "|").map(String.init)
-        guard fields.count == 3, let pid = Int32(fields[2]) else {
+        guard fields.count == 4, let pid = Int32(fields[2]) else {
             process.terminate()
             throw BenchError.helper("weston did not start (is it installed? scripts/setup)")
         }
-        (socketPath, runtimeDirectory, self.pid) = (fields[0], fields[1], pid)
+        (socketPath, runtimeDirectory, self.pid, logPath) = (fields[0], fields[1], pid, fields[3])
     }
 
     deinit { stop() }

@@ -27,7 +27,7 @@ struct BenchTests {
         let result = try TestProcess.run(Self.executable, ["--help"], timeout: 10)
         #expect(result.status == 0)
         for word in [
-            "graphics", "views", "damage", "latency", "idle", "memory", "all", "--json", "--repeats",
+            "graphics", "views", "damage", "latency", "idle", "memory", "startup", "all", "--json", "--repeats",
             "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--help",
         ] {
             #expect(result.output.contains(word), "\(word) missing from --help")
@@ -123,5 +123,36 @@ extension BenchTests {
             let maximum = try #require((figure["value"] as? [String: Any])?["maximum"] as? Double)
             #expect(maximum <= 1, "\(figure["name"] ?? "") waited \(maximum) frame callbacks")
         }
+    }
+}
+
+extension BenchTests {
+    @Test("startup runs damask-demo and foot under one Weston with a seat and times each from exec to its first frame", .integration)
+    func startupComparesDemoWithFoot() throws {
+        let result = try Self.run(["startup", "--quick"])
+        #expect(result.status == 0, "\(result.output)")
+        let json = try #require(result.json)
+        let figures = try #require(json["figures"] as? [[String: Any]], "no figures: \(result.output)")
+        let startup = figures.filter { ($0["suite"] as? String) == "startup" }
+        #expect(Set(startup.compactMap { $0["metric"] as? String }) == ["exec→first commit", "CPU to first commit", "peak RSS"])
+        for figure in startup {
+            #expect(figure["baseline"] as? String == "foot")
+            let value = try #require(figure["value"] as? [String: Any])
+            let baseline = try #require(figure["baselineValue"] as? [String: Any])
+            // 3 starts each (--quick); every one found its frame and took some time and memory.
+            #expect(value["count"] as? Int == 3 && baseline["count"] as? Int == 3, "\(figure)")
+            for summary in [value, baseline] {
+                let minimum = try #require(summary["minimum"] as? Double)
+                let maximum = try #require(summary["maximum"] as? Double)
+                #expect(minimum > 0 && maximum < 20_000, "\(figure)")
+            }
+        }
+        // A program's first frame comes after it was started, and a Swift program with
+        // Foundation needs more than a mebibyte.
+        let rss = try #require(startup.first { ($0["metric"] as? String) == "peak RSS" })
+        #expect(((rss["value"] as? [String: Any])?["minimum"] as? Double ?? 0) > 1, "\(rss)")
+        let targets = try #require(json["targets"] as? [[String: Any]])
+        #expect(targets.contains { ($0["statement"] as? String)?.contains("peak RSS ≤ 20 MiB") == true })
+        #expect(targets.contains { ($0["statement"] as? String)?.contains("≤ foot's") == true })
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+
+/// damask-demo's start-up against foot's under the same private headless Weston: the time
+/// from `exec` to the first commit that shows a buffer on the window's toplevel surface
+/// (Weston's protocol log), the CPU time the program used until then, and its peak RSS
+/// once it settled.
+///
+/// Both programs run under one Weston with a seat (foot refuses to start without one),
+/// `--repeats` times each after one discarded warm-up of each, interleaved (demo first in
+/// even rounds, foot first in odd ones) so that load changes hit both alike; ratios are
+/// taken round by round.
+@MainActor struct StartupSuite {
+    /// Where figures go.
+    let report: BenchReport
+    /// The command line (repeats, offscreen-only).
+    let options: BenchOptions
+
+    /// How long a program runs after its first frame before its peak RSS is read.
+    static let settleMicroseconds: UInt32 = 500_000
+    /// How long a program may take to show its first frame.
+    static let firstFrameTimeout: UInt64 = 20_000_000_000
+
+    /// What one start measured.
+    struct Start {
+        /// `exec` to the first commit with a buffer, wall clock, milliseconds.
+        var firstFrameMilliseconds: Double
+        /// CPU time of all the program's threads when the first frame was seen, milliseconds.
+        var cpuMilliseconds: Double
+        /// Peak RSS (`VmHWM`) after settling, MiB.
+        var peakResidentMiB: Double
+    }
+
+    /// One program that is measured.
+    private struct Program {
+        var name: String
+        var executable: String
+        var arguments: [String]
+    }
+
+    /// Runs the suite.
+    func run() throws {
+        guard !options.offscreenOnly else {
+            report.skip("startup", reason: "--offscreen")
+            return
+        }
+        let demoPath = URL(fileURLWithPath: ChildProcess.benchExecutable).deletingLastPathComponent()
+            .appendingPathComponent("damask-demo").path
+        guard FileManager.default.isExecutableFile(atPath: demoPath) else {
+            throw BenchError.helper("damask-demo is not built next to damask-bench")
+        }
+        guard let footPath = Self.executableInPath("foot") else {
+            throw BenchError.helper("foot is not installed (scripts/setup)")
+        }
+        let demo = Program(name: "damask-demo", executable: demoPath, arguments: [])
+        // foot's shell is `sleep`: nothing it prints can change what foot draws first.
+        let foot = Program(name: "foot", executable: footPath, arguments: ["sleep", "60"])
+
+        let weston = try WestonSession(size: "1920x1080", seat: true)
+        defer { weston.stop() }
+        let environment = weston.clientEnvironment.filter { !$0.key.hasPrefix("DAMASK_") }
+        _ = try measure(demo, weston: weston, environment: environment)
+        _ = try measure(foot, weston: weston, environment: environment)
+        var demoStarts: [Start] = []
+        var footStarts: [Start] = []
+        for round in 0..<options.repeats {
+            if round.isMultiple(of: 2) {
+                demoStarts.append(try measure(demo, weston: weston, environment: environment))
+                footStarts.append(try measure(foot, weston: weston, environment: environment))
+            } else {
+                footStarts.append(try measure(foot, weston: weston, environment: environment))
+                demoStarts.append(try measure(demo, weston: weston, environment: environment))
+            }
+        }
+        record(demoStarts, against: footStarts)
+    }
+
+    /// Adds the figures and checks the targets.
+    private func record(_ demo: [Start], against foot: [Start]) {
+        let note = "\(demo.count) starts each, interleaved, under one headless Weston with a seat"
+        func figure(_ metric: String, _ unit: String, _ value: (Start) -> Double, note: String? = nil) -> Figure {
+            let ratios = zip(demo, foot).map { value($1) > 0 ? value($0) / value($1) : 0 }
+            return Figure(
+                suite: "startup", name: "damask-demo (default window)", metric: metric, unit: unit,
+                value: Statistics(demo.map(value)), baseline: "foot", baselineValue: Statistics(foot.map(value)),
+                ratio: Statistics(ratios), note: note)
+        }
+        let firstFrame = figure("exec→first commit", "ms", \.firstFrameMilliseconds, note: note)
+        report.add(firstFrame)
+        report.add(
+            figure("CPU to first commit", "ms", \.cpuMilliseconds, note: "all threads, user + system"))
+        let memory = figure("peak RSS", "MiB", \.peakResidentMiB, note: "VmHWM 0.5 s after the first commit")
+        report.add(memory)
+        report.check(
+            Target(
+                statement: "damask-demo exec→first commit ≤ foot's under the same Weston (median of paired ratios)",
+                measured: firstFrame.ratio?.median ?? .infinity, limit: 1, unit: "× foot"))
+        report.check(
+            Target(
+                statement: "damask-demo peak RSS ≤ 20 MiB", measured: memory.value.median, limit: 20, unit: "MiB"))
+    }
+
+    /// Starts `program`, waits for its first frame in Weston's log, lets it settle, reads
+    /// its peak RSS and stops it.
+    private func measure(_ program: Program, weston: WestonSession, environment: [String: String]) throws -> Start {
+        guard let log = FileHandle(forReadingAtPath: weston.logPath) else {
+            throw BenchError.helper("cannot read Weston's log \(weston.logPath)")
+        }
+        defer { try? log.close() }
+        log.seekToEndOfFile()
+        let launched = try LaunchedProgram(program.executable, program.arguments, environment: environment)
+        defer { launched.stop() }
+        var finder = FirstFrameFinder()
+        var pending = Data()
+        let deadline = BenchClock.monotonic() + Self.firstFrameTimeout
+        var frame: FirstFrameFinder.Frame?
+        while frame == nil {
+            let chunk = log.availableData
+            if chunk.isEmpty {
+                guard launched.isRunning else { throw BenchError.helper("\(program.name) exited before its first frame") }
+                guard BenchClock.monotonic() < deadline else {
+                    throw BenchError.helper("\(program.name) showed no frame within 20 s")
+                }
+                usleep(500)
+                continue
+            }
+            pending.append(chunk)
+            guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            let text = String(decoding: pending[..<lastNewline], as: UTF8.self)
+            pending.removeSubrange(..<pending.index(after: lastNewline))
+            for line in text.split(separator: "\n") where frame == nil {
+                frame = finder.consume(line)
+            }
+        }
+        let cpu = ProcessProbe(pid: launched.pid).read().cpuNanoseconds
+        usleep(Self.settleMicroseconds)
+        guard launched.isRunning else { throw BenchError.helper("\(program.name) exited after its first frame") }
+        let peak = ProcessProbe(pid: launched.pid).peakResidentBytes()
+        launched.stop()
+        // Let the compositor forget the client before the next one starts.
+        usleep(100_000)
+        return Start(
+            firstFrameMilliseconds: (frame?.milliseconds ?? 0) - launched.spawnedAtMilliseconds,
+            cpuMilliseconds: Double(cpu) / 1e6, peakResidentMiB: Double(peak) / 1_048_576)
+    }
+
+    /// The first executable `name` in `PATH`.
+    private static func executableInPath(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+}
