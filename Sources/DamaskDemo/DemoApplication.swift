@@ -28,22 +28,20 @@ final class DemoApplication {
         self.options = options
     }
 
-    /// The scene names, in sidebar order.
-    static let sceneNames = ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text", "motion"]
+    /// The scenes, in sidebar order; each is made when first shown.
+    static let sceneEntries: [DemoSceneEntry] = [
+        DemoSceneEntry(name: "progress", sidebarTitle: "Progress") { ProgressScene(environment: $0) },
+        DemoSceneEntry(name: "chromosome", sidebarTitle: "Chromosome") { ChromosomeScene(environment: $0) },
+        DemoSceneEntry(name: "paths", sidebarTitle: "Paths") { PathsScene(environment: $0) },
+        DemoSceneEntry(name: "layers", sidebarTitle: "Layers") { LayersScene(environment: $0) },
+        DemoSceneEntry(name: "canvas", sidebarTitle: "Canvas") { CanvasScene(environment: $0) },
+        DemoSceneEntry(name: "content-mode", sidebarTitle: "Content mode") { ContentModeScene(environment: $0) },
+        DemoSceneEntry(name: "text", sidebarTitle: "Text") { TextScene(environment: $0) },
+        DemoSceneEntry(name: "motion", sidebarTitle: "Motion") { MotionScene(environment: $0) },
+    ]
 
-    /// Creates every scene, in sidebar order.
-    static func makeScenes(environment: DemoEnvironment) -> [DemoScene] {
-        [
-            ProgressScene(environment: environment),
-            ChromosomeScene(environment: environment),
-            PathsScene(environment: environment),
-            LayersScene(environment: environment),
-            CanvasScene(environment: environment),
-            ContentModeScene(environment: environment),
-            TextScene(environment: environment),
-            MotionScene(environment: environment),
-        ]
-    }
+    /// The scene names, in sidebar order.
+    static var sceneNames: [String] { sceneEntries.map(\.name) }
 
     /// Opens the window and starts handling events (and playing, with `--play`); the
     /// caller then runs the main loop.
@@ -87,7 +85,7 @@ final class DemoApplication {
 
         let size = CGSize(width: options.size.width, height: options.size.height)
         let rootView = DemoRootView(
-            frame: CGRect(origin: .zero, size: size), scenes: Self.makeScenes(environment: environment),
+            frame: CGRect(origin: .zero, size: size), scenes: Self.sceneEntries, showing: initialIndex,
             environment: environment)
         let window = try openWindow(showing: rootView, size: size, playing: playback != nil)
         if decoratedWindow == nil {
@@ -108,11 +106,8 @@ final class DemoApplication {
         self.rootView = rootView
         signalMonitor = SignalMonitor { [weak self] _ in self?.quit(status: 0) }
         connection?.start()
-        if initialIndex == 0 {
-            rootView.currentScene.sceneDidAppear()
-        } else {
-            rootView.showScene(at: initialIndex)
-        }
+        rootView.layoutIfNeeded()
+        rootView.currentScene.sceneDidAppear()
         window.setNeedsDisplay()
 
         if let playback {

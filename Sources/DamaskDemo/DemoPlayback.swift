@@ -137,7 +137,7 @@ final class DemoPlayback {
     /// `scene NAME`: screenshots the scene being left (with `--screenshots`), then shows
     /// `name` and lets its first frame be presented.
     private func show(sceneNamed name: String, player: ScriptPlayer) async throws {
-        guard let rootView, let index = rootView.scenes.firstIndex(where: { $0.name == name }) else { return }
+        guard let rootView, let index = rootView.sceneEntries.firstIndex(where: { $0.name == name }) else { return }
         let location = player.currentLocation ?? SourceLocation(file: script.file, line: 1, column: 1)
         if rootView.currentScene.name != name {
             try await captureCurrentScene(player: player, at: location)

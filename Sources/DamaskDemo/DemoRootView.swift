@@ -10,8 +10,12 @@ import Foundation
 /// (after Escape, Return, or a click outside the field), keys arrive here and scene keys
 /// (arrows, `+`, `-`, …) go on to the current scene. Main-actor.
 final class DemoRootView: View {
-    /// Every scene, in sidebar order.
-    let scenes: [DemoScene]
+    /// Every scene's entry, in sidebar order.
+    let sceneEntries: [DemoSceneEntry]
+    /// What the scenes are made with.
+    private let environment: DemoEnvironment
+    /// The scenes made so far, by index in ``sceneEntries`` (nil: not shown yet).
+    private var madeScenes: [DemoScene?]
     /// The sidebar.
     let sidebar: SidebarView
     /// The statistics overlay.
@@ -20,12 +24,20 @@ final class DemoRootView: View {
     var onQuit: @MainActor () -> Void = {}
     /// The scene shown now.
     private(set) var currentScene: DemoScene
+    /// The index of ``currentScene`` in ``sceneEntries``.
+    private(set) var currentIndex: Int
 
-    /// Creates the root view showing `scenes[0]`.
-    init(frame: CGRect, scenes: [DemoScene], environment: DemoEnvironment) {
+    /// Creates the root view showing the scene at `initialIndex` (clamped to the entries),
+    /// the only scene made until another is shown.
+    init(frame: CGRect, scenes: [DemoSceneEntry], showing initialIndex: Int = 0, environment: DemoEnvironment) {
         precondition(!scenes.isEmpty, "the demo needs a scene")
-        self.scenes = scenes
-        self.currentScene = scenes[0]
+        let index = min(max(0, initialIndex), scenes.count - 1)
+        sceneEntries = scenes
+        self.environment = environment
+        let first = scenes[index].make(environment)
+        madeScenes = scenes.indices.map { $0 == index ? first : nil }
+        currentScene = first
+        currentIndex = index
         sidebar = SidebarView(
             frame: CGRect(x: 0, y: 0, width: DemoStyle.sidebarWidth, height: frame.height),
             titles: scenes.map(\.sidebarTitle))
@@ -35,6 +47,7 @@ final class DemoRootView: View {
         addSubview(sidebar)
         addSubview(currentScene)
         addSubview(statsOverlay)
+        sidebar.selectedIndex = index
         sidebar.onSelect = { [weak self] index in self?.showScene(at: index) }
     }
 
@@ -46,17 +59,29 @@ final class DemoRootView: View {
         statsOverlay.frame = CGRect(x: bounds.width - 238, y: bounds.height - 72, width: 230, height: 64)
     }
 
-    /// Returns the scene called `name`, if any.
+    /// Returns the scene called `name` (made now if it was not yet), if there is one.
     func scene(named name: String) -> DemoScene? {
-        scenes.first { $0.name == name }
+        sceneEntries.firstIndex { $0.name == name }.map(scene(at:))
     }
 
-    /// Shows the scene at `index` (no-op if it is shown already).
+    /// The scene at `index` in ``sceneEntries``, made on first use.
+    func scene(at index: Int) -> DemoScene {
+        if let scene = madeScenes[index] { return scene }
+        let scene = sceneEntries[index].make(environment)
+        madeScenes[index] = scene
+        return scene
+    }
+
+    /// How many scenes have been made so far.
+    var madeSceneCount: Int { madeScenes.lazy.compactMap { $0 }.count }
+
+    /// Shows the scene at `index` (no-op if it is shown already or out of range).
     func showScene(at index: Int) {
-        guard scenes.indices.contains(index), scenes[index] !== currentScene else { return }
+        guard sceneEntries.indices.contains(index), index != currentIndex else { return }
         currentScene.sceneWillDisappear()
         currentScene.removeFromSuperview()
-        currentScene = scenes[index]
+        currentScene = scene(at: index)
+        currentIndex = index
         insertSubview(currentScene, belowSubview: statsOverlay)
         sidebar.selectedIndex = index
         setNeedsLayout()
