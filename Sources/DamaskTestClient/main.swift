@@ -35,7 +35,9 @@ import Foundation
 // With `--decorated` the window has client-side decorations (DecoratedWindow): a title bar
 // with close, maximize and minimize buttons, a shadow with resize handles, and Ctrl+Q. It
 // then prints "closed" and exits 0 when asked to close (button, Ctrl+Q or compositor),
-// and "states S,S…" after every configure that changes the window's states.
+// and "states S,S…" after every configure that changes the window's states, and
+// "geometry X Y W H" (surface points) after every commit that changes the window geometry it
+// sent with xdg_surface.set_window_geometry.
 
 /// Writes one line to stdout at once (stdout is a pipe in the tests; no buffering).
 func emit(_ line: String) {
@@ -161,6 +163,7 @@ final class TestClient {
             window.contentView = view
         }
         var announced = false
+        var lastGeometry: CGRect?
         let surfaceID = surface.protocolID
         window.onCommit = { [surface, view] report in
             if !announced {
@@ -168,6 +171,10 @@ final class TestClient {
                 emit("ready \(surface.pixelWidth) \(surface.pixelHeight) \(surfaceID)")
                 let frame = view.convert(view.bounds, to: nil)
                 emit("content \(Int(frame.minX)) \(Int(frame.minY)) \(Int(frame.width)) \(Int(frame.height))")
+            }
+            if let geometry = surface.windowGeometry, geometry != lastGeometry {
+                lastGeometry = geometry
+                emit("geometry \(Int(geometry.minX)) \(Int(geometry.minY)) \(Int(geometry.width)) \(Int(geometry.height))")
             }
             let rects = report.damageRects.map { "\(Int($0.minX)),\(Int($0.minY)),\(Int($0.width)),\(Int($0.height))" }
             emit("commit \(report.frameNumber) " + rects.joined(separator: " "))

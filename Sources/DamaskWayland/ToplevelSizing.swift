@@ -19,6 +19,11 @@ import Foundation
 ///   chosen, and the floating size is left untouched for the restore.
 /// - **Tiled** (an edge tiled, not maximized or fullscreen): the size is an upper bound;
 ///   the window keeps at least its minimum size where that still fits under the bound.
+/// - **Back to floating** (the first floating configure after maximized, fullscreen or
+///   tiled): the floating size, but no larger than a non-zero proposal on that axis. A
+///   floating size is a suggestion, and the one mutter 43 suggests on restore is off (it
+///   sends 212 × 182 for a 200 × 182 window with a 12-point client-side shadow); a smaller
+///   proposal is kept, so a compositor that shrinks the window to fit an output still can.
 public struct ToplevelSizing: Equatable, Sendable {
     /// The window size the last time the window was floating.
     public private(set) var floatingSize: CGSize
@@ -31,6 +36,10 @@ public struct ToplevelSizing: Equatable, Sendable {
     public var maximumSize: CGSize {
         didSet { maximumSize = CGSize(width: max(0, maximumSize.width), height: max(0, maximumSize.height)) }
     }
+
+    /// Whether the last configure had the compositor dictate the size (maximized,
+    /// fullscreen or tiled).
+    private var wasConstrained = false
 
     /// Creates the sizing of a window that starts floating at `initialSize`.
     public init(initialSize: CGSize, minimumSize: CGSize = CGSize(width: 1, height: 1), maximumSize: CGSize = .zero) {
@@ -49,6 +58,15 @@ public struct ToplevelSizing: Equatable, Sendable {
     /// client's choice) with `states`, while the window is `current`; remembers the result
     /// as the floating size when the window is floating.
     public mutating func windowSize(proposedWidth width: Int32, height: Int32, states: ToplevelState, current: CGSize) -> CGSize {
+        let restoring = wasConstrained && !Self.isConstrained(states)
+        wasConstrained = Self.isConstrained(states)
+        if restoring {
+            let size = limited(CGSize(
+                width: width > 0 ? min(floatingSize.width, CGFloat(width)) : floatingSize.width,
+                height: height > 0 ? min(floatingSize.height, CGFloat(height)) : floatingSize.height))
+            floatingSize = size
+            return size
+        }
         if states.contains(.maximized) || states.contains(.fullscreen) {
             return CGSize(
                 width: width > 0 ? CGFloat(width) : current.width,

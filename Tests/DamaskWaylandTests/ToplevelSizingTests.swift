@@ -17,6 +17,22 @@ struct ToplevelSizingTests {
         #expect(restored == CGSize(width: 800, height: 632))
     }
 
+    @Test("Back to floating, the floating size returns even when the compositor proposes more (mutter 43 adds the shadow); a smaller proposal is kept")
+    func restoreCapsByProposal() {
+        var sizing = ToplevelSizing(initialSize: CGSize(width: 200, height: 182), minimumSize: CGSize(width: 120, height: 72))
+        _ = sizing.windowSize(proposedWidth: 200, height: 182, states: [.activated], current: CGSize(width: 200, height: 182))
+        _ = sizing.windowSize(proposedWidth: 800, height: 600, states: [.maximized, .activated], current: CGSize(width: 200, height: 182))
+        let restored = sizing.windowSize(proposedWidth: 212, height: 182, states: [.activated], current: CGSize(width: 800, height: 600))
+        #expect(restored == CGSize(width: 200, height: 182))
+        // After the restore a proposal is an ordinary suggestion again (an interactive resize).
+        #expect(sizing.windowSize(proposedWidth: 260, height: 190, states: [.activated, .resizing], current: restored)
+            == CGSize(width: 260, height: 190))
+        // Tiled, then floating with a proposal smaller than the floating size: it fits there.
+        _ = sizing.windowSize(proposedWidth: 400, height: 600, states: [.tiledLeft, .tiledTop, .tiledBottom], current: CGSize(width: 260, height: 190))
+        #expect(sizing.windowSize(proposedWidth: 240, height: 0, states: [], current: CGSize(width: 400, height: 600))
+            == CGSize(width: 240, height: 190))
+    }
+
     @Test("An interactive resize is remembered as the floating size and kept within the limits")
     func resizeWithinLimits() {
         var sizing = ToplevelSizing(
