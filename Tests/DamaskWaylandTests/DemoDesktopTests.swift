@@ -66,6 +66,37 @@ struct DemoDesktopTests {
         }
     }
 
+    @Test("In a 560-point window the text field narrows to the scene: its right border and the caret after long text stay in view")
+    func narrowWindowKeepsFieldInView() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shot = (directory as NSString).appendingPathComponent("narrow.png")
+        let script = """
+            size 560x400
+            scene text
+            click 300 180
+            type "The quick brown fox jumps over the lazy dog, again and again"
+            key End
+            wait idle
+            screenshot \(shot)
+
+            """
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let bitmap = try Bitmap(contentsOfPNGFile: shot)
+        // The scene is 380 wide from x 180: the field spans 204…536 (24-point margins).
+        let background: UInt32 = 0xEEF0F5
+        let row = 180
+        #expect(bitmap.pixel(x: 545, y: row) & 0xFF_FFFF == background, "nothing right of the field")
+        let border = bitmap.pixel(x: 535, y: row) & 0xFF_FFFF
+        #expect(border != background && border != 0xFFFFFF, "the field's right border is drawn: \(String(border, radix: 16))")
+        // The caret (2 × 24, the text colour #212630) is drawn inside the padding's edge.
+        let caretColumns = (500..<535).filter { x in
+            (168..<192).allSatisfy { y in DemoOnSeat.isClose(bitmap.pixel(x: x, y: y) & 0xFF_FFFF, 0x212630) }
+        }
+        #expect(!caretColumns.isEmpty, "no caret near the field's right end")
+    }
+
     @Test("Keypad + zooms the paths scene as + does, and keypad − undoes it")
     func keypadZooms() throws {
         let directory = try DemoRun.makeDirectory()

@@ -54,6 +54,13 @@ final class ProgressScene: DemoScene {
         for _ in 0..<3 { progressView.progress += amount / 3 }
     }
 
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        // The bar keeps its 560 points where the scene has room and narrows with the window.
+        let width = max(60, min(560, bounds.width - 2 * DemoStyle.margin))
+        if progressView.frame.width != width { progressView.frame.size.width = width }
+    }
+
     override func animationDidStop() {
         lastTimestamp = nil
     }

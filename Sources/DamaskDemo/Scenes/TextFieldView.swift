@@ -108,6 +108,12 @@ final class TextFieldView: View {
         }
     }
 
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        // A new width: keep the caret in view (the whole field redraws anyway, .redraw).
+        scrollToCaret()
+    }
+
     override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         context.setStrokeColor(isFirstResponder ? DemoStyle.sidebarSelection : Color(white: 0.7))

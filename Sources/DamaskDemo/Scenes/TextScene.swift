@@ -58,6 +58,14 @@ final class TextScene: DemoScene {
         }
     }
 
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        // The field keeps its 420 points where the scene has room, and narrows with a narrow
+        // window so that its right border and the caret stay in view.
+        let width = max(60, min(420, bounds.width - 2 * DemoStyle.margin))
+        if textField.frame.width != width { textField.frame.size.width = width }
+    }
+
     override func sceneWillDisappear() {
         super.sceneWillDisappear()
         textField.resignFirstResponder()
