@@ -1,3 +1,4 @@
+import DamaskViews
 import Foundation
 
 /// One command of an input script, parsed.
@@ -18,8 +19,9 @@ public enum ScriptCommand: Equatable, Sendable {
     case press(ScriptButton)
     /// `release [BUTTON]`: a button goes up where the pointer is.
     case release(ScriptButton)
-    /// `click X Y [BUTTON] [double]`: move, then press and release (twice for a double click).
-    case click(CGPoint, button: ScriptButton, isDouble: Bool)
+    /// `click X Y [BUTTON] [double|triple]`: move, then press and release `count` times
+    /// (1…3), the presses carrying click counts 1, 2, 3.
+    case click(CGPoint, button: ScriptButton, count: Int)
     /// `drag X1 Y1 X2 Y2 [steps N]`: move, press, N moves along the line, release.
     case drag(from: CGPoint, to: CGPoint, steps: Int)
     /// `scroll DX DY`: wheel steps where the pointer is; positive DY scrolls down.
@@ -54,6 +56,11 @@ public enum ScriptCommand: Equatable, Sendable {
     case expectNoDamage
     /// `expect draws N`: the number of `draw` calls since the last check.
     case expectDraws(Int)
+    /// `expect text "TEXT"`: the text of the window's first responder (a ``TextInput``).
+    case expectText(String)
+    /// `expect clipboard "TEXT"` / `expect primary "TEXT"`: the text the window's clipboard
+    /// or primary selection holds, as a paste in this window would read it.
+    case expectPasteboard(PasteboardKind, text: String)
     /// A command registered by the application (see `ScriptCommandRegistry`).
     case custom(CustomInvocation)
 }

@@ -135,18 +135,18 @@ public final class ScriptParser {
     private func parseClick(_ reader: inout ArgumentReader) throws(ScriptError) -> ScriptCommand {
         let location = try point(&reader)
         var button: ScriptButton?
-        var isDouble = false
+        var count = 1
         while let word = reader.peek() {
-            if word == "double", !isDouble {
-                isDouble = true
+            if count == 1, let clicks = Self.clickCounts[word] {
+                count = clicks
                 _ = reader.optionalWord()
-            } else if button == nil, !isDouble, let parsed = try self.button(&reader) {
+            } else if button == nil, count == 1, let parsed = try self.button(&reader) {
                 button = parsed
             } else {
                 break
             }
         }
-        return .click(location, button: button ?? .left, isDouble: isDouble)
+        return .click(location, button: button ?? .left, count: count)
     }
 
     private func parseDrag(_ reader: inout ArgumentReader) throws(ScriptError) -> ScriptCommand {
@@ -239,10 +239,13 @@ public final class ScriptParser {
         }
     }
 
+    /// The words after `click` that make it a multiple click, with its number of clicks.
+    static let clickCounts = ["double": 2, "triple": 3]
+
     private func parseExpectation(
         _ reader: inout ArgumentReader
     ) throws(ScriptError) -> ScriptCommand {
-        let kind = try reader.word("pixel|image|damage|no-damage|draws")
+        let kind = try reader.word("pixel|image|damage|no-damage|draws|text|clipboard|primary")
         reader.enterSubcommand(kind)
         switch kind {
         case "pixel":
@@ -272,9 +275,13 @@ public final class ScriptParser {
             return mode == "within" ? .expectDamageWithin(rects) : .expectDamageExactly(rects)
         case "no-damage": return .expectNoDamage
         case "draws": return .expectDraws(try reader.integer("N", in: 0...Int(Int32.max)))
+        case "text": return .expectText(try reader.quotedString("TEXT"))
+        case "clipboard": return .expectPasteboard(.clipboard, text: try reader.quotedString("TEXT"))
+        case "primary": return .expectPasteboard(.primarySelection, text: try reader.quotedString("TEXT"))
         default:
             throw reader.error(
-                "unknown expectation '\(kind)' (expected pixel, image, damage, no-damage or draws)")
+                "unknown expectation '\(kind)' "
+                    + "(expected pixel, image, damage, no-damage, draws, text, clipboard or primary)")
         }
     }
 

@@ -25,6 +25,10 @@ extension ScriptPlayer {
                 drawsSinceCheck == count
                 ? nil : Mismatch(expected: "\(count) draws", actual: "\(drawsSinceCheck) draws")
             drawsSinceCheck = 0
+        case .expectText(let text):
+            failure = await checkText(text)
+        case .expectPasteboard(let kind, let text):
+            failure = await checkPasteboard(kind, text)
         default:
             failure = nil
         }

@@ -139,13 +139,11 @@ import Foundation
             await pressButton(button, clickCount: 1)
         case .release(let button):
             await releaseButton(button, clickCount: 1)
-        case .click(let point, let button, let isDouble):
+        case .click(let point, let button, let count):
             await movePointer(to: point)
-            await pressButton(button, clickCount: 1)
-            await releaseButton(button, clickCount: 1)
-            if isDouble {
-                await pressButton(button, clickCount: 2)
-                await releaseButton(button, clickCount: 2)
+            for clickCount in 1...max(1, count) {
+                await pressButton(button, clickCount: clickCount)
+                await releaseButton(button, clickCount: clickCount)
             }
         case .drag(let from, let to, let steps):
             await movePointer(to: from)
@@ -189,7 +187,7 @@ import Foundation
         case .screenshot(let path):
             try await screenshot(to: script.resolve(path), at: location)
         case .expectPixel, .expectImage, .expectDamageWithin, .expectDamageExactly,
-            .expectNoDamage, .expectDraws:
+            .expectNoDamage, .expectDraws, .expectText, .expectPasteboard:
             try await check(statement)
         case .custom(let invocation):
             guard let definition = options.registry.definition(named: invocation.name) else {

@@ -22,8 +22,9 @@ public enum ScriptPrinter {
         case .move(let point): return "move \(format(point))"
         case .press(let button): return "press \(button.rawValue)"
         case .release(let button): return "release \(button.rawValue)"
-        case .click(let point, let button, let isDouble):
-            return "click \(format(point)) \(button.rawValue)" + (isDouble ? " double" : "")
+        case .click(let point, let button, let count):
+            let suffix = ScriptParser.clickCounts.first { $0.value == count }.map { " " + $0.key } ?? ""
+            return "click \(format(point)) \(button.rawValue)" + suffix
         case .drag(let from, let to, let steps):
             return "drag \(format(from)) \(format(to)) steps \(steps)"
         case .scroll(let dx, let dy): return "scroll \(dx) \(dy)"
@@ -48,6 +49,9 @@ public enum ScriptPrinter {
             return "expect damage exactly " + rects.map(format).joined(separator: " ")
         case .expectNoDamage: return "expect no-damage"
         case .expectDraws(let count): return "expect draws \(count)"
+        case .expectText(let text): return "expect text \(quoted(text))"
+        case .expectPasteboard(.clipboard, let text): return "expect clipboard \(quoted(text))"
+        case .expectPasteboard(.primarySelection, let text): return "expect primary \(quoted(text))"
         case .custom(let invocation):
             return ([invocation.name]
                 + invocation.arguments.map { $0.isQuoted ? quoted($0.text) : argument($0.text) })

@@ -10,7 +10,7 @@ import Foundation
 /// - pointer motion is coalesced per frame (`frameInterval`): of the moves within one frame
 ///   only the last is kept;
 /// - a press and release at the same spot become `click X Y [BUTTON]`, and a second one with
-///   click count 2 turns it into `click X Y [BUTTON] double`; other presses become
+///   click count 2 (3) turns it into `click X Y [BUTTON] double` (`triple`); other presses become
 ///   `move`/`press`/`move`…/`release`;
 /// - key presses that produce text with at most Shift held are gathered into `type "…"`;
 ///   other keys become chords (`key ctrl+s`, `key Return`); modifier keys held across pointer
@@ -51,7 +51,8 @@ public final class ScriptRecorder {
         var time: UInt32
         /// When the click began: the start of a move to the same spot, or the press.
         var clickStart: UInt32
-        var completesDoubleClick: Bool
+        /// The click count this press takes the previous `click` to (2 or 3), if it continues it.
+        var continuesClickTo: Int?
     }
 
     private struct HeldModifier {
@@ -114,26 +115,26 @@ public final class ScriptRecorder {
             emitHeldModifiers()
             // A move to the press's spot is kept aside: the click covers it.
             if let move = pendingMove, move.value != event.location { flushMove() }
-            var completesDouble = false
-            if event.clickCount == 2, case .click(let point, let clicked, false) = commands.last,
-                point == event.location, clicked == button
+            var continuedClick: Int?
+            if case .click(let point, let clicked, let count) = commands.last, event.clickCount == count + 1,
+                event.clickCount <= 3, point == event.location, clicked == button
             {
-                completesDouble = true
+                continuedClick = event.clickCount
             }
             pendingPress = PendingPress(
                 button: button, location: event.location, time: time,
-                clickStart: pendingMove?.start ?? time, completesDoubleClick: completesDouble)
+                clickStart: pendingMove?.start ?? time, continuesClickTo: continuedClick)
         case .up:
             guard let button = ScriptRecorder.scriptButton(event.button) else { return }
             if let press = pendingPress, press.button == button, press.location == event.location {
                 pendingPress = nil
                 pendingMove = nil
                 emittedPointer = press.location
-                if press.completesDoubleClick {
-                    commands[commands.count - 1] = .click(press.location, button: button, isDouble: true)
+                if let count = press.continuesClickTo {
+                    commands[commands.count - 1] = .click(press.location, button: button, count: count)
                     lastConsumed = time
                 } else {
-                    emit(.click(press.location, button: button, isDouble: false),
+                    emit(.click(press.location, button: button, count: 1),
                         start: press.clickStart, last: time)
                 }
                 return

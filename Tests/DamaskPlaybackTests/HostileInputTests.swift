@@ -64,7 +64,7 @@ struct HostileInputTests {
     func byteOrderMarkIsAccepted() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("wait frames 1\nclick 1 2\n".utf8)
         let script = try ScriptParser().parse(bytes: bytes, file: "bom.damask")
-        #expect(script.commands == [.wait(.frames(1)), .click(CGPoint(x: 1, y: 2), button: .left, isDouble: false)])
+        #expect(script.commands == [.wait(.frames(1)), .click(CGPoint(x: 1, y: 2), button: .left, count: 1)])
     }
 
     @Test("A byte-order mark elsewhere is shown in the message, not invisible")

@@ -65,7 +65,12 @@ struct ScriptErrorTests {
             ("expect damage within 0 0 10", "test.dsc:1:28: error: missing argument H for 'expect damage within'"),
             ("expect damage around 0 0 1 1", "test.dsc:1:15: error: unknown damage check 'around' (expected within or exactly)"),
             ("expect damage within 0 0 -1 1", "test.dsc:1:26: error: W -1 is out of range 0…1000000"),
-            ("expect sound", "test.dsc:1:8: error: unknown expectation 'sound' (expected pixel, image, damage, no-damage or draws)"),
+            ("expect sound", "test.dsc:1:8: error: unknown expectation 'sound' (expected pixel, image, damage, no-damage, draws, text, clipboard or primary)"),
+            ("expect text", "test.dsc:1:12: error: missing argument TEXT for 'expect text'"),
+            ("  expect text hello", "test.dsc:1:15: error: expected a quoted string for TEXT, found 'hello'"),
+            ("expect clipboard \"a\" b", "test.dsc:1:22: error: unexpected argument 'b' for 'expect clipboard'"),
+            ("expect primary \"unterminated", "test.dsc:1:16: error: unterminated string"),
+            ("click 1 2 triple double", "test.dsc:1:18: error: unexpected argument 'double' for 'click'"),
             ("expect draws -1", "test.dsc:1:14: error: N -1 is out of range 0…2147483647"),
         ]
         for (text, expected) in cases {

@@ -33,10 +33,12 @@ struct ScriptParserTests {
             ("press", .press(.left)),
             ("press right", .press(.right)),
             ("release middle", .release(.middle)),
-            ("click 120 80", .click(CGPoint(x: 120, y: 80), button: .left, isDouble: false)),
-            ("click 1 2 right", .click(CGPoint(x: 1, y: 2), button: .right, isDouble: false)),
-            ("click 1 2 double", .click(CGPoint(x: 1, y: 2), button: .left, isDouble: true)),
-            ("click 1 2 middle double", .click(CGPoint(x: 1, y: 2), button: .middle, isDouble: true)),
+            ("click 120 80", .click(CGPoint(x: 120, y: 80), button: .left, count: 1)),
+            ("click 1 2 right", .click(CGPoint(x: 1, y: 2), button: .right, count: 1)),
+            ("click 1 2 double", .click(CGPoint(x: 1, y: 2), button: .left, count: 2)),
+            ("click 1 2 middle double", .click(CGPoint(x: 1, y: 2), button: .middle, count: 2)),
+            ("click 1 2 triple", .click(CGPoint(x: 1, y: 2), button: .left, count: 3)),
+            ("click 1 2 right triple", .click(CGPoint(x: 1, y: 2), button: .right, count: 3)),
             ("drag 10 10 200 200", .drag(from: CGPoint(x: 10, y: 10), to: CGPoint(x: 200, y: 200), steps: 10)),
             ("drag 0 0 5 5 steps 3", .drag(from: .zero, to: CGPoint(x: 5, y: 5), steps: 3)),
             ("scroll 0 3", .scroll(dx: 0, dy: 3)),
@@ -65,6 +67,10 @@ struct ScriptParserTests {
             ("expect damage exactly 1 2 3 4 5 6 7 8", .expectDamageExactly([CGRect(x: 1, y: 2, width: 3, height: 4), CGRect(x: 5, y: 6, width: 7, height: 8)])),
             ("expect no-damage", .expectNoDamage),
             ("expect draws 2", .expectDraws(2)),
+            ("expect text \"hello wörld\"", .expectText("hello wörld")),
+            ("expect text \"\"", .expectText("")),
+            ("expect clipboard \"a \\\"b\\\"\"", .expectPasteboard(.clipboard, text: "a \"b\"")),
+            ("expect primary \"sel\"", .expectPasteboard(.primarySelection, text: "sel")),
         ]
         for (line, expected) in cases {
             #expect(try parseCommand(line) == expected, "\(line)")

@@ -28,6 +28,78 @@ struct ScriptPlayerTests {
         #expect(fixture.toggle.drawCalls == 3)
     }
 
+    @Test("a triple click sends three presses with click counts 1, 2 and 3")
+    func tripleClickCounts() async throws {
+        let fixture = PlaybackFixture()
+        let recorder = EventLog()
+        fixture.window.contentView.addSubview(recorder)
+        _ = try await fixture.play("click 5 70 triple")
+        let downs = recorder.pointerEvents.filter { $0.kind == .down }
+        let ups = recorder.pointerEvents.filter { $0.kind == .up }
+        #expect(downs.map(\.clickCount) == [1, 2, 3])
+        #expect(ups.map(\.clickCount) == [1, 2, 3])
+    }
+
+    @Test("expect text compares the first responder's text and reports the line, expected and actual")
+    func expectTextChecksTheFocusedText() async throws {
+        let fixture = PlaybackFixture()
+        var options = PlaybackOptions()
+        options.timeout = .milliseconds(300)
+        options.stopsAtFirstFailure = false
+        let report = try await fixture.play(
+            """
+            type "abc"
+            expect text "abc"
+            expect text "abd"
+            """, options: options)
+        #expect(report.failures.map(\.description) == [
+            #"play.dsc:3:1: expectation failed: expect text "abd": expected "abd", actual "abc""#
+        ])
+        #expect(fixture.textView.resignFirstResponder())
+        let unfocused = try await fixture.play("expect text \"abc\"", options: options)
+        #expect(unfocused.failures.count == 1)
+        #expect(unfocused.failures.first?.actual.contains("no text") ?? false || unfocused.failures.first?.actual == "no first responder",
+            "\(unfocused.failures.map(\.description))")
+    }
+
+    @Test("expect clipboard and expect primary read the window's pasteboards; \"\" matches an empty one")
+    func expectPasteboardReadsThePasteboards() async throws {
+        let fixture = PlaybackFixture()
+        let (clipboard, primary) = (MemoryPasteboard.clipboard.string, MemoryPasteboard.primarySelection.string)
+        defer { (MemoryPasteboard.clipboard.string, MemoryPasteboard.primarySelection.string) = (clipboard, primary) }
+        MemoryPasteboard.clipboard.string = "copied ü"
+        MemoryPasteboard.primarySelection.string = nil
+        var options = PlaybackOptions()
+        options.timeout = .milliseconds(300)
+        options.stopsAtFirstFailure = false
+        let report = try await fixture.play(
+            """
+            expect clipboard "copied ü"
+            expect primary ""
+            expect clipboard "other"
+            expect primary "x"
+            """, options: options)
+        #expect(report.failures.map(\.description) == [
+            #"play.dsc:3:1: expectation failed: expect clipboard "other": expected "other", actual "copied ü""#,
+            #"play.dsc:4:1: expectation failed: expect primary "x": expected "x", actual no text on the primary selection"#,
+        ])
+    }
+
+    @Test("expect clipboard waits for a value that arrives later, up to the timeout")
+    func expectPasteboardWaitsForALateValue() async throws {
+        let fixture = PlaybackFixture()
+        let saved = MemoryPasteboard.clipboard.string
+        defer { MemoryPasteboard.clipboard.string = saved }
+        MemoryPasteboard.clipboard.string = nil
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.1) {
+            MainActor.assumeIsolated { MemoryPasteboard.clipboard.string = "late" }
+        }
+        var options = PlaybackOptions()
+        options.timeout = .seconds(5)
+        let report = try await fixture.play("expect clipboard \"late\"", options: options)
+        #expect(report.failures.map(\.description) == [])
+    }
+
     @Test("a double click sends two presses with click counts 1 and 2")
     func doubleClickCounts() async throws {
         let fixture = PlaybackFixture()

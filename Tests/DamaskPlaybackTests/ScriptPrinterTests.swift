@@ -15,6 +15,7 @@ struct ScriptPrinterTests {
         press
         release right
         click 1 2 middle double
+        click 3 4 triple
         drag 10 10 200 200 steps 4
         scroll -1 3
         key ctrl+shift+a
@@ -34,6 +35,9 @@ struct ScriptPrinterTests {
         expect damage exactly 0.5 0 1e-3 4
         expect no-damage
         expect draws 0
+        expect text "field ü"
+        expect clipboard "copied \\" text"
+        expect primary ""
         """
 
     @Test("parse, print, parse gives the same commands")
@@ -43,7 +47,7 @@ struct ScriptPrinterTests {
         let second = try parseScript(printed)
         #expect(first.commands == second.commands)
         #expect(ScriptPrinter.print(second) == printed)
-        #expect(first.commands.count == 26)
+        #expect(first.commands.count == 30)
     }
 
     @Test("printed lines are canonical")
@@ -55,6 +59,10 @@ struct ScriptPrinterTests {
         #expect(
             ScriptPrinter.line(for: .expectPixel(.zero, color: PixelColor(red: 1, green: 2, blue: 255), tolerance: 0))
                 == "expect pixel 0 0 #0102ff")
+        #expect(ScriptPrinter.line(for: .click(.zero, button: .left, count: 3)) == "click 0 0 left triple")
+        #expect(ScriptPrinter.line(for: .click(.zero, button: .left, count: 1)) == "click 0 0 left")
+        #expect(ScriptPrinter.line(for: .expectPasteboard(.primarySelection, text: "a\n")) == "expect primary \"a\\n\"")
+        #expect(ScriptPrinter.line(for: .expectText("x")) == "expect text \"x\"")
     }
 
     @Test("application commands print their arguments as written")
@@ -110,9 +118,9 @@ func randomCommand(_ random: inout SeededRandom) -> ScriptCommand {
         return String(s)
     }
     let button = ScriptButton.allCases[random.next(3)]
-    switch random.next(14) {
+    switch random.next(16) {
     case 0: return .move(point())
-    case 1: return .click(point(), button: button, isDouble: random.next(2) == 0)
+    case 1: return .click(point(), button: button, count: 1 + random.next(3))
     case 2: return .drag(from: point(), to: point(), steps: 1 + random.next(50))
     case 3: return .type(text())
     case 4: return .screenshot(path: "x" + text())
@@ -131,6 +139,8 @@ func randomCommand(_ random: inout SeededRandom) -> ScriptCommand {
     case 10: return .press(button)
     case 11: return .key(KeyChord(modifiers: [.alt, .logo], keyName: ["a", "F5", "Return", "space"][random.next(4)]))
     case 12: return .expectDraws(random.next(100))
+    case 13: return .expectText(text())
+    case 14: return .expectPasteboard(random.next(2) == 0 ? .clipboard : .primarySelection, text: text())
     default: return .size(width: 1 + random.next(4000), height: 1 + random.next(4000))
     }
 }

@@ -51,10 +51,23 @@ struct ScriptRecorderTests {
         recorder.record(pointer(.up, 10, 20, .right, clicks: 1), at: 51)
         #expect(
             recorder.finish() == [
-                .click(CGPoint(x: 10, y: 20), button: .left, isDouble: true),
+                .click(CGPoint(x: 10, y: 20), button: .left, count: 2),
                 .wait(.duration(milliseconds: 45)),
-                .click(CGPoint(x: 10, y: 20), button: .right, isDouble: false),
+                .click(CGPoint(x: 10, y: 20), button: .right, count: 1),
             ])
+    }
+
+    @Test("a third press with click count 3 at the same spot makes the click a triple click")
+    func thirdPressBecomesTripleClick() {
+        let recorder = ScriptRecorder()
+        recorder.record(pointer(.moved, 10, 20), at: 0)
+        for clicks in 1...3 {
+            recorder.record(pointer(.down, 10, 20, .left, clicks: clicks), at: UInt32(2 * clicks))
+            recorder.record(pointer(.up, 10, 20, .left, clicks: clicks), at: UInt32(2 * clicks + 1))
+        }
+        let commands = recorder.finish()
+        #expect(commands == [.click(CGPoint(x: 10, y: 20), button: .left, count: 3)])
+        #expect(ScriptPrinter.print(commands) == "click 10 20 left triple\n")
     }
 
     @Test("a press that moves before release is kept as move, press, move, release")
@@ -102,7 +115,7 @@ struct ScriptRecorderTests {
                 .key(KeyChord(keyName: "Return")),
                 .wait(.duration(milliseconds: 97)),
                 .keyDown("Shift_L"),
-                .click(.zero, button: .left, isDouble: false),
+                .click(.zero, button: .left, count: 1),
                 .keyUp("Shift_L"),
                 .wait(.duration(milliseconds: 97)),
                 .key(KeyChord(keyName: "Alt_L")),

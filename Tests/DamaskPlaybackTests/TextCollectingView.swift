@@ -3,7 +3,7 @@ import DamaskViews
 import Foundation
 
 /// A view that becomes first responder and collects the text and events of key presses.
-final class TextCollectingView: View {
+final class TextCollectingView: View, TextInput {
     var text = ""
     var events: [KeyEvent] = []
 

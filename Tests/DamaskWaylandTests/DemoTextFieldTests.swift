@@ -183,4 +183,37 @@ struct DemoTextFieldTests {
         #expect(try DemoLanguagesTests.fieldShows("worldhello ", in: try #require(shots["cut"])) < 20)
         #expect(try DemoLanguagesTests.fieldShows("abc defabc", in: try #require(shots["primary"])) < 20)
     }
+
+    @Test("A triple click selects the whole line; the script's text, clipboard and primary checks see the field and both pasteboards")
+    func tripleClickSelectsAllWithTextChecks() throws {
+        let script = """
+            scene text
+            wait idle
+            click 300 180
+            type "hello wide world"
+            expect text "hello wide world"
+            click 250 180 triple
+            expect primary "hello wide world"
+            key ctrl+c
+            expect clipboard "hello wide world"
+            type "x"
+            expect text "x"
+            key ctrl+v
+            expect text "xhello wide world"
+            click 206 180 middle
+            expect text "hello wide worldxhello wide world"
+
+            """
+        let run = try DemoRun.run(DemoLanguagesTests.fast, script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+
+        // The same checks fail, with the line and column and both values, when they do not hold.
+        let wrong = try DemoRun.run(
+            DemoLanguagesTests.fast,
+            script: "scene text\nwait idle\nclick 300 180\ntype \"abc\"\nclick 250 180 triple\nkey ctrl+x\n  expect text \"abc\"\n")
+        defer { wrong.removeDirectory() }
+        #expect(wrong.status != 0)
+        #expect(wrong.output.contains(#":7:3: expectation failed: expect text "abc": expected "abc", actual """#), "\(wrong.output)")
+    }
 }

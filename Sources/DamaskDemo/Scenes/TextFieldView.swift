@@ -28,7 +28,7 @@ import Foundation
 /// timer; a display link would wake every frame) that runs only while the field is focused
 /// and stops (cursor shown) after ``maximumBlinks`` blinks of inactivity, as GTK does.
 /// Main-actor.
-final class TextFieldView: View {
+final class TextFieldView: View, TextInput {
     /// The text, the caret and the selection, in grapheme clusters.
     private(set) var editor: EditableText
     /// The text.
