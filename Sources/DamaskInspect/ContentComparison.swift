@@ -2,6 +2,9 @@ import Glibc
 
 /// What changed between two committed contents of a surface, measured against the damage
 /// the client declared for the second one.
+///
+/// Built row by row (``addRow(_:old:new:width:format:damage:underDamage:)``), so the tracker can
+/// compare rows as it reads them from the client's pool, without a copy of the whole buffer.
 public struct ContentComparison: Sendable, Equatable {
     /// Pixels whose visible value differs.
     public var changedPixels = 0
@@ -15,52 +18,100 @@ public struct ContentComparison: Sendable, Equatable {
     public init() {}
 
     /// Compares `current` with `previous` (same size and format) pixel by pixel against
-    /// `damage`. Rows whose bytes are identical are skipped with one `memcmp`; only rows that
-    /// differ are scanned per pixel, so an unchanged frame costs one pass over memory.
+    /// `damage`.
     ///
     /// If `underDamage` is given it receives every under-damaged pixel (for evidence images).
     public init(previous: ContentSnapshot, current: ContentSnapshot, damage: DamageRegion, underDamage: ((Int, Int) -> Void)? = nil) {
         precondition(previous.isComparable(with: current), "compare snapshots of one size and format")
         let rowBytes = current.rowBytes
-        let bpp = current.bytesPerPixel
-        let mask = current.format.visibleMask
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
-        var uMinX = Int.max, uMinY = Int.max, uMaxX = -1, uMaxY = -1
         previous.bytes.withUnsafeBytes { old in
             current.bytes.withUnsafeBytes { new in
                 guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return }
                 for y in 0..<current.height {
-                    let rowOffset = y * rowBytes
-                    if memcmp(oldBase + rowOffset, newBase + rowOffset, rowBytes) == 0 { continue }
-                    let spans = damage.spans(inRow: y)
-                    var spanIndex = 0
-                    for x in 0..<current.width {
-                        let offset = rowOffset + x * bpp
-                        let differs: Bool
-                        if bpp == 4 {
-                            let a = old.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                            let b = new.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                            differs = (a ^ b) & mask != 0
-                        } else {
-                            differs = memcmp(oldBase + offset, newBase + offset, bpp) != 0
-                        }
-                        guard differs else { continue }
-                        changedPixels += 1
-                        minX = Swift.min(minX, x); maxX = Swift.max(maxX, x)
-                        minY = Swift.min(minY, y); maxY = Swift.max(maxY, y)
-                        while spanIndex < spans.count && spans[spanIndex].upperBound <= x { spanIndex += 1 }
-                        let damaged = spanIndex < spans.count && spans[spanIndex].contains(x)
-                        if !damaged {
-                            underDamagePixels += 1
-                            uMinX = Swift.min(uMinX, x); uMaxX = Swift.max(uMaxX, x)
-                            uMinY = Swift.min(uMinY, y); uMaxY = Swift.max(uMaxY, y)
-                            underDamage?(x, y)
-                        }
-                    }
+                    addRow(
+                        y, old: oldBase + y * rowBytes, new: newBase + y * rowBytes, width: current.width,
+                        format: current.format, damage: damage.spans(inRow: y), underDamage: underDamage)
                 }
             }
         }
-        if maxX >= 0 { changedBounds = PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1) }
-        if uMaxX >= 0 { underDamageBounds = PixelRect(x: uMinX, y: uMinY, width: uMaxX - uMinX + 1, height: uMaxY - uMinY + 1) }
+    }
+
+    /// Adds row `y`: `old` and `new` each point at `width` pixels of `format` (read only
+    /// during the call; the caller owns both). `damage` are the row's damaged x-ranges, sorted
+    /// and disjoint (``DamageRegion/spans(inRow:)``).
+    ///
+    /// Exact, and cheap where nothing changed: an unchanged row costs one `memcmp`; in a row
+    /// that differs, each damaged span and each gap between them is first checked with one
+    /// `memcmp`, and only a segment that differs is counted pixel by pixel (4-byte formats:
+    /// the first and last changed pixel are found, then the pixels between are counted with
+    /// the format's visible mask, a loop the compiler vectorizes).
+    public mutating func addRow(
+        _ y: Int, old: UnsafeRawPointer, new: UnsafeRawPointer, width: Int, format: BufferFormat,
+        damage: [Range<Int>], underDamage: ((Int, Int) -> Void)? = nil
+    ) {
+        let bpp = format.bytesPerPixel ?? 4
+        guard width > 0, memcmp(old, new, width * bpp) != 0 else { return }
+        var x = 0
+        for span in damage {
+            let lower = Swift.max(x, Swift.min(span.lowerBound, width)), upper = Swift.min(span.upperBound, width)
+            if lower > x { addSegment(y, x..<lower, old: old, new: new, format: format, damaged: false, underDamage) }
+            if upper > lower { addSegment(y, lower..<upper, old: old, new: new, format: format, damaged: true, underDamage) }
+            x = Swift.max(x, upper)
+        }
+        if x < width { addSegment(y, x..<width, old: old, new: new, format: format, damaged: false, underDamage) }
+    }
+
+    /// Counts the changed pixels of `range` in row `y` (inside the damage or outside it).
+    private mutating func addSegment(
+        _ y: Int, _ range: Range<Int>, old: UnsafeRawPointer, new: UnsafeRawPointer, format: BufferFormat, damaged: Bool,
+        _ underDamage: ((Int, Int) -> Void)?
+    ) {
+        let bpp = format.bytesPerPixel ?? 4
+        let start = range.lowerBound * bpp
+        guard memcmp(old + start, new + start, range.count * bpp) != 0 else { return }
+        var count = 0, first = -1, last = -1
+        if bpp == 4 {
+            let mask = format.visibleMask
+            func differs(_ x: Int) -> Bool {
+                (old.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) ^ new.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)) & mask != 0
+            }
+            var low = range.lowerBound
+            while low < range.upperBound && !differs(low) { low += 1 }
+            guard low < range.upperBound else { return }
+            var high = range.upperBound - 1
+            while !differs(high) { high -= 1 }
+            (first, last) = (low, high)
+            count = Self.countChanged(old: old + low * 4, new: new + low * 4, pixels: high - low + 1, mask: mask)
+        } else {
+            for x in range where memcmp(old + x * bpp, new + x * bpp, bpp) != 0 {
+                count += 1
+                if first < 0 { first = x }
+                last = x
+            }
+            guard count > 0 else { return }
+        }
+        let bounds = PixelRect(x: first, y: y, width: last - first + 1, height: 1)
+        changedPixels += count
+        changedBounds = changedBounds.union(bounds)
+        guard !damaged else { return }
+        underDamagePixels += count
+        underDamageBounds = underDamageBounds.union(bounds)
+        if let underDamage {
+            for x in first...last where memcmp(old + x * bpp, new + x * bpp, bpp) != 0 && (bpp != 4 || Self.countChanged(old: old + x * 4, new: new + x * 4, pixels: 1, mask: format.visibleMask) == 1) {
+                underDamage(x, y)
+            }
+        }
+    }
+
+    /// How many of `pixels` 32-bit pixels differ in the bits of `mask`. Branch-free, so the
+    /// optimizer turns it into vector compares.
+    private static func countChanged(old: UnsafeRawPointer, new: UnsafeRawPointer, pixels: Int, mask: UInt32) -> Int {
+        var count = 0
+        for i in 0..<pixels {
+            let a = old.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+            let b = new.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+            count &+= (a ^ b) & mask != 0 ? 1 : 0
+        }
+        return count
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// Follows one client connection's shared-memory buffers and surfaces from its decoded
 /// messages and measures every commit: what changed, what was declared damaged, and whether a
@@ -18,8 +19,13 @@ public final class DamageTracker {
     private var surfaces: [UInt32: TrackedSurface] = [:]
     /// Role objects (viewport, xdg_surface, xdg_toplevel, …) → their surface id.
     private var surfaceOf: [UInt32: UInt32] = [:]
+    /// Reads buffers' rows for comparison; its scratch area is reused by every commit.
+    private let reader = RowReader()
     /// Buffers attached through an interface other than wl_shm (dmabuf, single-pixel, …).
     public private(set) var foreignBufferCommits = 0
+    /// Time spent reading and comparing pixels at commits and releases, in µs (wall clock),
+    /// including the release checks that found nothing (they make no record).
+    public private(set) var pixelMicroseconds = 0
 
     /// - Parameters:
     ///   - client: the connection's number, for records.
@@ -110,25 +116,30 @@ public final class DamageTracker {
     }
 
     /// An event the compositor sent, decoded; called before it is forwarded.
+    ///
+    /// At a `wl_buffer.release` the buffer's pixels are compared with its content at the
+    /// commit the compositor held it for: any change is a write into a held buffer.
     public func event(objectID: UInt32, interface: String, message: String, values: [WireValue]) {
         guard interface == "wl_buffer", message == "release", let buffer = buffers[objectID] else { return }
-        defer {
-            buffer.heldContent = nil
-            buffer.heldBy = nil
-        }
-        guard let held = buffer.heldContent, let by = buffer.heldBy else { return }
+        defer { buffer.heldBy = nil }
+        guard let by = buffer.heldBy, let held = buffer.store else { return }
         let start = DispatchTime.now().uptimeNanoseconds
-        guard let now = buffer.snapshot(), now.isComparable(with: held), now != held else { return }
+        var comparison = ContentComparison()
+        let complete = buffer.readRows(with: reader) { y, row in
+            comparison.addRow(y, old: held.row(y), new: row, width: held.width, format: held.format, damage: [])
+        }
+        let cost = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        pixelMicroseconds += cost
+        guard complete, comparison.changedPixels > 0 else { return }
         var record = CommitRecord(kind: .heldWrite, time: clock(), client: client, surface: by.surfaceID, role: by.label, commit: by.commit)
         record.buffer = buffer.id
         (record.width, record.height, record.format) = (buffer.width, buffer.height, buffer.format.name)
         record.content = .compared
-        let comparison = ContentComparison(previous: held, current: now, damage: DamageRegion([], clippedTo: now.bounds))
         record.changedPixels = comparison.changedPixels
         record.changedBounds = comparison.changedBounds
-        record.heldWrite = comparison.changedPixels > 0
-        record.costMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
-        if record.heldWrite { sink(record, nil) }
+        record.heldWrite = true
+        record.costMicroseconds = cost
+        sink(record, nil)
     }
 
     /// Whether `surface`'s commits are cached until a parent applies them: it is a
@@ -219,37 +230,95 @@ public final class DamageTracker {
         record.reused = buffer.commitCount > 0
         buffer.commitCount += 1
         surface.currentBuffer = buffer
-        guard let now = buffer.snapshot() else {
+        // A new size, scale, transform or viewport repaints the whole surface on any
+        // compositor, so only content under unchanged geometry is held to its damage.
+        let previous = surface.content.flatMap {
+            $0.fits(width: buffer.width, height: buffer.height, format: buffer.format) && surface.contentGeometry == surface.geometry ? $0 : nil
+        }
+        let region = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+        guard let captured = capture(buffer, on: surface, previous: previous, damage: region) else {
             record.content = .unreadable
             surface.content = nil
             emit()
             return
         }
-        // Written while still held from an earlier commit?
-        if let held = buffer.heldContent, held.isComparable(with: now), held != now {
-            record.heldWrite = true
-        }
+        record.heldWrite = captured.heldWrite
         var evidence: CommitEvidence?
-        // A new size, scale, transform or viewport repaints the whole surface on any
-        // compositor, so only content under unchanged geometry is held to its damage.
-        if let previous = surface.content, previous.isComparable(with: now), surface.contentGeometry == surface.geometry {
-            let region = DamageRegion(record.damage, clippedTo: now.bounds)
-            let comparison = ContentComparison(previous: previous, current: now, damage: region)
+        if let previous {
+            let comparison = captured.comparison
             record.content = .compared
             record.changedPixels = comparison.changedPixels
             record.changedBounds = comparison.changedBounds
             record.underDamagePixels = comparison.underDamagePixels
             record.underDamageBounds = comparison.underDamageBounds
-            if record.isOffending { evidence = CommitEvidence(previous: previous, current: now, damage: region) }
+            if record.isOffending { evidence = CommitEvidence(previous: previous.snapshot(), current: captured.store.snapshot(), damage: region) }
         } else {
             record.content = .new
-            record.changedPixels = now.width * now.height
-            record.changedBounds = now.bounds
+            record.changedPixels = buffer.width * buffer.height
+            record.changedBounds = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         }
-        buffer.heldContent = now
         buffer.heldBy = (surface.id, surface.label, surface.commitCount)
-        surface.content = now
+        surface.content = captured.store
         surface.contentGeometry = surface.geometry
         emit(evidence)
+    }
+
+    /// Reads `buffer`'s pixels at its commit on `surface`, comparing each row as it arrives
+    /// with `previous` (the surface's content, when comparable) against `damage`, and with the
+    /// buffer's own stored content if the compositor still holds it (a write since that
+    /// commit), and leaves the pixels in a store that becomes the buffer's content.
+    ///
+    /// The store is the buffer's own, rewritten in place (only rows that differ are copied),
+    /// unless it is `previous` itself or another surface shows it; then the surface's spare
+    /// store or a new one. Returns nil when the pixels cannot all be read; the buffer then has
+    /// no stored content (a release check is skipped).
+    private func capture(
+        _ buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?, damage: DamageRegion
+    ) -> (store: PixelStore, comparison: ContentComparison, heldWrite: Bool)? {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { pixelMicroseconds += Int((DispatchTime.now().uptimeNanoseconds - start) / 1000) }
+        guard buffer.isReadable else { return nil }
+        let (width, height, format) = (buffer.width, buffer.height, buffer.format)
+        let own = buffer.store.flatMap { $0.fits(width: width, height: height, format: format) ? $0 : nil }
+        let held = buffer.heldBy == nil ? nil : own
+        let store: PixelStore
+        var storeIsCurrent = false
+        if let own, own !== surface.content, own.shownBy == 0 {
+            store = own
+            storeIsCurrent = true
+        } else if let spare = surface.spare, spare.fits(width: width, height: height, format: format), spare !== previous {
+            store = spare
+            surface.spare = nil
+        } else {
+            store = PixelStore(width: width, height: height, format: format)
+        }
+        let rowBytes = store.rowBytes
+        var comparison = ContentComparison()
+        var heldWrite = false
+        let complete = buffer.readRows(with: reader) { y, row in
+            if let previous {
+                comparison.addRow(y, old: previous.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y))
+            }
+            let destination = store.row(y)
+            if !storeIsCurrent {
+                memcpy(destination, row, rowBytes)
+            } else if memcmp(destination, row, rowBytes) != 0 {
+                if held === store { heldWrite = true }
+                memcpy(destination, row, rowBytes)
+            }
+            if let held, held !== store, !heldWrite, memcmp(held.row(y), row, rowBytes) != 0 { heldWrite = true }
+        }
+        let replaced = buffer.store
+        guard complete else {
+            buffer.store = nil
+            return nil
+        }
+        buffer.store = store
+        // The buffer's former content, if nothing shows it once this surface shows the new
+        // one, is kept for reuse (a client drawing into one buffer alternates two stores).
+        if let replaced, replaced !== store, surface.spare == nil, replaced.shownBy == (replaced === surface.content ? 1 : 0) {
+            surface.spare = replaced
+        }
+        return (store, comparison, heldWrite)
     }
 }

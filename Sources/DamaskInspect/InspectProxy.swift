@@ -69,6 +69,7 @@ public final class InspectProxy {
                 fds.append(pollfd(fd: session.server.socket, events: Int16(serverEvents), revents: 0))
             }
             let ready = poll(&fds, nfds_t(fds.count), 100)
+            let wokeAt = DispatchTime.now().uptimeNanoseconds
             if ready < 0 && errno != EINTR {
                 report.connectionError("poll failed: errno \(errno)")
                 break
@@ -79,7 +80,7 @@ public final class InspectProxy {
                 let clientEvents = Int32(fds[2 + 2 * index].revents)
                 let serverEvents = Int32(fds[3 + 2 * index].revents)
                 if serverEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.serverReadable() }
-                if clientEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.clientReadable() }
+                if clientEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.clientReadable(wokeAt: wokeAt) }
                 if (clientEvents | serverEvents) & POLLOUT != 0 { session.flush() }
             }
             sessions.removeAll { $0.isFinished }
@@ -105,6 +106,7 @@ public final class InspectProxy {
 
     private func finishRun() -> Int32 {
         flushLog(force: true)
+        for session in sessions where !session.isFinished { report.pixelMicroseconds += session.tracker.pixelMicroseconds }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6

@@ -20,7 +20,16 @@ public final class InspectReport {
     /// How the client command ended ("exit 0", "signal 15"), once it has.
     public var clientOutcome: String?
 
+    /// Time the trackers spent reading and comparing pixels (commits and release checks), µs.
+    public var pixelMicroseconds = 0
+    /// Per forwarded commit: µs from the poll loop waking up with it to the compositor's
+    /// socket taking it.
+    public private(set) var commitLatencies: [Int] = []
+
     public init() {}
+
+    /// A commit reached the compositor's socket `microseconds` after the proxy woke up to it.
+    public func commitForwarded(afterMicroseconds microseconds: Int) { commitLatencies.append(microseconds) }
 
     public func add(_ record: CommitRecord) {
         let key = "\(record.client)/\(record.surface)"
@@ -96,7 +105,7 @@ public final class InspectReport {
         var text = "damask-inspect summary\n" + line(header) + "\n"
         for row in rows { text += line(row) + "\n" }
         if rows.isEmpty { text += "(no surface committed)\n" }
-        let compare = Double(surfaces.reduce(0) { $0 + $1.costMicroseconds }) / 1e6
+        let compare = Double(pixelMicroseconds) / 1e6
         text += "under-damage commits: \(underDamageCommits), held-buffer writes: \(heldWrites)\n"
         if foreignBufferCommits > 0 {
             text += "not checked: \(foreignBufferCommits) commits of buffers that are not wl_shm (dmabuf is out of scope)\n"
@@ -107,6 +116,13 @@ public final class InspectReport {
         if let clientOutcome { text += "client: \(clientOutcome)\n" }
         for note in connectionNotes { text += "note: \(note)\n" }
         for error in connectionErrors { text += "connection error: \(error)\n" }
+        if !commitLatencies.isEmpty {
+            let sorted = commitLatencies.sorted()
+            let frame = 16_667
+            text += "commit latency (proxy woke up → sent to the compositor): \(sorted.count) commits, median \(sorted[sorted.count / 2]) µs, "
+                + "99th percentile \(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) µs, max \(sorted[sorted.count - 1]) µs; "
+                + "held longer than a 60 Hz frame (16.7 ms): \(sorted.filter { $0 > frame }.count)\n"
+        }
         text += "inspector cost: \(f(cpuSeconds, 3)) s CPU over \(f(wallSeconds, 1)) s (\(f(wallSeconds > 0 ? 100 * cpuSeconds / wallSeconds : nil))%), of which copy+compare \(f(compare, 3)) s\n"
         return text
     }

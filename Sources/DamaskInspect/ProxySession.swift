@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One client connection through the proxy: the client's socket, the matching socket to the
 /// real compositor, the objects of the connection, and the tracker that measures its commits.
 ///
@@ -23,6 +25,10 @@ public final class ProxySession {
     private var hiddenNames: Set<UInt32> = []
     /// Set once the connection is over (an error was sent, or a side closed).
     public private(set) var isFinished = false
+    /// Commits queued to the compositor and not yet sent: where they end in its output
+    /// stream (``WireConnection/bytesQueued``) and when the poll loop woke up with them
+    /// (`DispatchTime` ns).
+    private var commitsInFlight: [(end: Int, wokeAt: UInt64)] = []
 
     /// - Parameters:
     ///   - clientSocket, serverSocket: connected sockets; the session owns them from now on.
@@ -40,11 +46,13 @@ public final class ProxySession {
     var wantsClientInput: Bool { !isFinished && server.pendingOutput < Self.backpressureLimit }
     var wantsServerInput: Bool { !isFinished && client.pendingOutput < Self.backpressureLimit }
 
-    /// Reads, decodes and forwards what the client sent.
-    func clientReadable() {
+    /// Reads, decodes and forwards what the client sent. `wokeAt` is when the poll loop woke
+    /// up with it readable (`DispatchTime` ns): a commit's forwarding latency counts from there.
+    func clientReadable(wokeAt: UInt64) {
         let open = client.receive()
-        processRequests()
+        processRequests(wokeAt: wokeAt)
         if !server.flush() { finish("the compositor's socket failed") }
+        noteForwardedCommits()
         if !open && !isFinished { finish(nil) }
     }
 
@@ -59,6 +67,16 @@ public final class ProxySession {
     /// Sends what is queued (the loop calls this when a socket can take more).
     func flush() {
         if !client.flush() || !server.flush() { finish("a socket failed") }
+        noteForwardedCommits()
+    }
+
+    /// Reports the latency of every queued commit the compositor's socket has taken.
+    private func noteForwardedCommits() {
+        guard let first = commitsInFlight.first, first.end <= server.bytesSent else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let sent = commitsInFlight.prefix { $0.end <= server.bytesSent }
+        for commit in sent { report.commitForwarded(afterMicroseconds: Int((now - min(now, commit.wokeAt)) / 1000)) }
+        commitsInFlight.removeFirst(sent.count)
     }
 
     /// Ends the session: what is queued is flushed once more, then both sockets are closed —
@@ -67,6 +85,7 @@ public final class ProxySession {
     func finish(_ reason: String?) {
         guard !isFinished else { return }
         isFinished = true
+        report.pixelMicroseconds += tracker.pixelMicroseconds
         client.flush()
         client.close()
         server.closeGracefully(milliseconds: 1000)
@@ -75,7 +94,7 @@ public final class ProxySession {
 
     // MARK: Requests
 
-    private func processRequests() {
+    private func processRequests(wokeAt: UInt64) {
         while !isFinished {
             let start = client.unconsumedRange.lowerBound
             guard let header = WireCodec.header(in: client.incoming, at: start) else { return }
@@ -89,6 +108,9 @@ public final class ProxySession {
                 tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
                 server.enqueue(client.incoming[start..<(start + header.size)], fds: fds)
                 client.consume(header.size)
+                if message.name == "commit" && interface.name == "wl_surface" {
+                    commitsInFlight.append((server.bytesQueued, wokeAt))
+                }
             } catch let error as WireError {
                 return clientError(error)
             } catch {

@@ -31,23 +31,30 @@ final class ShmPool {
         size = max(0, newSize)
     }
 
+    /// Whether `height` rows of `rowBytes` bytes each, `stride` apart from `offset`, lie inside
+    /// the declared pool (the file behind it may still be shorter: reads then fail).
+    func holds(offset: Int, stride: Int, rowBytes: Int, height: Int) -> Bool {
+        guard fd >= 0, offset >= 0, stride >= rowBytes, height > 0, rowBytes > 0 else { return false }
+        let (span, overflow) = stride.multipliedReportingOverflow(by: height - 1)
+        let (_, overflow2) = rowBytes.multipliedReportingOverflow(by: height)
+        return !overflow && !overflow2 && offset <= size && span <= size - offset && rowBytes <= size - offset - span
+    }
+
     /// Copies `height` rows of `rowBytes` bytes each, `stride` apart, from `offset`; nil when
     /// the rows lie outside the declared pool, or the file behind it is (or becomes, while
     /// copying) shorter than the rows.
     func copyRows(offset: Int, stride: Int, rowBytes: Int, height: Int) -> [UInt8]? {
-        guard fd >= 0, offset >= 0, stride >= rowBytes, height > 0, rowBytes > 0 else { return nil }
-        let (span, overflow) = stride.multipliedReportingOverflow(by: height - 1)
-        let (total, overflow2) = rowBytes.multipliedReportingOverflow(by: height)
-        guard !overflow, !overflow2, offset <= size, span <= size - offset, rowBytes <= size - offset - span else { return nil }
+        guard holds(offset: offset, stride: stride, rowBytes: rowBytes, height: height) else { return nil }
+        let total = rowBytes * height
         var complete = true
         let bytes = [UInt8](unsafeUninitializedCapacity: total) { destination, count in
             count = total
             guard let base = destination.baseAddress else { return }
             if stride == rowBytes {
-                complete = readFully(into: base, count: total, at: offset)
+                complete = read(into: base, count: total, at: offset)
             } else {
                 for row in 0..<height where complete {
-                    complete = readFully(into: base + row * rowBytes, count: rowBytes, at: offset + row * stride)
+                    complete = read(into: base + row * rowBytes, count: rowBytes, at: offset + row * stride)
                 }
             }
             if !complete { memset(base, 0, total) }
@@ -55,8 +62,9 @@ final class ShmPool {
         return complete ? bytes : nil
     }
 
-    /// Reads exactly `count` bytes at `position`; false on end of file or an error.
-    private func readFully(into destination: UnsafeMutablePointer<UInt8>, count: Int, at position: Int) -> Bool {
+    /// Reads exactly `count` bytes at `position` into `destination` (the caller's); false on
+    /// end of file or an error.
+    func read(into destination: UnsafeMutableRawPointer, count: Int, at position: Int) -> Bool {
         var done = 0
         while done < count {
             let n = pread(fd, destination + done, count - done, off_t(position + done))

@@ -13,23 +13,30 @@ final class TrackedBuffer {
     let format: BufferFormat
     /// How many commits attached this buffer.
     var commitCount = 0
-    /// The content at its last commit while the compositor holds it; nil once released.
-    var heldContent: ContentSnapshot?
-    /// The surface (its id and label, not the object: a surface holds its current buffer,
-    /// so a reference back would be a cycle) and the commit index of that commit.
+    /// The content at its last commit (nil before it, or after a commit whose pixels could not
+    /// be read). Kept after the release: it is what a surface still showing this buffer is
+    /// compared against, and it is rewritten in place at the buffer's next commit.
+    var store: PixelStore?
+    /// While the compositor holds the buffer (committed, not yet released): the surface (its
+    /// id and label, not the object: a surface holds its current buffer, so a reference back
+    /// would be a cycle) and the commit index of that commit. `store` is then the content the
+    /// buffer must keep until the release.
     var heldBy: (surfaceID: UInt32, label: String, commit: Int)?
 
     init(id: UInt32, pool: ShmPool?, offset: Int, width: Int, height: Int, stride: Int, format: BufferFormat) {
         (self.id, self.pool, self.offset, self.width, self.height, self.stride, self.format) = (id, pool, offset, width, height, stride, format)
     }
 
-    /// Copies the current pixels, or nil when they cannot be read (format unknown, pool not
-    /// mapped or truncated, no pool because the buffer is not wl_shm).
-    func snapshot() -> ContentSnapshot? {
-        guard let pool, let bpp = format.bytesPerPixel, width > 0, height > 0,
-            width <= 1 << 15, height <= 1 << 15
-        else { return nil }
-        guard let bytes = pool.copyRows(offset: offset, stride: stride, rowBytes: width * bpp, height: height) else { return nil }
-        return ContentSnapshot(width: width, height: height, format: format, bytes: bytes)
+    /// Whether its pixels can be read at all (wl_shm, a known format, a sane size).
+    var isReadable: Bool {
+        guard pool != nil, let bpp = format.bytesPerPixel, width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { return false }
+        return stride >= width * bpp
+    }
+
+    /// Reads its rows top to bottom into `body` (see ``RowReader/readRows(from:offset:stride:rowBytes:height:_:)``);
+    /// false when they cannot all be read.
+    func readRows(with reader: RowReader, _ body: (Int, UnsafeRawPointer) -> Void) -> Bool {
+        guard isReadable, let pool, let bpp = format.bytesPerPixel else { return false }
+        return reader.readRows(from: pool, offset: offset, stride: stride, rowBytes: width * bpp, height: height, body)
     }
 }

@@ -31,8 +31,18 @@ final class TrackedSurface {
     var geometry = SurfaceGeometry()
     /// The buffer of the last commit that attached one.
     var currentBuffer: TrackedBuffer?
-    /// The content of the last buffer commit (nil before the first one or after unmapping).
-    var content: ContentSnapshot?
+    /// The content of the last buffer commit (nil before the first one or after unmapping):
+    /// the store of the buffer committed then, shared with it (counted in its `shownBy`).
+    var content: PixelStore? {
+        didSet {
+            guard oldValue !== content else { return }
+            oldValue?.shownBy -= 1
+            content?.shownBy += 1
+        }
+    }
+    /// A store no buffer or surface uses any more, kept to be reused when a buffer cannot be
+    /// rewritten in place (it is the content being compared against, or another surface shows it).
+    var spare: PixelStore?
     /// The geometry `content` was committed with.
     var contentGeometry: SurfaceGeometry?
     var commitCount = 0
@@ -42,6 +52,8 @@ final class TrackedSurface {
         self.client = client
         pending = Pending(geometry: SurfaceGeometry())
     }
+
+    deinit { content?.shownBy -= 1 }
 
     /// Adds `newer` (a later commit) to cached state `older`, as a compositor does.
     static func merge(_ older: Pending?, _ newer: Pending) -> Pending {

@@ -19,6 +19,10 @@ final class WireConnection {
     /// Room for CMSG_SPACE(28 * 4) on LP64 (16-byte header + 112 bytes) and more.
     private var receiveControl = [UInt8](repeating: 0, count: 256)
     private var outgoingFDs: [Int32] = []
+    /// Bytes queued and bytes sent since the connection opened: a message queued when
+    /// `bytesQueued` reached N has left once `bytesSent` ≥ N.
+    private(set) var bytesQueued = 0
+    private(set) var bytesSent = 0
     /// Whether the peer closed its end (or the socket failed).
     private(set) var isAtEndOfStream = false
 
@@ -93,6 +97,7 @@ final class WireConnection {
     func enqueue(_ bytes: ArraySlice<UInt8>, fds: [Int32]) {
         outgoing.append(contentsOf: bytes)
         outgoingFDs.append(contentsOf: fds)
+        bytesQueued += bytes.count
     }
 
     /// Sends as much as the socket takes without blocking; fds go with the first bytes sent
@@ -129,6 +134,7 @@ final class WireConnection {
                 for fd in outgoingFDs.prefix(fdCount) { Glibc.close(fd) }
                 outgoingFDs.removeFirst(fdCount)
                 outgoing.removeFirst(sent)
+                bytesSent += sent
                 continue
             }
             let error = errno

@@ -1,0 +1,233 @@
+@testable import DamaskInspect
+import Foundation
+import Testing
+
+/// The row comparison the tracker runs on every commit (memcmp per row, then per damaged span
+/// and per gap, counting only segments that differ), against a plain pixel-by-pixel count,
+/// and the tracker's reused per-buffer stores over real pool files.
+@Suite("Content comparison")
+struct ContentComparisonTests {
+    /// The plain definition: every pixel compared under the format's visible mask.
+    static func reference(old: [UInt8], new: [UInt8], width: Int, height: Int, format: BufferFormat, damage: DamageRegion) -> ContentComparison {
+        let bpp = format.bytesPerPixel ?? 4
+        var result = ContentComparison()
+        for y in 0..<height {
+            for x in 0..<width {
+                let offset = (y * width + x) * bpp
+                let differs: Bool
+                if bpp == 4 {
+                    var a: UInt32 = 0, b: UInt32 = 0
+                    for i in 0..<4 {
+                        a |= UInt32(old[offset + i]) << (8 * UInt32(i))
+                        b |= UInt32(new[offset + i]) << (8 * UInt32(i))
+                    }
+                    differs = (a ^ b) & format.visibleMask != 0
+                } else {
+                    differs = old[offset..<(offset + bpp)] != new[offset..<(offset + bpp)]
+                }
+                guard differs else { continue }
+                let pixel = PixelRect(x: x, y: y, width: 1, height: 1)
+                result.changedPixels += 1
+                result.changedBounds = result.changedBounds.union(pixel)
+                if !damage.contains(x: x, y: y) {
+                    result.underDamagePixels += 1
+                    result.underDamageBounds = result.underDamageBounds.union(pixel)
+                }
+            }
+        }
+        return result
+    }
+
+    @Test("Random changes and damage: the row comparison counts exactly what a pixel-by-pixel comparison counts", arguments: [UInt32(0), 1, 0x3432_4752, 0x3631_4752, 0x4834_5241])
+    func rowComparisonEqualsPixelByPixel(formatCode: UInt32) {
+        var generator = SystemRandomNumberGenerator()
+        let format = BufferFormat(code: formatCode)
+        let bpp = format.bytesPerPixel ?? 4
+        for round in 0..<60 {
+            let width = [1, 7, 64, 333, 1920][round % 5], height = 1 + round % 9
+            let old = (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var new = old
+            // Sparse changes, some touching only one byte (for XRGB possibly the X byte).
+            for _ in 0..<Int.random(in: 0...(round % 3 == 0 ? width * height : 12), using: &generator) {
+                new[Int.random(in: 0..<new.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            let rects = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                PixelRect(
+                    x: Int.random(in: -2..<(width + 2), using: &generator), y: Int.random(in: -1..<(height + 1), using: &generator),
+                    width: Int.random(in: 0...(width / 2 + 1), using: &generator), height: Int.random(in: 0...height, using: &generator))
+            }
+            let damage = DamageRegion(rects, clippedTo: PixelRect(x: 0, y: 0, width: width, height: height))
+            let measured = ContentComparison(
+                previous: ContentSnapshot(width: width, height: height, format: format, bytes: old),
+                current: ContentSnapshot(width: width, height: height, format: format, bytes: new), damage: damage)
+            #expect(measured == Self.reference(old: old, new: new, width: width, height: height, format: format, damage: damage),
+                    "format \(format.name), \(width)x\(height), damage \(rects)")
+        }
+    }
+
+    @Test("In a row with two damaged spans, a change in the gap between them and one past the last are under-damage")
+    func gapBetweenSpansIsUnderDamage() {
+        let width = 1920
+        let old = [UInt8](repeating: 0x40, count: width * 4)
+        var new = old
+        for x in [10, 700, 1919] { new[x * 4] = 0x41 }
+        var comparison = ContentComparison()
+        old.withUnsafeBytes { a in
+            new.withUnsafeBytes { b in
+                comparison.addRow(
+                    5, old: a.baseAddress!, new: b.baseAddress!, width: width, format: BufferFormat(code: 1),
+                    damage: [0..<100, 600..<650])
+            }
+        }
+        #expect(comparison.changedPixels == 3)
+        #expect(comparison.changedBounds == PixelRect(x: 10, y: 5, width: 1910, height: 1))
+        #expect(comparison.underDamagePixels == 2)
+        #expect(comparison.underDamageBounds == PixelRect(x: 700, y: 5, width: 1220, height: 1))
+    }
+}
+
+/// The tracker over a 1920×1080 pool file: what the proxy sees from a full-HD client.
+@Suite("Content comparison at 1080p")
+struct FullHDTrackingTests {
+    final class Fixture {
+        static let width = 1920, height = 1080
+        let path: String
+        let fd: Int32
+        let stride: Int
+        var records: [CommitRecord] = []
+        lazy var tracker = DamageTracker(client: 1, clock: { 0 }) { [unowned self] record, _ in records.append(record) }
+
+        /// Two buffers (7 and 8) of `stride` bytes per row, and surfaces 10 and 11.
+        init(stride: Int = 1920 * 4) throws {
+            self.stride = stride
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-inspect-hd-\(getpid())-\(UUID().uuidString)").path
+            fd = open(path, O_RDWR | O_CREAT, 0o600)
+            let size = 2 * stride * Self.height
+            guard fd >= 0, ftruncate(fd, off_t(size)) == 0 else { throw POSIXError(.EIO) }
+            tracker.request(objectID: 5, interface: "wl_shm", message: "create_pool", values: [.newID(6, interface: "wl_shm_pool", version: 1), .fd(fd), .int(Int32(size))])
+            for (buffer, offset) in [(UInt32(7), 0), (8, stride * Self.height)] {
+                tracker.request(objectID: 6, interface: "wl_shm_pool", message: "create_buffer",
+                                values: [.newID(buffer, interface: "wl_buffer", version: 1), .int(Int32(offset)), .int(Int32(Self.width)), .int(Int32(Self.height)), .int(Int32(stride)), .uint(1)])
+            }
+            for surface in [UInt32(10), 11] {
+                tracker.request(objectID: 3, interface: "wl_compositor", message: "create_surface", values: [.newID(surface, interface: "wl_surface", version: 4)])
+            }
+        }
+
+        deinit {
+            close(fd)
+            unlink(path)
+        }
+
+        func write(buffer: UInt32, x: Int, y: Int, _ value: UInt32) {
+            var pixel = value
+            _ = pwrite(fd, &pixel, 4, off_t((buffer == 7 ? 0 : stride * Self.height) + y * stride + x * 4))
+        }
+
+        func commit(_ buffer: UInt32, surface: UInt32 = 10, damage: [PixelRect]) {
+            tracker.request(objectID: surface, interface: "wl_surface", message: "attach", values: [.object(buffer), .int(0), .int(0)])
+            for rect in damage {
+                tracker.request(objectID: surface, interface: "wl_surface", message: "damage_buffer",
+                                values: [.int(Int32(rect.x)), .int(Int32(rect.y)), .int(Int32(rect.width)), .int(Int32(rect.height))])
+            }
+            tracker.request(objectID: surface, interface: "wl_surface", message: "commit", values: [])
+        }
+
+        func release(_ buffer: UInt32) {
+            tracker.event(objectID: buffer, interface: "wl_buffer", message: "release", values: [])
+        }
+
+        static let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+    }
+
+    @Test("One changed pixel at the far corner, outside the damage, is caught; the same pixel damaged is not under-damage", arguments: [1920 * 4, 1920 * 4 + 256])
+    func farCornerPixelIsCaught(stride: Int) throws {
+        let f = try Fixture(stride: stride)
+        f.commit(7, damage: [Fixture.whole])
+        f.release(7)
+        f.write(buffer: 8, x: 10, y: 10, 0xff_0000)
+        f.write(buffer: 8, x: 1919, y: 1079, 0x00_ff00)
+        f.commit(8, damage: [PixelRect(x: 0, y: 0, width: 64, height: 64)])
+        let record = try #require(f.records.last)
+        #expect(record.content == .compared)
+        #expect(record.changedPixels == 2)
+        #expect(record.changedBounds == PixelRect(x: 10, y: 10, width: 1910, height: 1070))
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 1919, y: 1079, width: 1, height: 1))
+        f.release(8)
+        // Buffer 7 brought up to date, the corner damaged this time: clean.
+        f.write(buffer: 7, x: 10, y: 10, 0xff_0000)
+        f.write(buffer: 7, x: 1919, y: 1079, 0x00_ff00)
+        f.write(buffer: 7, x: 0, y: 1079, 0x0000_ff)
+        f.commit(7, damage: [PixelRect(x: 0, y: 1079, width: 1, height: 1)])
+        #expect(f.records.last?.changedPixels == 1)
+        #expect(f.records.last?.underDamagePixels == 0)
+        f.release(7)
+        // Only the padding past a row's last pixel changes: not a pixel.
+        if stride > 1920 * 4 {
+            f.write(buffer: 8, x: 1921, y: 500, 0xffff_ffff)
+            f.write(buffer: 8, x: 0, y: 1079, 0x0000_ff)
+            f.commit(8, damage: [PixelRect(x: 0, y: 1079, width: 1, height: 1)])
+            #expect(f.records.last?.changedPixels == 0)
+        }
+    }
+
+    @Test("A client drawing into a single buffer is compared with its previous frame at every commit")
+    func singleBufferClientIsComparedEveryCommit() throws {
+        let f = try Fixture()
+        f.commit(7, damage: [Fixture.whole])
+        f.release(7)
+        for frame in 1...5 {
+            f.write(buffer: 7, x: frame, y: 1000, UInt32(frame))
+            f.write(buffer: 7, x: 1900, y: frame * 100, UInt32(frame))
+            // Every other frame the second change is left out of the damage.
+            let damage = [PixelRect(x: frame, y: 1000, width: 1, height: 1)] + (frame % 2 == 0 ? [PixelRect(x: 1900, y: frame * 100, width: 1, height: 1)] : [])
+            f.commit(7, damage: damage)
+            f.release(7)
+            let record = try #require(f.records.last)
+            #expect(record.content == .compared)
+            #expect(record.changedPixels == 2, "frame \(frame)")
+            #expect(record.underDamagePixels == (frame % 2 == 0 ? 0 : 1), "frame \(frame)")
+            #expect(!record.heldWrite)
+        }
+        #expect(f.records.allSatisfy { $0.kind == .buffer })
+    }
+
+    @Test("A buffer shown on two surfaces: each surface is compared with what it showed, not with the other's")
+    func bufferOnTwoSurfacesKeepsEachSurfaceContent() throws {
+        let f = try Fixture()
+        f.commit(7, surface: 10, damage: [Fixture.whole])
+        f.commit(7, surface: 11, damage: [Fixture.whole])
+        f.release(7)
+        f.write(buffer: 7, x: 30, y: 40, 0xff)
+        f.commit(7, surface: 10, damage: [PixelRect(x: 30, y: 40, width: 1, height: 1)])
+        #expect(f.records.last?.changedPixels == 1)
+        #expect(f.records.last?.underDamagePixels == 0)
+        f.release(7)
+        // Surface 11 still shows the frame without the change: committing without damage
+        // there is under-damage.
+        f.commit(7, surface: 11, damage: [])
+        let record = try #require(f.records.last)
+        #expect(record.surface == 11)
+        #expect(record.changedPixels == 1)
+        #expect(record.underDamagePixels == 1)
+    }
+
+    @Test("Writes into held buffers are caught at the release and at a second commit, anywhere in the frame")
+    func heldWritesAreCaughtAnywhere() throws {
+        let f = try Fixture()
+        f.commit(7, damage: [Fixture.whole])
+        f.write(buffer: 7, x: 1919, y: 1079, 0x1)
+        f.release(7)
+        #expect(f.records.last?.kind == .heldWrite)
+        #expect(f.records.last?.changedPixels == 1)
+        f.commit(8, damage: [Fixture.whole])
+        f.write(buffer: 8, x: 0, y: 540, 0x2)
+        f.commit(8, damage: [PixelRect(x: 0, y: 540, width: 1, height: 1)])
+        #expect(f.records.last?.heldWrite == true)
+        #expect(f.records.last?.underDamagePixels == 0)
+        let count = f.records.count
+        f.release(8)
+        #expect(f.records.count == count, "nothing written since the second commit")
+    }
+}
