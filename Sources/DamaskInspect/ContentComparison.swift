@@ -45,12 +45,16 @@ public struct ContentComparison: Sendable, Equatable {
     /// `memcmp`, and only a segment that differs is counted pixel by pixel (4-byte formats:
     /// the first and last changed pixel are found, then the pixels between are counted with
     /// the format's visible mask, a loop the compiler vectorizes).
+    ///
+    /// - Returns: whether the row's bytes differ at all (a change of only the X byte of an
+    ///   XRGB pixel differs, though it counts as no changed pixel).
+    @discardableResult
     public mutating func addRow(
         _ y: Int, old: UnsafeRawPointer, new: UnsafeRawPointer, width: Int, format: BufferFormat,
         damage: [Range<Int>], underDamage: ((Int, Int) -> Void)? = nil
-    ) {
+    ) -> Bool {
         let bpp = format.bytesPerPixel ?? 4
-        guard width > 0, memcmp(old, new, width * bpp) != 0 else { return }
+        guard width > 0, memcmp(old, new, width * bpp) != 0 else { return false }
         var x = 0
         for span in damage {
             let lower = Swift.max(x, Swift.min(span.lowerBound, width)), upper = Swift.min(span.upperBound, width)
@@ -59,6 +63,7 @@ public struct ContentComparison: Sendable, Equatable {
             x = Swift.max(x, upper)
         }
         if x < width { addSegment(y, x..<width, old: old, new: new, format: format, damaged: false, underDamage) }
+        return true
     }
 
     /// Counts the changed pixels of `range` in row `y` (inside the damage or outside it).

@@ -295,14 +295,21 @@ public final class DamageTracker {
         let rowBytes = store.rowBytes
         var comparison = ContentComparison()
         var heldWrite = false
+        // The store's rows that equal the previous content's (known from when the previous
+        // content was written against this store): where the new row equals the previous
+        // content too, it equals the store's and needs neither a comparison nor a copy.
+        let knownRows = storeIsCurrent ? previous.flatMap { $0.wasCompared(with: store) ? $0 : nil } : nil
+        store.beginRewrite(basis: previous)
         let complete = buffer.readRows(with: reader) { y, row in
+            var equalToPrevious = false
             if let previous {
-                comparison.addRow(y, old: previous.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y))
+                equalToPrevious = !comparison.addRow(y, old: previous.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y))
             }
+            store.setRow(y, equalToBasis: equalToPrevious)
             let destination = store.row(y)
             if !storeIsCurrent {
                 memcpy(destination, row, rowBytes)
-            } else if memcmp(destination, row, rowBytes) != 0 {
+            } else if !(equalToPrevious && knownRows?.rowWasEqualToBasis(y) == true), memcmp(destination, row, rowBytes) != 0 {
                 if held === store { heldWrite = true }
                 memcpy(destination, row, rowBytes)
             }

@@ -18,6 +18,15 @@ final class PixelStore {
     /// How many surfaces show this content (their `TrackedSurface.content` is this store).
     /// The store may only be rewritten for a new commit while no other surface shows it.
     var shownBy = 0
+    /// Counts rewrites: bumped each time the store's rows are rewritten for a new commit.
+    private(set) var generation = 0
+    /// What the store was compared with when it was last written: the surface's previous
+    /// content (`basis`, at `basisGeneration`) and, per row, whether the row was byte-equal
+    /// to it. Lets the next commit of the other buffer skip rows it knows are unchanged
+    /// (``wasCompared(with:)``).
+    private weak var basis: PixelStore?
+    private var basisGeneration = -1
+    private var rowsEqualToBasis: [Bool] = []
 
     /// Storage for `width`×`height` pixels of `format` (whose size per pixel is known).
     /// Its bytes are zero until written.
@@ -37,6 +46,26 @@ final class PixelStore {
 
     /// Row `y` (0 ≤ y < height); valid while the store lives.
     func row(_ y: Int) -> UnsafeMutableRawPointer { base + y * rowBytes }
+
+    /// Starts rewriting the store for a new commit compared with `basis` (nil: not compared).
+    func beginRewrite(basis: PixelStore?) {
+        generation += 1
+        self.basis = basis
+        basisGeneration = basis?.generation ?? -1
+        if rowsEqualToBasis.count != height { rowsEqualToBasis = [Bool](repeating: false, count: height) }
+    }
+
+    /// Records whether row `y`, as just written, is byte-equal to the basis's row `y`.
+    func setRow(_ y: Int, equalToBasis equal: Bool) { rowsEqualToBasis[y] = equal }
+
+    /// Whether this store was last written compared with `other`, and `other` has not been
+    /// rewritten since: then ``rowWasEqualToBasis(_:)`` says which rows of the two are equal.
+    func wasCompared(with other: PixelStore) -> Bool {
+        basis === other && basisGeneration == other.generation
+    }
+
+    /// Whether row `y` was byte-equal to the basis's row when this store was written.
+    func rowWasEqualToBasis(_ y: Int) -> Bool { rowsEqualToBasis[y] }
 
     /// An immutable copy, for evidence images.
     func snapshot() -> ContentSnapshot {

@@ -74,7 +74,7 @@ struct ContentComparisonTests {
         var comparison = ContentComparison()
         old.withUnsafeBytes { a in
             new.withUnsafeBytes { b in
-                comparison.addRow(
+                _ = comparison.addRow(
                     5, old: a.baseAddress!, new: b.baseAddress!, width: width, format: BufferFormat(code: 1),
                     damage: [0..<100, 600..<650])
             }
@@ -229,5 +229,112 @@ struct FullHDTrackingTests {
         let count = f.records.count
         f.release(8)
         #expect(f.records.count == count, "nothing written since the second commit")
+    }
+}
+
+/// Random clients against a model that keeps a full copy of everything: the tracker's reused
+/// stores and skipped rows must give exactly the model's records.
+@Suite("Content comparison against a full-copy model")
+struct TrackerModelTests {
+    @Test("Random writes, commits on two surfaces and releases of three buffers: every record equals the full-copy model's")
+    func randomClientMatchesModel() throws {
+        let (width, height, stride) = (37, 23, 37 * 4 + 12)
+        let bufferBytes = stride * height
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-inspect-model-\(getpid())-\(UUID().uuidString)").path
+        let fd = open(path, O_RDWR | O_CREAT, 0o600)
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        #expect(ftruncate(fd, off_t(3 * bufferBytes)) == 0)
+        var records: [CommitRecord] = []
+        let tracker = DamageTracker(client: 1, clock: { 0 }) { record, _ in records.append(record) }
+        tracker.request(objectID: 5, interface: "wl_shm", message: "create_pool", values: [.newID(6, interface: "wl_shm_pool", version: 1), .fd(fd), .int(Int32(3 * bufferBytes))])
+        let buffers: [UInt32] = [7, 8, 9]
+        for (index, buffer) in buffers.enumerated() {
+            tracker.request(objectID: 6, interface: "wl_shm_pool", message: "create_buffer",
+                            values: [.newID(buffer, interface: "wl_buffer", version: 1), .int(Int32(index * bufferBytes)), .int(Int32(width)), .int(Int32(height)), .int(Int32(stride)), .uint(1)])
+        }
+        for surface in [UInt32(10), 11] {
+            tracker.request(objectID: 3, interface: "wl_compositor", message: "create_surface", values: [.newID(surface, interface: "wl_surface", version: 4)])
+        }
+        let format = BufferFormat(code: 1)
+        // The model: each buffer's pixels (packed rows), held content, each surface's content.
+        var pixels = [[UInt8]](repeating: [UInt8](repeating: 0, count: width * height * 4), count: 3)
+        var held: [ContentSnapshot?] = [nil, nil, nil]
+        var shown: [UInt32: ContentSnapshot] = [:]
+        var generator = SystemRandomNumberGenerator()
+        var checked = 0
+        for step in 0..<2000 {
+            let b = Int.random(in: 0..<3, using: &generator)
+            switch Int.random(in: 0..<11, using: &generator) {
+            case 10:
+                // Bring the buffer up to date with another one, as a client does with its
+                // back buffer.
+                let source = Int.random(in: 0..<3, using: &generator)
+                pixels[b] = pixels[source]
+                for y in 0..<height {
+                    _ = pixels[b].withUnsafeBytes { pwrite(fd, $0.baseAddress! + y * width * 4, width * 4, off_t(b * bufferBytes + y * stride)) }
+                }
+            case 0..<5:
+                // Write a few pixels (sometimes only the X byte, sometimes a whole row).
+                let rowWrite = Int.random(in: 0..<6, using: &generator) == 0
+                let y0 = Int.random(in: 0..<height, using: &generator)
+                for i in 0..<(rowWrite ? width : Int.random(in: 1...3, using: &generator)) {
+                    let x = rowWrite ? i : Int.random(in: 0..<width, using: &generator)
+                    let y = rowWrite ? y0 : Int.random(in: 0..<height, using: &generator)
+                    var value = Int.random(in: 0..<4, using: &generator) == 0 ? UInt32.random(in: 0...255, using: &generator) << 24 : UInt32.random(in: 0...3, using: &generator)
+                    _ = pwrite(fd, &value, 4, off_t(b * bufferBytes + y * stride + x * 4))
+                    withUnsafeBytes(of: value) { bytes in
+                        for k in 0..<4 { pixels[b][(y * width + x) * 4 + k] = bytes[k] }
+                    }
+                }
+            case 5..<8:
+                let surface: UInt32 = Int.random(in: 0..<4, using: &generator) == 0 ? 11 : 10
+                let damage = (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+                    PixelRect(x: Int.random(in: 0..<width, using: &generator), y: Int.random(in: 0..<height, using: &generator),
+                              width: Int.random(in: 1...width, using: &generator), height: Int.random(in: 1...height, using: &generator))
+                }
+                tracker.request(objectID: surface, interface: "wl_surface", message: "attach", values: [.object(buffers[b]), .int(0), .int(0)])
+                for rect in damage {
+                    tracker.request(objectID: surface, interface: "wl_surface", message: "damage_buffer",
+                                    values: [.int(Int32(rect.x)), .int(Int32(rect.y)), .int(Int32(rect.width)), .int(Int32(rect.height))])
+                }
+                tracker.request(objectID: surface, interface: "wl_surface", message: "commit", values: [])
+                let now = ContentSnapshot(width: width, height: height, format: format, bytes: pixels[b])
+                let record = try #require(records.last)
+                #expect(record.surface == surface && record.buffer == buffers[b], "step \(step)")
+                #expect(record.heldWrite == (held[b].map { $0.bytes != now.bytes } ?? false), "step \(step): held write")
+                if let before = shown[surface] {
+                    let expected = ContentComparisonTests.reference(
+                        old: before.bytes, new: now.bytes, width: width, height: height, format: format,
+                        damage: DamageRegion(damage, clippedTo: now.bounds))
+                    #expect(record.content == .compared, "step \(step)")
+                    #expect(record.changedPixels == expected.changedPixels, "step \(step): changed")
+                    #expect(record.changedBounds == expected.changedBounds, "step \(step): bounds")
+                    #expect(record.underDamagePixels == expected.underDamagePixels, "step \(step): under")
+                    #expect(record.underDamageBounds == expected.underDamageBounds, "step \(step): under bounds")
+                    checked += 1
+                } else {
+                    #expect(record.content == .new, "step \(step)")
+                }
+                shown[surface] = now
+                held[b] = now
+            default:
+                let count = records.count
+                tracker.event(objectID: buffers[b], interface: "wl_buffer", message: "release", values: [])
+                if let before = held[b] {
+                    let changed = ContentComparisonTests.reference(
+                        old: before.bytes, new: pixels[b], width: width, height: height, format: format,
+                        damage: DamageRegion([], clippedTo: before.bounds)).changedPixels
+                    #expect(records.count == count + (changed > 0 ? 1 : 0), "step \(step): release")
+                    if changed > 0 { #expect(records.last?.kind == .heldWrite && records.last?.changedPixels == changed, "step \(step)") }
+                } else {
+                    #expect(records.count == count, "step \(step): release of a buffer not held")
+                }
+                held[b] = nil
+            }
+        }
+        #expect(checked > 50)
     }
 }
