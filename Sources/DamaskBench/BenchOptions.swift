@@ -23,6 +23,8 @@ struct BenchOptions {
     var profiledScenario: DamageScenario?
     /// Whether `--profile` runs each frame after a full repaint elsewhere (`--cold`).
     var profilesColdCaches = false
+    /// Only the figures whose name contains this (`--case`), if set.
+    var caseFilter: String?
     /// Whether `--help` was asked for.
     var showHelp = false
     /// Whether this process is a measured window (`client`), not the bench.
@@ -75,6 +77,8 @@ struct BenchOptions {
           --warmups N          discarded runs before sampling (default 3)
           --frames N           frames per damage scenario (default 30)
           --idle-seconds S     how long idle windows are watched (default 5)
+          --case TEXT          measure only the figures whose name contains TEXT
+                               (case-insensitive), e.g. --case "star fill" for perf record
           --quick              a smoke run: 3 repeats, 1 warm-up, 4 frames, 1 s idle
           --offscreen          skip the parts that need a private Weston
           --profile SCENARIO   run one damage scenario alone at 3840x2160 (no baselines), for
@@ -139,6 +143,10 @@ struct BenchOptions {
             case "--frames": frames = Int(try number(for: argument, in: 2...10_000))
             case "--idle-seconds": idleSeconds = try number(for: argument, in: 0.1...600)
             case "--offscreen": offscreenOnly = true
+            case "--case":
+                let text = try value(for: argument)
+                guard !text.isEmpty else { throw BenchError.usage("--case needs a non-empty name fragment") }
+                caseFilter = text
             case "--cold": profilesColdCaches = true
             case "--profile":
                 let name = try value(for: argument)
@@ -167,6 +175,8 @@ struct BenchOptions {
 
     /// The sampler these options ask for.
     var sampler: Sampler {
-        Sampler(warmUps: warmUps, repeats: repeats, minimumSampleNanoseconds: minimumSampleNanoseconds)
+        Sampler(
+            warmUps: warmUps, repeats: repeats, minimumSampleNanoseconds: minimumSampleNanoseconds,
+            caseFilter: caseFilter)
     }
 }

@@ -93,6 +93,7 @@ import Foundation
 
     /// 80 glyphs of DejaVu Sans at 14 px, black, glyph caches warm.
     private func glyphs() throws {
+        guard sampler.includes("80 glyphs DejaVu Sans 14 px") else { return }
         let line = String(String(repeating: "The quick brown fox jumps over a lazy dog ", count: 2).prefix(80))
         let font = try Font(family: "DejaVu Sans", size: 14)
         let bitmap = try Bitmap(width: 640, height: 24)
@@ -116,6 +117,8 @@ import Foundation
     /// Encoding and decoding an opaque 1920×1080 image (a gradient under shapes and text,
     /// drawn once by Damask); both libraries encode and decode the same pixels and bytes.
     private func png() throws {
+        guard ["PNG encode 1920x1080", "PNG encoded size 1920x1080", "PNG decode 1920x1080"].contains(where: sampler.includes)
+        else { return }
         let bitmap = try Bitmap(width: 1920, height: 1080)
         let context = GraphicsContext(bitmap: bitmap)
         context.drawLinearGradient(
@@ -137,13 +140,15 @@ import Foundation
         compare("PNG encode 1920x1080", { _ = try? bitmap.pngData() }) {
             _ = CairoPNG.encode(surface)
         }
-        let damaskBytes = Double((try bitmap.pngData()).count)
-        let cairoBytes = Double(CairoPNG.encode(surface).count)
-        report.add(
-            Figure(
-                suite: "graphics", name: "PNG encoded size 1920x1080", metric: "size", unit: "bytes",
-                value: Statistics([damaskBytes]), baseline: "cairo \(CairoComparison.cairoVersion)",
-                baselineValue: Statistics([cairoBytes]), ratio: Statistics([damaskBytes / max(cairoBytes, 1)])))
+        if sampler.includes("PNG encoded size 1920x1080") {
+            let damaskBytes = Double((try bitmap.pngData()).count)
+            let cairoBytes = Double(CairoPNG.encode(surface).count)
+            report.add(
+                Figure(
+                    suite: "graphics", name: "PNG encoded size 1920x1080", metric: "size", unit: "bytes",
+                    value: Statistics([damaskBytes]), baseline: "cairo \(CairoComparison.cairoVersion)",
+                    baselineValue: Statistics([cairoBytes]), ratio: Statistics([damaskBytes / max(cairoBytes, 1)])))
+        }
         let encoded = CairoPNG.encode(surface)
         guard !encoded.isEmpty else { throw BenchError.helper("cairo could not encode the PNG") }
         compare("PNG decode 1920x1080", { _ = try? Bitmap(pngData: encoded) }) {
@@ -156,6 +161,7 @@ import Foundation
     /// Measures `damask` against `cairo`, records the figure and checks issue 16's target
     /// (median ratio ≤ 1.0× cairo).
     private func compare(_ name: String, note: String? = nil, _ damask: () -> Void, cairo: () -> Void) {
+        guard sampler.includes(name) else { return }
         let result = sampler.compare(damask, against: cairo)
         report.add(
             Figure(

@@ -138,6 +138,7 @@ import Foundation
             let shaped = { context.draw(text, at: origin, font: font, color: .black) }
             let plain = { context.draw(latin, at: origin, font: font, color: .black) }
             let name = "\(language) line of \(text.count) clusters, \(text.unicodeScalars.count) code points"
+            guard sampler.includes(name) else { continue }
             let result = sampler.compare(shaped, against: plain)
             add(name, result, baseline: "Latin line of 80")
             report.check(Target(statement: "\(name) ≤ 1.5× Latin line", measured: result.ratio.median, limit: 1.5, unit: "×"))
@@ -162,6 +163,7 @@ import Foundation
 
     /// Measures `body` against a `memcpy` of all of `bitmap`'s bytes.
     private func compareWithMemcpy(_ name: String, bitmap: Bitmap, _ body: () -> Void) throws {
+        guard sampler.includes(name) else { return }
         let count = bitmap.bytesPerRow * bitmap.height
         let source = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 64)
         defer { source.deallocate() }
@@ -171,10 +173,13 @@ import Foundation
         add(name, sampler.compare(body, against: copy), baseline: "memcpy same bytes")
     }
 
+    /// Measures (through `result`) and records the figure `name`, unless `--case` excludes it.
     private func add(
-        _ name: String, _ result: (subject: Statistics, baseline: Statistics, ratio: Statistics),
+        _ name: String, _ result: @autoclosure () -> (subject: Statistics, baseline: Statistics, ratio: Statistics),
         baseline: String
     ) {
+        guard sampler.includes(name) else { return }
+        let result = result()
         report.add(
             Figure(
                 suite: "graphics", name: name, metric: "time", unit: "µs",

@@ -11,6 +11,15 @@ struct Sampler: Sendable {
     var repeats: Int
     /// The least CPU time one sample should take.
     var minimumSampleNanoseconds: UInt64
+    /// When set, only figures whose name contains this text (case-insensitive) are
+    /// measured (`--case`), so a profiler sees one case alone.
+    var caseFilter: String? = nil
+
+    /// Whether the figure called `name` is measured under ``caseFilter``.
+    func includes(_ name: String) -> Bool {
+        guard let filter = caseFilter else { return true }
+        return name.range(of: filter, options: .caseInsensitive) != nil
+    }
 
     /// Measures `body`; returns nanoseconds per run.
     func measure(_ body: () -> Void) -> Statistics {

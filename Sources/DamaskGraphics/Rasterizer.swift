@@ -221,6 +221,9 @@ extension Rasterizer {
 /// - `cells` has `width + 2` entries; every write goes to an index clamped to `0…width`
 ///   (pieces left of the mask are folded into cell 0, pieces right of it are dropped).
 /// - `crossings` has room for every active edge (its capacity is the edge count).
+/// - Every cell written in a row lies in a range recorded in `touched` (ranges stay within
+///   `0…width`), and ``emit(row:cells:touched:folding:into:)`` zeroes exactly those, so the
+///   cells are all zero again at the start of each row.
 private struct ScanConverter {
     let width: Int
     let height: Int
@@ -240,7 +243,7 @@ private struct ScanConverter {
         let edgeCapacity = max(edges.count, 1)
         let crossings = UnsafeMutablePointer<Rasterizer.Crossing>.allocate(capacity: edgeCapacity)
         defer { crossings.deallocate() }
-        var touched = TouchedCells(capacity: cellCount)
+        var touched = TouchedRanges()
         defer { touched.deallocate() }
         // The active edges' indices, and the band limits of the current row (the row's top
         // and bottom plus at most two end points per active edge).
@@ -399,7 +402,7 @@ private struct ScanConverter {
     @inline(__always)
     private func accumulateSpans(
         _ crossings: UnsafeMutablePointer<Rasterizer.Crossing>, count: Int, height: Int,
-        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells
+        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedRanges
     ) {
         var winding: Int32 = 0
         let evenOdd = rule == .evenOdd
@@ -419,89 +422,93 @@ private struct ScanConverter {
     /// Adds the straight edge piece from x `xTop` to x `xBottom` over `height` subpixel
     /// units to the cells: for each pixel column it passes through, the part of the
     /// piece's height in that column times the area right of it (in cell `c`), and the
-    /// remainder of that height (in cell `c + 1`).
+    /// remainder of that height (in cell `c + 1`). Records the touched columns as one range.
+    ///
+    /// A piece crossing several columns is walked left to right with its y at each column
+    /// boundary stepped by a constant increment (no division per column); the heights are
+    /// differences of rounded boundary heights, so they sum to `height` exactly. A column
+    /// the piece crosses from side to side holds it at mean x `c + ½`, so its two cells get
+    /// `dy · 256` each: integer work only.
     @inline(__always)
     private func addEdge(
         from xTop: Double, to xBottom: Double, height: Int, sign: Int32,
-        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells
+        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedRanges
     ) {
+        guard height > 0 else { return }
         let limit = Double(width)
-        @inline(__always) func add(column c: Int, dy: Int, sumOfX: Double) {
-            // sumOfX = x1 + x2 of the piece, both within [c, c + 1].
-            guard dy != 0 else { return }
-            if c < 0 {
-                cells[0] &+= sign &* Int32(dy * 512)
-                touched.mark(0)
-                return
-            }
-            if c >= width { return }
-            let full = Int32(dy * 512)
-            var right = Int32(truncatingIfNeeded: roundedInt(Double(dy) * (sumOfX - 2 * Double(c)) * 256))
-            right = min(max(right, 0), full)
-            cells[c] &+= sign &* (full &- right)
-            cells[c + 1] &+= sign &* right
-            touched.mark(c)
-            touched.mark(c + 1)
-        }
-        // Whole piece in one column (the common case: steep edges).
         let lo = min(xTop, xBottom), hi = max(xTop, xBottom)
         let firstColumn = lo < 0 ? -1 : lo >= limit ? width : Int(lo)
         let lastColumn = hi < 0 ? -1 : hi >= limit ? width : Int(hi)
         if firstColumn == lastColumn {
-            add(column: firstColumn, dy: height, sumOfX: xTop + xBottom)
+            // Whole piece in one column (the common case: steep edges).
+            if firstColumn < 0 {
+                cells[0] &+= sign &* Int32(truncatingIfNeeded: height &* 512)
+                touched.add(0, 0)
+            } else if firstColumn < width {
+                addPiece(column: firstColumn, dy: height, sumOfX: xTop + xBottom, sign: sign, cells: cells)
+                touched.add(firstColumn, firstColumn + 1)
+            }
             return
         }
-        // Walk from left to right, splitting the height at each column boundary with
-        // rounded fixed-point y; consecutive pieces share boundaries, so their heights sum
-        // to `height` exactly.
-        let dxTotal = xBottom - xTop
-        let leftToRight = dxTotal > 0
-        // y (0…height) where the edge is at x, measured from the edge's top.
-        @inline(__always) func y(atX x: Double) -> Int {
-            let t = (x - xTop) / dxTotal
-            return min(max(roundedInt(t * Double(height)), 0), height)
-        }
-        // Going left to right: the "start" is the piece's leftmost end.
+        // Walk left to right: the start is the piece's leftmost end, and y is measured
+        // from there (0 at the start, `height` at the other end).
+        let leftToRight = xBottom > xTop
         let startX = leftToRight ? xTop : xBottom
-        let startY = leftToRight ? 0 : height
-        var previousX = startX
-        var previousY = startY
-        var column = firstColumn
-        while column < lastColumn {
-            let boundary = Double(column + 1)
-            let boundaryY = y(atX: boundary)
-            let dy = leftToRight ? boundaryY - previousY : previousY - boundaryY
-            if column < 0 {
-                add(column: -1, dy: dy, sumOfX: 0)
-            } else {
-                add(column: column, dy: dy, sumOfX: previousX + boundary)
-            }
-            previousX = boundary
-            previousY = boundaryY
-            column += 1
-            if column >= width { return }
-        }
         let endX = leftToRight ? xBottom : xTop
-        let endY = leftToRight ? height : 0
-        let dy = leftToRight ? endY - previousY : previousY - endY
-        add(column: column, dy: dy, sumOfX: previousX + endX)
+        let step = Double(height) / (endX - startX)
+        var column = firstColumn
+        var yExact = (Double(column + 1) - startX) * step
+        var y = min(Int(yExact + 0.5), height)
+        if column < 0 {
+            // Everything left of the mask folds into cell 0 at full area.
+            cells[0] &+= sign &* Int32(truncatingIfNeeded: y &* 512)
+        } else {
+            addPiece(column: column, dy: y, sumOfX: startX + Double(column + 1), sign: sign, cells: cells)
+        }
+        column += 1
+        let middleEnd = min(lastColumn, width)
+        while column < middleEnd {
+            yExact += step
+            let next = min(Int(yExact + 0.5), height)
+            let half = sign &* Int32(truncatingIfNeeded: (next &- y) &* 256)
+            cells[column] &+= half
+            cells[column + 1] &+= half
+            y = next
+            column += 1
+        }
+        if column < width {
+            addPiece(column: column, dy: height - y, sumOfX: Double(column) + endX, sign: sign, cells: cells)
+        }
+        touched.add(max(firstColumn, 0), min(lastColumn + 1, width))
     }
 
-    /// Turns the row's touched cells into coverage bytes and zeroes them. Between two
-    /// touched cells the coverage is constant, so each gap is one fill (the span output):
-    /// the work is the touched cells plus a `memset` per covered run. A span whose right
-    /// edge is beyond the mask runs to the row's end.
+    /// Adds a piece of height `dy` inside column `c` (`0 ≤ c < width`) whose two x ends
+    /// (both within `[c, c + 1]`) sum to `sumOfX`.
+    @inline(__always)
+    private func addPiece(column c: Int, dy: Int, sumOfX: Double, sign: Int32, cells: UnsafeMutablePointer<Int32>) {
+        guard dy != 0 else { return }
+        let full = Int32(truncatingIfNeeded: dy &* 512)
+        var right = Int32(truncatingIfNeeded: roundedInt(Double(dy) * (sumOfX - 2 * Double(c)) * 256))
+        right = min(max(right, 0), full)
+        cells[c] &+= sign &* (full &- right)
+        cells[c + 1] &+= sign &* right
+    }
+
+    /// Turns the row's touched cells into coverage and hands it on as spans, zeroing the
+    /// cells. The touched ranges are visited in order, cell by cell; a span ends only where
+    /// the coverage changes, so between ranges (constant coverage) and across equal cells
+    /// it is one span. The work is the touched cells plus one call per span. A span whose
+    /// right edge is beyond the mask runs to the row's end.
     ///
     /// With `folding`, cells hold summed windings rather than rule-resolved spans, and the
     /// fill rule is applied to each pixel's average winding (non-zero: its magnitude
     /// clamped to 1; even-odd: its distance from the nearest even number).
     @inline(__always)
     private func emit<Sink: CoverageSink>(
-        row: Int, cells: UnsafeMutablePointer<Int32>, touched: inout TouchedCells,
+        row: Int, cells: UnsafeMutablePointer<Int32>, touched: inout TouchedRanges,
         folding: Bool, into sink: inout Sink
     ) {
-        let count = touched.count
-        guard count > 0 else { return }
+        guard touched.count > 0 else { return }
         touched.sort()
         var running: Int32 = 0
         let one = Rasterizer.cellOne
@@ -520,67 +527,90 @@ private struct ScanConverter {
             v = min(max(v, 0), one)
             return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
         }
-        let indices = touched.indices
-        for k in 0..<count {
-            let x = Int(indices[k])
-            touched.flags[x] = 0
-            running &+= cells[x]
-            cells[x] = 0
-            guard x < width else { continue }
-            let value = byte(running)
-            let next = k + 1 < count ? min(Int(indices[k + 1]), width) : width
-            if value != 0 { sink.span(row: row, x: x, count: next - x, coverage: value) }
+        var spanStart = 0
+        var spanValue: UInt8 = 0
+        var done = 0  // cells below this index are already summed
+        for k in 0..<touched.count {
+            let range = touched.ranges[k]
+            var c = max(Int(range >> 32), done)
+            let last = Int(range & 0xFFFF_FFFF)
+            while c <= last {
+                running &+= cells[c]
+                cells[c] = 0
+                if c < width {
+                    let value = byte(running)
+                    if value != spanValue {
+                        if spanValue != 0 { sink.span(row: row, x: spanStart, count: c - spanStart, coverage: spanValue) }
+                        spanStart = c
+                        spanValue = value
+                    }
+                }
+                c += 1
+            }
+            done = max(done, last + 1)
+        }
+        if spanValue != 0 && spanStart < width {
+            sink.span(row: row, x: spanStart, count: width - spanStart, coverage: spanValue)
         }
         touched.count = 0
     }
 }
 
-/// The cells of one row that edges touched, each listed once, so that a row's output
-/// costs its touched cells rather than its width.
+/// The column ranges of one row that edges touched, so that a row's output costs its
+/// touched cells rather than its width.
 ///
-/// Owns `flags` and `indices` (both `capacity` entries, allocated in `init`) until
-/// ``deallocate()``. Invariant: `flags[i] == 1` exactly for the `count` listed indices,
-/// all in `0..<capacity`.
-private struct TouchedCells {
-    let flags: UnsafeMutablePointer<UInt8>
-    let indices: UnsafeMutablePointer<Int32>
+/// Owns `ranges` (`capacity` entries, allocated in `init`) until ``deallocate()``. Each
+/// range is packed as `first << 32 | last` (inclusive cell indices, `0 ≤ first ≤ last ≤
+/// width`), so sorting the packed values orders the ranges by their first cell. When more
+/// ranges arrive than fit, they are merged into their hull: visiting untouched (zero) cells
+/// is harmless, only slower.
+private struct TouchedRanges {
+    static let capacity = 512
+    let ranges: UnsafeMutablePointer<UInt64>
     var count = 0
 
-    init(capacity: Int) {
-        flags = .allocate(capacity: capacity)
-        flags.initialize(repeating: 0, count: capacity)
-        indices = .allocate(capacity: capacity)
+    init() {
+        ranges = .allocate(capacity: TouchedRanges.capacity)
     }
 
     func deallocate() {
-        flags.deallocate()
-        indices.deallocate()
+        ranges.deallocate()
     }
 
-    /// Lists cell `i` unless it already is.
-    @inline(__always) mutating func mark(_ i: Int) {
-        if flags[i] != 0 { return }
-        flags[i] = 1
-        indices[count] = Int32(truncatingIfNeeded: i)
-        count += 1
+    /// Records cells `first…last`.
+    @inline(__always) mutating func add(_ first: Int, _ last: Int) {
+        let packed = UInt64(truncatingIfNeeded: first) << 32 | UInt64(truncatingIfNeeded: last)
+        if count < TouchedRanges.capacity {
+            ranges[count] = packed
+            count += 1
+            return
+        }
+        // Full: replace everything by the hull.
+        var low = first, high = last
+        for k in 0..<count {
+            low = min(low, Int(ranges[k] >> 32))
+            high = max(high, Int(ranges[k] & 0xFFFF_FFFF))
+        }
+        ranges[0] = UInt64(truncatingIfNeeded: low) << 32 | UInt64(truncatingIfNeeded: high)
+        count = 1
     }
 
-    /// Sorts the listed indices (insertion sort for the usual handful).
+    /// Sorts the ranges by their first cell (insertion sort for the usual handful).
     mutating func sort() {
         guard count > 1 else { return }
         if count > 24 {
-            var buffer = UnsafeMutableBufferPointer(start: indices, count: count)
+            var buffer = UnsafeMutableBufferPointer(start: ranges, count: count)
             buffer.sort()
             return
         }
         for i in 1..<count {
-            let item = indices[i]
+            let item = ranges[i]
             var j = i
-            while j > 0, indices[j - 1] > item {
-                indices[j] = indices[j - 1]
+            while j > 0, ranges[j - 1] > item {
+                ranges[j] = ranges[j - 1]
                 j -= 1
             }
-            indices[j] = item
+            ranges[j] = item
         }
     }
 }

@@ -20,6 +20,13 @@ import Foundation
 /// is the number of pieces covering it, and a non-zero fill draws exactly their union,
 /// with no seam and no double coverage where pieces meet, while the rasterizer sees about
 /// two edges per segment instead of six.
+///
+/// Where the inner side's two offset lines cross within half of both segments (the usual
+/// case: gentle turns, as along a flattened curve), the outline goes straight through
+/// that crossing instead of detouring through the corner point. That drops exactly the
+/// small region where the two segments' rectangles overlap from the sum (its winding goes
+/// from 2 to 1), so the non-zero fill is unchanged, and the rasterizer no longer meets two
+/// crossing edges at every vertex.
 struct Stroker {
     /// The stroke width in user units.
     var lineWidth: CGFloat
@@ -118,23 +125,32 @@ struct Stroker {
         let segments = closed ? n : n - 1
         guard segments >= 1 else { return }
         var previousDirection = closed ? Stroker.unit(points[0] - points[n - 1]) : CGPoint(x: 0, y: 0)
+        var previousLength = closed ? Stroker.length(points[0] - points[n - 1]) : 0
         for i in 0..<segments {
             let p = points[i]
-            let d = Stroker.unit(points[(i + 1) % n] - p)
+            let v = points[(i + 1) % n] - p
+            let length = Stroker.length(v)
+            let d = Stroker.unit(v)
             if i == 0 && !closed {
                 outline.append(p + Stroker.normal(d) * halfWidth)
             } else {
-                addCorner(at: p, from: previousDirection, to: d, into: &outline)
+                addCorner(
+                    at: p, from: previousDirection, to: d, shorterSide: min(previousLength, length),
+                    into: &outline)
             }
             previousDirection = d
+            previousLength = length
         }
         if !closed {
             outline.append(points[n - 1] + Stroker.normal(previousDirection) * halfWidth)
         }
     }
 
-    /// The left offset line's points at corner `p` between directions `d0` and `d1`.
-    private func addCorner(at p: CGPoint, from d0: CGPoint, to d1: CGPoint, into outline: inout [CGPoint]) {
+    /// The left offset line's points at corner `p` between directions `d0` and `d1`;
+    /// `shorterSide` is the length of the shorter of the two segments meeting there.
+    private func addCorner(
+        at p: CGPoint, from d0: CGPoint, to d1: CGPoint, shorterSide: CGFloat, into outline: inout [CGPoint]
+    ) {
         let n0 = Stroker.normal(d0) * halfWidth, n1 = Stroker.normal(d1) * halfWidth
         let cross = d0.x * d1.y - d0.y * d1.x
         let dot = d0.x * d1.x + d0.y * d1.y
@@ -146,6 +162,17 @@ struct Stroker {
         // The left side is outside the corner when the path turns towards the right
         // (negative cross product); a reversal (cross 0) puts its join on the left.
         guard cross <= 0 else {
+            // The inside of the corner. The two offset lines cross at `p + (n0 + n1) / (1 +
+            // dot)`, `halfWidth · tan(turn / 2)` along each segment from the corner. When
+            // that is within half of both segments, going straight through the crossing
+            // leaves out only the small loop where the two segments' rectangles overlap
+            // (winding 2 there, 1 without it): the same non-zero fill with no
+            // self-crossing edges for the rasterizer to cut bands at. Otherwise (short
+            // segments, sharp turns) the detour through the corner point keeps it exact.
+            if dot > -0.5, halfWidth * cross <= 0.5 * shorterSide * (1 + dot) {
+                outline.append(p + (n0 + n1) * (1 / (1 + dot)))
+                return
+            }
             outline.append(p + n0)
             outline.append(p)
             outline.append(p + n1)
@@ -284,6 +311,8 @@ struct Stroker {
     }
 
     private static func normal(_ d: CGPoint) -> CGPoint { CGPoint(x: -d.y, y: d.x) }
+
+    private static func length(_ v: CGPoint) -> CGFloat { hypot(v.x, v.y) }
 }
 
 private func + (a: CGPoint, b: CGPoint) -> CGPoint { CGPoint(x: a.x + b.x, y: a.y + b.y) }
