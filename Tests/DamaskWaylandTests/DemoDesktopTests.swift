@@ -97,6 +97,51 @@ struct DemoDesktopTests {
         #expect(!caretColumns.isEmpty, "no caret near the field's right end")
     }
 
+    @Test("Paths: views scaled and rotated stay in their own panels; the sidebar, header, buttons and the space between are untouched")
+    func pathsViewsStayInTheirPanels() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        let script = """
+            scene paths
+            wait idle
+            screenshot \(path("before.png"))
+            key plus
+            key plus
+            key plus
+            key plus
+            key plus
+            key plus
+            key bracketright
+            key bracketright
+            wait idle
+            screenshot \(path("after.png"))
+
+            """
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let before = try Bitmap(contentsOfPNGFile: path("before.png"))
+        let after = try Bitmap(contentsOfPNGFile: path("after.png"))
+        // The two 200-point panels (triangle, star: scene x 54 and 334, y 190) and the
+        // caption (y 440) may change; nothing else.
+        let panels = [CGRect(x: 234, y: 190, width: 200, height: 200), CGRect(x: 514, y: 190, width: 200, height: 200)]
+        let caption = CGRect(x: 180, y: 436, width: 620, height: 44)
+        var inside = 0
+        var outside: [String] = []
+        for y in 0..<600 {
+            for x in 0..<800 where before.pixel(x: x, y: y) != after.pixel(x: x, y: y) {
+                let point = CGPoint(x: CGFloat(x) + 0.5, y: CGFloat(y) + 0.5)
+                if panels.contains(where: { $0.contains(point) }) {
+                    inside += 1
+                } else if !caption.contains(point) {
+                    outside.append("\(x),\(y)")
+                }
+            }
+        }
+        #expect(inside > 5000, "the views were scaled and rotated")
+        #expect(outside.isEmpty, "\(outside.count) pixels changed outside the panels, first \(outside.prefix(5))")
+    }
+
     @Test("Keypad + zooms the paths scene as + does, and keypad − undoes it")
     func keypadZooms() throws {
         let directory = try DemoRun.makeDirectory()
