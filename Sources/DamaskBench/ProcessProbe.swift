@@ -16,6 +16,9 @@ struct ProcessProbe {
         var threads: Int
         /// The main thread's share of ``contextSwitches`` (the thread whose id is the pid).
         var mainThreadContextSwitches: Int
+        /// The voluntary part of ``contextSwitches``: times a thread went to sleep and was
+        /// woken again. The rest are preemptions, which a loaded machine adds.
+        var voluntaryContextSwitches = 0
     }
 
     /// Reads the counters now.
@@ -28,7 +31,9 @@ struct ProcessProbe {
             let status = (try? String(contentsOfFile: "\(taskDirectory)/\(task)/status", encoding: .utf8)) ?? ""
             for line in status.split(separator: "\n") {
                 if line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                    reading.contextSwitches += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                    let count = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                    reading.contextSwitches += count
+                    if line.hasPrefix("voluntary") { reading.voluntaryContextSwitches += count }
                 }
             }
             if task == String(pid) { reading.mainThreadContextSwitches += reading.contextSwitches - before }

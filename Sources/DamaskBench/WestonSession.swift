@@ -61,6 +61,12 @@ final class WestonSession {
         return environment
     }
 
+    /// How many lines of Weston's log contain `text` (e.g. `wl_surface@3.commit()`).
+    func logLineCount(containing text: String) -> Int {
+        let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").count { $0.contains(text) }
+    }
+
     /// Stops Weston and waits for the script (at most 10 s, then kills Weston). Idempotent.
     func stop() {
         guard process.isRunning else { return }

@@ -115,8 +115,9 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
     /// How long (milliseconds) frame tick clients may tick on idle frames alone before the
     /// next tick is asked of the compositor: a compositor sends no frame callbacks to a
     /// window it hides (minimized, on another workspace), so if the window is hidden the
-    /// ticks stop there, at no cost, until it is shown again. Weston 10 and mutter 43 send
-    /// no other sign (no `wl_surface.leave` on minimize, no xdg-shell `suspended` state).
+    /// ticks stop there, at no cost, until it is shown again. Neither compositor here has
+    /// xdg-shell's `suspended` state; Weston 10 sends no `wl_surface.leave` on minimize
+    /// (mutter 43 does, once its minimize animation has played).
     static let visibilityProbeInterval: UInt32 = 1000
 
     /// Runs the passes (weak: the window owns the scheduler).
@@ -258,7 +259,10 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
     /// for the earliest time a client wants (a timer) so that nothing wakes before it.
     private func requestIdleFrameIfNeeded() {
         let active = clients.filter(\.wantsFrames)
-        guard !active.isEmpty else { return }
+        guard !active.isEmpty else {
+            idleRunStart = nil  // nothing ticks: the next run of idle frames starts afresh
+            return
+        }
         switch state {
         case .idle, .waitingForBuffer:
             break
