@@ -25,6 +25,8 @@ struct BenchOptions {
     var profilesColdCaches = false
     /// Only the figures whose name contains this (`--case`), if set.
     var caseFilter: String?
+    /// The damask-demo the startup suite starts (`--demo`); nil: the one next to damask-bench.
+    var demoPath: String?
     /// Whether `--help` was asked for.
     var showHelp = false
     /// Whether this process is a measured window (`client`), not the bench.
@@ -81,6 +83,8 @@ struct BenchOptions {
                                (case-insensitive), e.g. --case "star fill" for perf record
           --quick              a smoke run: 3 repeats, 1 warm-up, 4 frames, 1 s idle
           --offscreen          skip the parts that need a private Weston
+          --demo PATH          the damask-demo executable the startup suite starts (default: the
+                               one next to damask-bench), e.g. one built with --static-swift-stdlib
           --profile SCENARIO   run one damage scenario alone at 3840x2160 (no baselines), for
                                valgrind --tool=callgrind --toggle-collect='*profiledFrames*'
                                or perf; SCENARIO is one of: \(DamageScenario.allCases.map(\.rawValue).joined(separator: ", "))
@@ -147,6 +151,7 @@ struct BenchOptions {
                 let text = try value(for: argument)
                 guard !text.isEmpty else { throw BenchError.usage("--case needs a non-empty name fragment") }
                 caseFilter = text
+            case "--demo": demoPath = try value(for: argument)
             case "--cold": profilesColdCaches = true
             case "--profile":
                 let name = try value(for: argument)

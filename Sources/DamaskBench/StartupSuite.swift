@@ -28,6 +28,9 @@ import Foundation
         var cpuMilliseconds: Double
         /// Peak RSS (`VmHWM`) after settling, MiB.
         var peakResidentMiB: Double
+        /// Whether the program had the Swift runtime as a shared library (`libswiftCore.so`
+        /// in its mappings) rather than linked in (`--static-swift-stdlib`).
+        var sharesSwiftRuntime: Bool
     }
 
     /// One program that is measured.
@@ -43,10 +46,14 @@ import Foundation
             report.skip("startup", reason: "--offscreen")
             return
         }
-        let demoPath = URL(fileURLWithPath: ChildProcess.benchExecutable).deletingLastPathComponent()
+        let demoPath =
+            options.demoPath
+            ?? URL(fileURLWithPath: ChildProcess.benchExecutable).deletingLastPathComponent()
             .appendingPathComponent("damask-demo").path
         guard FileManager.default.isExecutableFile(atPath: demoPath) else {
-            throw BenchError.helper("damask-demo is not built next to damask-bench")
+            throw BenchError.helper(
+                options.demoPath == nil
+                    ? "damask-demo is not built next to damask-bench" : "--demo \(demoPath) is not an executable")
         }
         guard let footPath = Self.executableInPath("foot") else {
             throw BenchError.helper("foot is not installed (scripts/setup)")
@@ -76,7 +83,10 @@ import Foundation
 
     /// Adds the figures and checks the targets.
     private func record(_ demo: [Start], against foot: [Start]) {
-        let note = "\(demo.count) starts each, interleaved, under one headless Weston with a seat"
+        let runtime =
+            demo.allSatisfy(\.sharesSwiftRuntime)
+            ? "Swift runtime shared" : demo.contains(where: \.sharesSwiftRuntime) ? "Swift runtime mixed" : "Swift runtime static"
+        let note = "\(demo.count) starts each, interleaved, under one headless Weston with a seat; \(runtime)"
         func figure(_ metric: String, _ unit: String, _ value: (Start) -> Double, note: String? = nil) -> Figure {
             let ratios = zip(demo, foot).map { value($1) > 0 ? value($0) / value($1) : 0 }
             return Figure(
@@ -135,12 +145,16 @@ import Foundation
         usleep(Self.settleMicroseconds)
         guard launched.isRunning else { throw BenchError.helper("\(program.name) exited after its first frame") }
         let peak = ProcessProbe(pid: launched.pid).peakResidentBytes()
+        // Read to the end: procfs reports a size of 0, and the maps run past one page.
+        let maps = FileHandle(forReadingAtPath: "/proc/\(launched.pid)/maps")
+            .map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
         launched.stop()
         // Let the compositor forget the client before the next one starts.
         usleep(100_000)
         return Start(
             firstFrameMilliseconds: (frame?.milliseconds ?? 0) - launched.spawnedAtMilliseconds,
-            cpuMilliseconds: Double(cpu) / 1e6, peakResidentMiB: Double(peak) / 1_048_576)
+            cpuMilliseconds: Double(cpu) / 1e6, peakResidentMiB: Double(peak) / 1_048_576,
+            sharesSwiftRuntime: maps.contains("/libswiftCore.so"))
     }
 
     /// The first executable `name` in `PATH`.

@@ -27,7 +27,7 @@ struct BenchTests {
         let result = try TestProcess.run(Self.executable, ["--help"], timeout: 10)
         #expect(result.status == 0)
         for word in [
-            "graphics", "views", "damage", "latency", "idle", "memory", "startup", "all", "--json", "--repeats",
+            "graphics", "views", "damage", "latency", "idle", "memory", "startup", "all", "--demo", "--json", "--repeats",
             "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--help",
         ] {
             #expect(result.output.contains(word), "\(word) missing from --help")
@@ -154,5 +154,15 @@ extension BenchTests {
         let targets = try #require(json["targets"] as? [[String: Any]])
         #expect(targets.contains { ($0["statement"] as? String)?.contains("peak RSS ≤ 20 MiB") == true })
         #expect(targets.contains { ($0["statement"] as? String)?.contains("≤ foot's") == true })
+    }
+}
+
+extension BenchTests {
+    @Test("startup with a --demo that is not an executable skips the suite and names the path")
+    func startupNamesAMissingDemo() throws {
+        let missing = "/nonexistent/damask-demo-\(getpid())"
+        let result = try TestProcess.run(Self.executable, ["startup", "--quick", "--demo", missing], timeout: 30)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("== startup == skipped: --demo \(missing) is not an executable"), "\(result.output)")
     }
 }
