@@ -142,6 +142,46 @@ struct DemoDesktopTests {
         #expect(outside.isEmpty, "\(outside.count) pixels changed outside the panels, first \(outside.prefix(5))")
     }
 
+    @Test("Layers: at contentsScale 2.0 the standalone layer's caption wraps inside its column instead of being cut off")
+    func layersCaptionWraps() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        // "Next contentsScale" steps 0.5 → 1.0 → 2.0.
+        let script = """
+            scene layers
+            wait idle
+            screenshot \(path("half.png"))
+            click 454 127
+            wait idle
+            click 454 127
+            wait idle
+            screenshot \(path("double.png"))
+
+            """
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        /// The caption's text lines under the middle panel (window x 400…585): groups of
+        /// rows with dark pixels; and whether any dark pixel lies between the columns.
+        func captionLines(_ bitmap: Bitmap) -> (lines: Int, spills: Bool) {
+            func dark(_ x: Int, _ y: Int) -> Bool { bitmap.color(x: x, y: y).red < 0.6 }
+            var lines = 0
+            var previousInk = false
+            for y in 355..<440 {
+                let ink = (400..<586).contains { dark($0, y) }
+                if ink && !previousInk { lines += 1 }
+                previousInk = ink
+            }
+            let spills = (355..<440).contains { y in (587..<595).contains { dark($0, y) } }
+            return (lines, spills)
+        }
+        let half = captionLines(try Bitmap(contentsOfPNGFile: path("half.png")))
+        let double = captionLines(try Bitmap(contentsOfPNGFile: path("double.png")))
+        #expect(half.lines == 3 && !half.spills, "at 0.5: \(half)")
+        // "contentsScale 2.0: 200 × 200 px" is wider than the column: one line more, not "…".
+        #expect(double.lines == 4 && !double.spills, "at 2.0: \(double)")
+    }
+
     @Test("Keypad + zooms the paths scene as + does, and keypad − undoes it")
     func keypadZooms() throws {
         let directory = try DemoRun.makeDirectory()
