@@ -108,14 +108,26 @@ public struct ContentComparison: Sendable, Equatable {
         }
     }
 
-    /// How many of `pixels` 32-bit pixels differ in the bits of `mask`. Branch-free, so the
-    /// optimizer turns it into vector compares.
+    /// How many of `pixels` 32-bit pixels differ in the bits of `mask`: eight at a time with
+    /// vector compares (per-lane counts cannot overflow: a row has at most 2¹⁵ pixels), the
+    /// rest one by one.
     private static func countChanged(old: UnsafeRawPointer, new: UnsafeRawPointer, pixels: Int, mask: UInt32) -> Int {
-        var count = 0
-        for i in 0..<pixels {
+        let lanes = SIMD8<UInt32>(repeating: mask)
+        let zero = SIMD8<UInt32>(), one = SIMD8<UInt32>(repeating: 1)
+        var counts = SIMD8<UInt32>()
+        var i = 0
+        while i &+ 8 <= pixels {
+            let a = old.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+            let b = new.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
+            counts &+= one.replacing(with: zero, where: (a ^ b) & lanes .== zero)
+            i &+= 8
+        }
+        var count = Int(counts.wrappedSum())
+        while i < pixels {
             let a = old.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
             let b = new.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
             count &+= (a ^ b) & mask != 0 ? 1 : 0
+            i &+= 1
         }
         return count
     }
