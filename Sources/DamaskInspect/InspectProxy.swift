@@ -70,6 +70,7 @@ public final class InspectProxy {
             }
             let ready = poll(&fds, nfds_t(fds.count), 100)
             let wokeAt = DispatchTime.now().uptimeNanoseconds
+            let cpuAt = ProxySession.threadCPUNanoseconds()
             if ready < 0 && errno != EINTR {
                 report.connectionError("poll failed: errno \(errno)")
                 break
@@ -80,7 +81,7 @@ public final class InspectProxy {
                 let clientEvents = Int32(fds[2 + 2 * index].revents)
                 let serverEvents = Int32(fds[3 + 2 * index].revents)
                 if serverEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.serverReadable() }
-                if clientEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.clientReadable(wokeAt: wokeAt) }
+                if clientEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.clientReadable(wokeAt: wokeAt, cpuAt: cpuAt) }
                 if (clientEvents | serverEvents) & POLLOUT != 0 { session.flush() }
             }
             sessions.removeAll { $0.isFinished }

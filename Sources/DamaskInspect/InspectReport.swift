@@ -23,13 +23,18 @@ public final class InspectReport {
     /// Time the trackers spent reading and comparing pixels (commits and release checks), µs.
     public var pixelMicroseconds = 0
     /// Per forwarded commit: µs from the poll loop waking up with it to the compositor's
-    /// socket taking it.
+    /// socket taking it (wall clock), and the proxy's CPU time over the same span.
     public private(set) var commitLatencies: [Int] = []
+    public private(set) var commitCPUTimes: [Int] = []
 
     public init() {}
 
-    /// A commit reached the compositor's socket `microseconds` after the proxy woke up to it.
-    public func commitForwarded(afterMicroseconds microseconds: Int) { commitLatencies.append(microseconds) }
+    /// A commit reached the compositor's socket `microseconds` after the proxy woke up to it,
+    /// `cpuMicroseconds` of which the proxy's thread ran.
+    public func commitForwarded(afterMicroseconds microseconds: Int, cpuMicroseconds: Int) {
+        commitLatencies.append(microseconds)
+        commitCPUTimes.append(cpuMicroseconds)
+    }
 
     public func add(_ record: CommitRecord) {
         let key = "\(record.client)/\(record.surface)"
@@ -117,11 +122,14 @@ public final class InspectReport {
         for note in connectionNotes { text += "note: \(note)\n" }
         for error in connectionErrors { text += "connection error: \(error)\n" }
         if !commitLatencies.isEmpty {
-            let sorted = commitLatencies.sorted()
             let frame = 16_667
-            text += "commit latency (proxy woke up → sent to the compositor): \(sorted.count) commits, median \(sorted[sorted.count / 2]) µs, "
-                + "99th percentile \(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) µs, max \(sorted[sorted.count - 1]) µs; "
-                + "held longer than a 60 Hz frame (16.7 ms): \(sorted.filter { $0 > frame }.count)\n"
+            func figures(_ values: [Int]) -> String {
+                let sorted = values.sorted()
+                return "median \(sorted[sorted.count / 2]) µs, 99th percentile \(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) µs, "
+                    + "max \(sorted[sorted.count - 1]) µs, over a 60 Hz frame (16.7 ms) \(sorted.filter { $0 > frame }.count)"
+            }
+            text += "commit latency (proxy woke up → sent to the compositor), \(commitLatencies.count) commits: wall \(figures(commitLatencies)); "
+                + "the proxy's CPU \(figures(commitCPUTimes))\n"
         }
         text += "inspector cost: \(f(cpuSeconds, 3)) s CPU over \(f(wallSeconds, 1)) s (\(f(wallSeconds > 0 ? 100 * cpuSeconds / wallSeconds : nil))%), of which copy+compare \(f(compare, 3)) s\n"
         return text

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// One client connection through the proxy: the client's socket, the matching socket to the
 /// real compositor, the objects of the connection, and the tracker that measures its commits.
@@ -26,9 +27,9 @@ public final class ProxySession {
     /// Set once the connection is over (an error was sent, or a side closed).
     public private(set) var isFinished = false
     /// Commits queued to the compositor and not yet sent: where they end in its output
-    /// stream (``WireConnection/bytesQueued``) and when the poll loop woke up with them
-    /// (`DispatchTime` ns).
-    private var commitsInFlight: [(end: Int, wokeAt: UInt64)] = []
+    /// stream (``WireConnection/bytesQueued``), when the poll loop woke up with them
+    /// (`DispatchTime` ns) and the thread's CPU time then (ns).
+    private var commitsInFlight: [(end: Int, wokeAt: UInt64, cpuAt: UInt64)] = []
 
     /// - Parameters:
     ///   - clientSocket, serverSocket: connected sockets; the session owns them from now on.
@@ -47,10 +48,11 @@ public final class ProxySession {
     var wantsServerInput: Bool { !isFinished && client.pendingOutput < Self.backpressureLimit }
 
     /// Reads, decodes and forwards what the client sent. `wokeAt` is when the poll loop woke
-    /// up with it readable (`DispatchTime` ns): a commit's forwarding latency counts from there.
-    func clientReadable(wokeAt: UInt64) {
+    /// up with it readable (`DispatchTime` ns) and `cpuAt` the thread's CPU time then
+    /// (``threadCPUNanoseconds()``): a commit's forwarding latency counts from there.
+    func clientReadable(wokeAt: UInt64, cpuAt: UInt64) {
         let open = client.receive()
-        processRequests(wokeAt: wokeAt)
+        processRequests(wokeAt: wokeAt, cpuAt: cpuAt)
         if !server.flush() { finish("the compositor's socket failed") }
         noteForwardedCommits()
         if !open && !isFinished { finish(nil) }
@@ -74,8 +76,12 @@ public final class ProxySession {
     private func noteForwardedCommits() {
         guard let first = commitsInFlight.first, first.end <= server.bytesSent else { return }
         let now = DispatchTime.now().uptimeNanoseconds
+        let cpu = Self.threadCPUNanoseconds()
         let sent = commitsInFlight.prefix { $0.end <= server.bytesSent }
-        for commit in sent { report.commitForwarded(afterMicroseconds: Int((now - min(now, commit.wokeAt)) / 1000)) }
+        for commit in sent {
+            report.commitForwarded(
+                afterMicroseconds: Int((now - min(now, commit.wokeAt)) / 1000), cpuMicroseconds: Int((cpu - min(cpu, commit.cpuAt)) / 1000))
+        }
         commitsInFlight.removeFirst(sent.count)
     }
 
@@ -94,7 +100,14 @@ public final class ProxySession {
 
     // MARK: Requests
 
-    private func processRequests(wokeAt: UInt64) {
+    /// The calling thread's CPU time in ns (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    private func processRequests(wokeAt: UInt64, cpuAt: UInt64) {
         while !isFinished {
             let start = client.unconsumedRange.lowerBound
             guard let header = WireCodec.header(in: client.incoming, at: start) else { return }
@@ -109,7 +122,7 @@ public final class ProxySession {
                 server.enqueue(client.incoming[start..<(start + header.size)], fds: fds)
                 client.consume(header.size)
                 if message.name == "commit" && interface.name == "wl_surface" {
-                    commitsInFlight.append((server.bytesQueued, wokeAt))
+                    commitsInFlight.append((server.bytesQueued, wokeAt, cpuAt))
                 }
             } catch let error as WireError {
                 return clientError(error)

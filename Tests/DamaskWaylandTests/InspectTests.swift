@@ -38,6 +38,10 @@ struct InspectTests {
         #expect(run.evidenceFiles.count == announcedUnder.count)
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("under-damage commits: 8"), "\(run.output)")
+        // Every commit the client sent was forwarded and timed.
+        let commits = run.records.filter { $0["kind"] as? String != "held-write" }.count
+        let latency = run.output.split(separator: "\n").first { $0.hasPrefix("commit latency") }
+        #expect(latency?.contains("), \(commits) commits: wall median ") == true, "\(commits) commits; \(run.output)")
     }
 
     @Test("Under Weston the broken client's under-damage and held-buffer writes are caught on every commit")
