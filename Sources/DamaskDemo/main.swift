@@ -14,6 +14,8 @@ do {
 }
 if options.showHelp {
     print(DemoOptions.help)
+    print()
+    print(TextScene.fontReport)
     exit(0)
 }
 

@@ -38,6 +38,10 @@ final class FreeTypeLibrary: @unchecked Sendable {
     private var lines: [TextLine.Key: TextLine] = [:]
     /// Lines kept before the line cache is emptied.
     static let lineCacheLimit = 1024
+    /// The last ``TextLine/serial`` handed out; only touched under `lock`.
+    private var lastLineSerial = 0
+    /// Rendered masks of whole lines; only used under `lock`.
+    let lineMasks = LineMaskCache()
 
     private init() {
         var library: FT_Library?
@@ -125,6 +129,8 @@ final class FreeTypeLibrary: @unchecked Sendable {
     func lineLocked(_ key: TextLine.Key, make: () -> TextLine) -> TextLine {
         if let line = lines[key] { return line }
         let line = make()
+        lastLineSerial += 1
+        line.serial = lastLineSerial
         if lines.count >= Self.lineCacheLimit { lines.removeAll(keepingCapacity: true) }
         lines[key] = line
         return line

@@ -14,7 +14,10 @@ extension GraphicsContext {
     /// lacks are drawn with fallback fonts fontconfig finds, HarfBuzz shapes every run
     /// (ligatures, marks, contextual forms) and bidirectional text is reordered (UAX #9).
     /// Under a translation or uniform positive scale, cached glyph images (rendered at
-    /// quarter-pixel horizontal offsets) are composited by one pixman call per line.
+    /// quarter-pixel horizontal offsets) are layered into a coverage mask of the whole
+    /// line, kept in a bounded cache (``LineMaskCache``, 4 MiB, least recently used
+    /// first out), so drawing the same line again at the same size and sub-pixel origin
+    /// is one pixman composite.
     /// Under rotation, skew or non-uniform scale, or above 256 device pixels per em, the
     /// glyph outlines are filled as paths instead. Characters no installed font has are
     /// drawn as boxes.
@@ -44,23 +47,31 @@ extension GraphicsContext {
         let library = FreeTypeLibrary.shared
         library.withLock {
             guard let cache = library.glyphCache else { return }
-            cache.freeze()
-            defer { cache.thaw() }
-            let placed: [pixman_glyph_t]
-            if let placement = line.placement, placement.generation == cache.generation,
-                placement.size64 == size64, placement.scale == scale, placement.fraction == fraction
-            {
-                placed = placement.glyphs
-            } else {
-                let generation = cache.generation
-                placed = Self.placeGlyphs(line, fraction: fraction, scale: scale, size64: size64, cache: cache)
-                // Pointers resolved with inserts may be evicted by this batch's thaw.
-                line.placement = cache.generation == generation
-                    ? TextLine.Placement(generation: generation, size64: size64, scale: scale, fraction: fraction, glyphs: placed)
-                    : nil
+            let key = LineMaskCache.Key(
+                line: line.serial, size64: size64, scale: scale, fractionX: fraction.x, fractionY: fraction.y)
+            var mask = library.lineMasks.mask(for: key)
+            if mask == nil {
+                cache.freeze()
+                defer { cache.thaw() }
+                let placed: [pixman_glyph_t]
+                if let placement = line.placement, placement.generation == cache.generation,
+                    placement.size64 == size64, placement.scale == scale, placement.fraction == fraction
+                {
+                    placed = placement.glyphs
+                } else {
+                    let generation = cache.generation
+                    placed = Self.placeGlyphs(line, fraction: fraction, scale: scale, size64: size64, cache: cache)
+                    // Pointers resolved with inserts may be evicted by this batch's thaw.
+                    line.placement = cache.generation == generation
+                        ? TextLine.Placement(generation: generation, size64: size64, scale: scale, fraction: fraction, glyphs: placed)
+                        : nil
+                }
+                guard !placed.isEmpty, let rendered = LineMaskCache.render(placed, cache: cache.cache) else { return }
+                if line.serial != 0 { library.lineMasks.insert(rendered, for: key) }
+                mask = rendered
             }
-            guard !placed.isEmpty else { return }
-            compositeGlyphs(placed, at: (Int32(wholeX), Int32(wholeY)), cache: cache.cache, solid: solid)
+            guard let mask else { return }
+            compositeLineMask(mask, at: (Int(wholeX), Int(wholeY)), solid: solid)
         }
     }
 
@@ -91,35 +102,23 @@ extension GraphicsContext {
         return placed
     }
 
-    /// Composites glyphs: one direct pixman call when there is no clip mask and the blend
-    /// mode is bounded, otherwise through a coverage mask of the line and the general
-    /// compositing path.
-    private func compositeGlyphs(
-        _ glyphs: [pixman_glyph_t], at origin: (x: Int32, y: Int32), cache: OpaquePointer, solid: OpaquePointer
-    ) {
+    /// Composites a line's mask (offsets relative to `origin`, whole device pixels) in
+    /// `solid`: one direct pixman call when there is no clip mask and the blend mode is
+    /// bounded, otherwise through a copy of the mask and the general compositing path
+    /// (which intersects it with the clip mask; the cached mask stays untouched).
+    private func compositeLineMask(_ mask: CoverageMask, at origin: (x: Int, y: Int), solid: OpaquePointer) {
+        let x = origin.x + mask.x, y = origin.y + mask.y
         if state.clipMask == nil, !GraphicsContext.isUnbounded(state.blendMode) {
             applyClipRegion()
-            pixman_composite_glyphs_no_mask(
-                state.blendMode.pixmanOperator, solid, target, 0, 0, origin.x, origin.y, cache,
-                Int32(glyphs.count), glyphs)
+            pixman_image_composite32(
+                state.blendMode.pixmanOperator, solid, mask.image, target, 0, 0, 0, 0, Int32(x), Int32(y),
+                Int32(mask.width), Int32(mask.height))
             return
         }
-        var extents = pixman_box32_t()
-        var glyphsCopy = glyphs
-        glyphsCopy.withUnsafeMutableBufferPointer {
-            pixman_glyph_get_extents(cache, Int32($0.count), $0.baseAddress, &extents)
-        }
-        guard extents.x1 < extents.x2, extents.y1 < extents.y2,
-            let coverage = CoverageMask(
-                x: Int(extents.x1) + Int(origin.x), y: Int(extents.y1) + Int(origin.y), width: Int(extents.x2 - extents.x1),
-                height: Int(extents.y2 - extents.y1))
-        else { return }
-        var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
-        guard let opaque = pixman_image_create_solid_fill(&white) else { return }
-        defer { pixman_image_unref(opaque) }
-        pixman_composite_glyphs_no_mask(
-            PIXMAN_OP_ADD, opaque, coverage.image, 0, 0, -extents.x1, -extents.y1, cache, Int32(glyphs.count), glyphs)
-        composite(solid, coverage: .mask(coverage), alpha: 1, mode: state.blendMode)
+        guard let copy = CoverageMask(x: x, y: y, width: mask.width, height: mask.height) else { return }
+        pixman_image_composite32(
+            PIXMAN_OP_SRC, mask.image, nil, copy.image, 0, 0, 0, 0, 0, 0, Int32(mask.width), Int32(mask.height))
+        composite(solid, coverage: .mask(copy), alpha: 1, mode: state.blendMode)
     }
 
     private func drawGlyphOutlines(_ line: TextLine, at point: CGPoint, font: Font, color: Color) {

@@ -67,6 +67,11 @@ final class TextLine: @unchecked Sendable {
     /// ``FreeTypeLibrary``'s lock.
     var placement: Placement?
 
+    /// A number no other line laid out in this process has (set by the line cache; 0 until
+    /// then), so rendered masks of this line (``LineMaskCache``) can never be mistaken for
+    /// another's. Only touched under ``FreeTypeLibrary``'s lock.
+    var serial = 0
+
     /// A glyph placed on the line.
     struct Glyph {
         /// The glyph index in the run's face; ignored for placeholders.

@@ -1,9 +1,15 @@
 import CXKBCommon
+import Foundation
 
 /// A simulated keyboard: an `xkb_state` fed with key presses and releases, reporting for each
 /// one the keysym, text and modifiers a real keyboard with the same keymap would give.
 ///
-/// Ownership: owns its `xkb_state` (unref in `deinit`) and keeps its `Keymap` alive.
+/// Presses also go through the compose table of a locale, as a Damask client on a real seat
+/// does: a dead key or `Multi_key` types nothing, and the key that ends a sequence types its
+/// result (`dead_acute` then `e` types "é").
+///
+/// Ownership: owns its `xkb_state` and its compose table and state (unref'd in `deinit`) and
+/// keeps its `Keymap` (and with it the `xkb_context`) alive.
 /// Threading: use from one thread at a time (the player uses it on the main actor).
 public final class KeyboardState {
     /// The keymap the state follows.
@@ -12,18 +18,43 @@ public final class KeyboardState {
     /// The keys currently held down (XKB keycodes).
     public private(set) var pressedKeys: Set<UInt32> = []
 
+    /// The compose table (nil when the locale has none), owned by this object.
+    private let composeTable: OpaquePointer?
+    /// The compose state over ``composeTable``, owned by this object.
+    private let composeState: OpaquePointer?
+
     /// Creates a state with no keys down; nil if XKB cannot allocate one.
-    public init?(keymap: Keymap) {
+    ///
+    /// Compose sequences follow `composeLocale`'s table; nil means the user's locale
+    /// (`LC_ALL`, `LC_CTYPE`, `LANG`, else "C"). libxkbcommon reads `XCOMPOSEFILE` or
+    /// `~/.XCompose` instead of the locale's table when they exist, as X and Wayland
+    /// clients do.
+    public init?(keymap: Keymap, composeLocale: String? = nil) {
         guard let state = xkb_state_new(keymap.keymap) else { return nil }
         self.keymap = keymap
         self.state = state
+        composeTable = xkb_compose_table_new_from_locale(
+            keymap.context, composeLocale ?? Self.userLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+        composeState = composeTable.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
     }
 
-    deinit { xkb_state_unref(state) }
+    deinit {
+        if let composeState { xkb_compose_state_unref(composeState) }
+        if let composeTable { xkb_compose_table_unref(composeTable) }
+        xkb_state_unref(state)
+    }
 
-    /// Presses `keycode`: reports the key as XKB sees it now, then updates the state.
+    /// `LC_ALL`, `LC_CTYPE` or `LANG`, whichever is set first and not empty; "C" otherwise.
+    public static var userLocale: String {
+        let environment = ProcessInfo.processInfo.environment
+        return [environment["LC_ALL"], environment["LC_CTYPE"], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? "C"
+    }
+
+    /// Presses `keycode`: reports the key as XKB sees it now (through the compose table),
+    /// then updates the state.
     public func press(_ keycode: UInt32) -> KeyTransition {
-        let transition = describe(keycode, isPress: true)
+        let transition = composed(describe(keycode, isPress: true))
         xkb_state_update_key(state, keycode, XKB_KEY_DOWN)
         pressedKeys.insert(keycode)
         return transition
@@ -64,6 +95,38 @@ public final class KeyboardState {
     /// Whether Caps Lock is locked now.
     public var isCapsLockOn: Bool {
         xkb_state_mod_name_is_active(state, "Lock", XKB_STATE_MODS_EFFECTIVE) > 0
+    }
+
+    /// Forgets a half-typed compose sequence.
+    public func resetCompose() {
+        if let composeState { xkb_compose_state_reset(composeState) }
+    }
+
+    /// `press` fed through the compose state: within a sequence it types nothing, at its
+    /// end it types the sequence's result (with its keysym), and a sequence that does not
+    /// exist types nothing.
+    private func composed(_ press: KeyTransition) -> KeyTransition {
+        guard let composeState, xkb_compose_state_feed(composeState, press.keysym) == XKB_COMPOSE_FEED_ACCEPTED
+        else { return press }
+        var result = press
+        switch xkb_compose_state_get_status(composeState) {
+        case XKB_COMPOSE_COMPOSING:
+            result.text = ""
+        case XKB_COMPOSE_COMPOSED:
+            let length = xkb_compose_state_get_utf8(composeState, nil, 0)
+            var buffer = [CChar](repeating: 0, count: Int(max(length, 0)) + 1)
+            xkb_compose_state_get_utf8(composeState, &buffer, buffer.count)
+            result.text = String(decoding: buffer.prefix(Int(max(length, 0))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let keysym = xkb_compose_state_get_one_sym(composeState)
+            if keysym != 0 { result.keysym = keysym }
+            xkb_compose_state_reset(composeState)
+        case XKB_COMPOSE_CANCELLED:
+            result.text = ""
+            xkb_compose_state_reset(composeState)
+        default:
+            break
+        }
+        return result
     }
 
     private func describe(_ keycode: UInt32, isPress: Bool) -> KeyTransition {

@@ -11,7 +11,8 @@ public final class Keymap {
     public let layout: KeyboardLayout
     /// The `xkb_keymap*`, owned by this object.
     let keymap: OpaquePointer
-    private let context: OpaquePointer
+    /// The `xkb_context` the keymap was compiled in, owned by this object.
+    let context: OpaquePointer
     private var strokeByCharacter: [Unicode.Scalar: KeyStroke] = [:]
     private var strokeByKeysym: [UInt32: KeyStroke] = [:]
     private var modifierKeycode: [KeyModifier: UInt32] = [:]

@@ -84,6 +84,40 @@ struct KeyboardTranslationTests {
         #expect(keyboard.press(a).text == "a")
     }
 
+    @Test("dead keys compose as on a real seat: us:intl dead_acute then e types é, dead_diaeresis then u types ü")
+    func deadKeysCompose() throws {
+        let intl = try #require(Keymap(layout: KeyboardLayout(layout: "us", variant: "intl")))
+        let keyboard = try #require(KeyboardState(keymap: intl, composeLocale: "en_US.UTF-8"))
+        let acute = try #require(intl.stroke(forKeysym: try #require(Keymap.keysym(named: "dead_acute"))))
+        let diaeresis = try #require(intl.stroke(forKeysym: try #require(Keymap.keysym(named: "dead_diaeresis"))))
+        let e = try #require(intl.stroke(for: "e")), u = try #require(intl.stroke(for: "u"))
+        let typed = { (stroke: KeyStroke) in keyboard.type(stroke).filter(\.isPress).map(\.text).joined() }
+        #expect(typed(acute) == "")
+        let composed = keyboard.type(e).first { $0.isPress && $0.keycode == e.keycode }
+        #expect(composed?.text == "é")
+        #expect(composed?.keysym == 0xE9)  // eacute
+        #expect(typed(e) == "e")
+        #expect(typed(diaeresis) == "")
+        #expect(typed(u) == "ü")
+        // A sequence the table lacks types nothing; the next key types normally.
+        #expect(typed(acute) == "")
+        #expect(typed(try #require(intl.stroke(for: "q"))) == "")
+        #expect(typed(e) == "e")
+        // A reset forgets a half-typed sequence.
+        #expect(typed(acute) == "")
+        keyboard.resetCompose()
+        #expect(typed(e) == "e")
+    }
+
+    @Test("without a compose table (an unknown locale) a dead key types nothing and the next key types itself")
+    func noComposeTable() throws {
+        let intl = try #require(Keymap(layout: KeyboardLayout(layout: "us", variant: "intl")))
+        let keyboard = try #require(KeyboardState(keymap: intl, composeLocale: "xx_NOSUCH.UTF-8"))
+        let acute = try #require(intl.stroke(forKeysym: try #require(Keymap.keysym(named: "dead_acute"))))
+        #expect(keyboard.type(acute).map(\.text).joined() == "")
+        #expect(keyboard.type(try #require(intl.stroke(for: "e"))).map(\.text).joined() == "e")
+    }
+
     @Test("unknown layouts do not compile")
     func unknownLayout() {
         #expect(Keymap(layout: KeyboardLayout(layout: "nosuchlayout")) == nil)

@@ -19,6 +19,45 @@ struct DemoCommandLineTests {
         }
     }
 
+    @Test("--help says which font draws each language of the text scene on this machine")
+    func helpNamesTheFallbackFonts() throws {
+        let result = try DemoRun.runPlain(["--help"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        // The fonts scripts/setup installs.
+        let expected = [
+            "Korean": "NanumGothic", "Chinese": "WenQuanYi Micro Hei", "Bengali": "Lohit Bengali",
+            "Arabic": "DejaVu Sans", "Hebrew": "DejaVu Sans",
+        ]
+        for (language, face) in expected {
+            let line = lines.first { $0.hasPrefix(language + ": ") }
+            #expect(line?.contains(face) == true, "\(language): \(line ?? "missing")")
+            #expect(line?.contains("boxes") == false, "\(language): \(line ?? "missing")")
+        }
+    }
+
+    @Test("with no font for Bengali (a fontconfig that only knows DejaVu) --help says Bengali is drawn as boxes and names the package")
+    func helpNamesMissingFonts() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = (directory as NSString).appendingPathComponent("fonts.conf")
+        try """
+            <?xml version="1.0"?>
+            <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+            <fontconfig>
+              <dir>/usr/share/fonts/truetype/dejavu</dir>
+              <cachedir>\(directory)/cache</cachedir>
+            </fontconfig>
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        var environment = DemoRun.environment(nil)
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["FONTCONFIG_FILE"] = config
+        let result = try TestProcess.run(DemoRun.executable, ["--help"], environment: environment)
+        #expect(result.status == 0)
+        let bengali = result.output.split(separator: "\n").first { $0.contains("Bengali: ") }.map(String.init) ?? ""
+        #expect(bengali.contains("drawn as boxes") && bengali.contains("fonts-lohit-beng-bengali"), "\(bengali)")
+    }
+
     @Test("an unknown option exits 2 and names it")
     func unknownOptionExitsTwo() throws {
         let result = try DemoRun.runPlain(["--headless", "--frobnicate"])

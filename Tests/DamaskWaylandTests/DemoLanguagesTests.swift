@@ -76,4 +76,96 @@ struct DemoLanguagesTests {
         #expect(try Self.fieldShows("ন", in: screenshot) < 20)
         #expect(try Self.fieldShows("নক", in: screenshot) > 20)
     }
+
+    /// Clicks into the text field of `seat` (the demo in its text scene).
+    static func focusField(of seat: DemoOnSeat) throws {
+        try seat.move(toScreen: 0, 0)
+        try seat.move(to: 300, 180)
+        try seat.click()
+    }
+
+    /// Waits (up to 20 s) until the field on `seat`'s screen shows `text`; the differing
+    /// pixel count of the last screenshot.
+    static func waitForField(_ text: String, on seat: DemoOnSeat) throws -> Int {
+        let deadline = Date().addingTimeInterval(20)
+        var differing = Int.max
+        repeat {
+            differing = try fieldShows(text, in: seat.content(of: seat.screenshot()))
+            if differing < 20 { break }
+            usleep(100_000)
+        } while Date() < deadline
+        return differing
+    }
+
+    @Test(
+        "on a real seat (Weston on Xvfb with the X keyboard set to ru, gr, ara or il, keys sent by xdotool) the field shows what was typed",
+        .integration,
+        arguments: [
+            ("ru", "Привет мир"), ("gr", "Γεια σου κοσμε"), ("ara", "مرحبا بالعالم"), ("il", "שלום עולם"),
+        ])
+    func realSeatLayoutsTypeIntoTheField(layout: String, text: String) throws {
+        let display = try XvfbDisplay(layout: layout)
+        defer { display.stop() }
+        let seat = try DemoOnSeat(arguments: ["--scene", "text"], display: display)
+        try Self.focusField(of: seat)
+        try display.xdotool("type", "--delay", "60", text)
+        try seat.press("Escape")
+        let differing = try Self.waitForField(text, on: seat)
+        #expect(differing < 20, "the field does not show \(text) (\(differing) pixels differ)")
+        #expect(try Self.fieldShows("", in: seat.content(of: seat.screenshot())) > 100, "the field is empty")
+        #expect(seat.quit() == 0)
+    }
+
+    @Test(
+        "on a real seat, dead keys and the user's Compose key work in the field: dead_acute e gives é, Compose d m a sequence from XCOMPOSEFILE",
+        .integration)
+    func realSeatComposeKeyAndDeadKeys() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The locale's table (%L) plus one sequence of the user's own.
+        let composeFile = (directory as NSString).appendingPathComponent("XCompose")
+        try "include \"%L\"\n<Multi_key> <d> <m> : \"Damask\"\n".write(toFile: composeFile, atomically: true, encoding: .utf8)
+        let display = try XvfbDisplay(layout: "us", variant: "intl", options: "compose:menu")
+        defer { display.stop() }
+        let seat = try DemoOnSeat(
+            arguments: ["--scene", "text"], display: display,
+            environment: ["XCOMPOSEFILE": composeFile, "LC_ALL": "C.UTF-8"])
+        try Self.focusField(of: seat)
+        try seat.press("dead_acute", "e", "Multi_key", "d", "m", "dead_diaeresis", "u", "Escape")
+        let differing = try Self.waitForField("éDamaskü", on: seat)
+        #expect(differing < 20, "the field does not show éDamaskü (\(differing) pixels differ)")
+        #expect(seat.quit() == 0)
+    }
+
+    @Test("a script's dead keys compose in the field, and the user's XCOMPOSEFILE sequences too (headless)")
+    func scriptDeadKeysCompose() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let composeFile = (directory as NSString).appendingPathComponent("XCompose")
+        try "include \"%L\"\n<dead_acute> <d> : \"Damask\"\n".write(toFile: composeFile, atomically: true, encoding: .utf8)
+        let shots = (directory as NSString).appendingPathComponent("shots")
+        let script = """
+            scene text
+            wait idle
+            click 300 180
+            layout us:intl
+            key dead_acute
+            key e
+            key dead_acute
+            key d
+            key dead_diaeresis
+            key u
+            key Escape
+            wait idle
+            """
+        var environment = ProcessInfo.processInfo.environment
+        environment["XCOMPOSEFILE"] = composeFile
+        environment["LC_ALL"] = "C.UTF-8"
+        let run = try DemoRun.run(
+            Self.fast + ["--screenshots", shots], script: script, environment: environment, directory: directory)
+        try #require(run.status == 0, "\(run.output)")
+        let screenshot = try Bitmap(contentsOfPNGFile: "\(shots)/text.png")
+        #expect(try Self.fieldShows("éDamaskü", in: screenshot) < 20)
+        #expect(try Self.fieldShows("", in: screenshot) > 100)
+    }
 }

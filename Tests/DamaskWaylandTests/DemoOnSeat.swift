@@ -28,8 +28,12 @@ final class DemoOnSeat {
     static let sidebarColor: UInt32 = 0x2B3342
 
     /// Starts Weston (1024×768, nested in `display` or in a new Xvfb with a US layout) and
-    /// the demo with `arguments`, waits for its first commit and finds its content area.
-    init(arguments: [String], display: XvfbDisplay? = nil, directory: String? = nil) throws {
+    /// the demo with `arguments` (and `environment` added to the compositor's client
+    /// environment), waits for its first commit and finds its content area.
+    init(
+        arguments: [String], display: XvfbDisplay? = nil, directory: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         self.display = try display ?? XvfbDisplay(layout: "us")
         ownsDisplay = display == nil
         self.directory = try directory ?? DemoRun.makeDirectory()
@@ -38,7 +42,7 @@ final class DemoOnSeat {
         damageLog = (self.directory as NSString).appendingPathComponent("seat-damage-\(UUID().uuidString).jsonl")
         process = try TestProcess(
             DemoRun.executable, arguments + ["--damage-log", damageLog],
-            environment: DemoRun.environment(weston.clientEnvironment))
+            environment: DemoRun.environment(weston.clientEnvironment.merging(environment) { $1 }))
         // Mapped: the first frame is committed.
         try #require(waitForCommits(beyond: 0), "the demo never committed: \(process.transcript)")
         origin = try #require(try locateContent(), "the demo's content area is not on the screen")

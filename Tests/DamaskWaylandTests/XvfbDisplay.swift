@@ -24,8 +24,9 @@ final class XvfbDisplay {
         }
     }
 
-    /// Starts Xvfb with one 1280×1024 screen and sets the keyboard layout to `layout`.
-    init(layout: String = "de") throws {
+    /// Starts Xvfb with one 1280×1024 screen and sets the keyboard layout to `layout`
+    /// (with `variant` and xkb `options`, e.g. "compose:menu", when given).
+    init(layout: String = "de", variant: String = "", options: String = "") throws {
         for program in ["Xvfb", "xdotool", "setxkbmap"] where Self.path(of: program) == nil {
             throw XError.missingProgram(program)
         }
@@ -39,7 +40,10 @@ final class XvfbDisplay {
                 program: xvfb, waitingFor: "a display number on -displayfd", output: process.transcript)
         }
         name = ":" + number
-        try run("setxkbmap", ["-layout", layout])
+        try run(
+            "setxkbmap",
+            ["-layout", layout] + (variant.isEmpty ? [] : ["-variant", variant])
+                + (options.isEmpty ? [] : ["-option", options]))
     }
 
     deinit { stop() }

@@ -27,6 +27,29 @@ final class TextScene: DemoScene {
     /// The sentences' font.
     static let sentenceFont = Font.system(size: 15)
 
+    /// The Debian package `scripts/setup` installs for a language's script.
+    static let fontPackages = [
+        "Korean": "fonts-nanum", "Chinese": "fonts-wqy-microhei", "Bengali": "fonts-lohit-beng-bengali",
+    ]
+
+    /// What `--help` prints about fonts: per language of the text scene, the faces
+    /// fontconfig chose on this machine, and for a script no installed font has, that it
+    /// is drawn as boxes and which package provides one.
+    static var fontReport: String {
+        var lines = ["Fonts (fontconfig on this machine; the text scene's sentences, sans-serif):"]
+        for (language, text) in sentences {
+            let faces = sentenceFont.faceNames(for: text)
+            let missing = sentenceFont.missingCharacterCount(in: text)
+            var line = "  \(language): \(faces.joined(separator: ", "))"
+            if missing > 0 {
+                let package = fontPackages[language] ?? "fonts-dejavu-core"
+                line += " — \(missing) characters have no font and are drawn as boxes (install \(package))"
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     init(environment: DemoEnvironment) {
         textField = TextFieldView(frame: CGRect(x: DemoStyle.margin, y: 160, width: 420, height: 40), text: "")
         hintLabel = LabelView(
