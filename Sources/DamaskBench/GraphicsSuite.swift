@@ -142,7 +142,27 @@ import Foundation
             let result = sampler.compare(shaped, against: plain)
             add(name, result, baseline: "Latin line of 80")
             report.check(Target(statement: "\(name) ≤ 1.5× Latin line", measured: result.ratio.median, limit: 1.5, unit: "×"))
+            // What the warm draw's cost follows: the inked pixels it blends.
+            let inked = [shaped, plain].map { draw -> Double in
+                bitmap.fill(.clear)
+                draw()
+                return Double(Self.inkedPixels(in: bitmap))
+            }
+            report.add(
+                Figure(
+                    suite: "graphics", name: name, metric: "inked pixels", unit: "px", value: Statistics([inked[0]]),
+                    baseline: "Latin line of 80", baselineValue: Statistics([inked[1]]),
+                    ratio: Statistics([inked[0] / max(inked[1], 1)])))
         }
+    }
+
+    /// How many pixels of `bitmap` have any alpha.
+    private static func inkedPixels(in bitmap: Bitmap) -> Int {
+        var count = 0
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width where bitmap.pixel(x: x, y: y) >> 24 != 0 { count += 1 }
+        }
+        return count
     }
 
     /// A 256×256 bitmap drawn scaled 2× with bilinear filtering.
