@@ -72,8 +72,8 @@ struct TextScriptTests {
         }
         #expect(inked > 300)
         #expect(mismatches == 0)
-        // Through a clip mask the line goes through a coverage mask: the same ink, except
-        // where glyphs overlap (marks, joins), which the mask adds instead of layering.
+        // Through a clip mask a copy of the line's cached mask is intersected with the clip
+        // and composited by the general path: the same ink up to rounding.
         #expect(maskMismatches * 50 < inked, "\(maskMismatches) of \(inked)")
     }
 }
