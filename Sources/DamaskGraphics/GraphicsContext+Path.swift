@@ -78,12 +78,21 @@ extension GraphicsContext {
     }
 
     /// Fills `path` (user space) with the fill colour.
+    ///
+    /// The device polygons and the edge table are cached in the path (see
+    /// ``PathGeometryCache``): drawing the same path again under the same CTM and clip
+    /// skips flattening and edge sorting.
     public func fill(_ path: Path, using rule: FillRule = .winding) {
-        fillDevice(devicePolygons(filling: path), rule: rule)
+        paintCached(path, stroke: nil, rule: rule, color: state.fillColor) {
+            self.devicePolygons(filling: path)
+        }
     }
 
     /// Strokes `path` (user space) with the stroke colour and the context's line
     /// width, cap, join, miter limit and dash.
+    ///
+    /// The outline is cached in the path like a fill's polygons (keyed also by the line
+    /// settings), so a path stroked every frame is flattened and outlined once.
     public func stroke(_ path: Path) {
         let t = state.ctm
         let scale = t.maximumScale
@@ -92,13 +101,43 @@ extension GraphicsContext {
         guard clipBounds != nil else { return }
         // Width 0 is a hairline: one device pixel wide, as in Core Graphics.
         let width = state.lineWidth == 0 ? 1 / scale : state.lineWidth
-        let stroker = Stroker(
-            lineWidth: width, cap: state.lineCap, join: state.lineJoin,
-            miterLimit: state.miterLimit, dashLengths: state.dashLengths, dashPhase: state.dashPhase,
-            tolerance: tolerance)
-        let polygons = stroker.outline(of: path.flattened(tolerance: tolerance))
-        guard !polygons.isEmpty else { return }
-        paintPolygons(polygons.map { $0.map { $0.applying(t) } }, rule: .winding, color: state.strokeColor)
+        let style = PathGeometryCache.StrokeStyle(
+            lineWidth: width, cap: state.lineCap, join: state.lineJoin, miterLimit: state.miterLimit,
+            dashLengths: state.dashLengths, dashPhase: state.dashPhase)
+        paintCached(path, stroke: style, rule: .winding, color: state.strokeColor) {
+            let stroker = Stroker(
+                lineWidth: style.lineWidth, cap: style.cap, join: style.join,
+                miterLimit: style.miterLimit, dashLengths: style.dashLengths, dashPhase: style.dashPhase,
+                tolerance: tolerance)
+            return stroker.outline(of: path.flattened(tolerance: tolerance)).map { $0.map { $0.applying(t) } }
+        }
+    }
+
+    /// Paints `path`'s device polygons (made by `makePolygons` unless the path's cache has
+    /// them for this CTM and `stroke` style) with `color`, reusing the cached edge table
+    /// when the clip box is the same, and leaves what it computed in the cache.
+    private func paintCached(
+        _ path: Path, stroke: PathGeometryCache.StrokeStyle?, rule: FillRule, color: Color,
+        makePolygons: () -> [[CGPoint]]
+    ) {
+        guard let cache = path.geometryCache else { return }  // no elements ever: nothing to draw
+        let key = PathGeometryCache.Key(version: path.geometryVersion, ctm: state.ctm, stroke: stroke)
+        var entry = cache.entry(for: key) ?? PathGeometryCache.Entry(key: key, polygons: makePolygons())
+        var changed = entry.tableBounds == nil
+        guard !entry.polygons.isEmpty else {
+            if changed { cache.store(entry) }
+            return
+        }
+        paintPolygons(entry.polygons, rule: rule, color: color) { bounds in
+            let box = PathGeometryCache.Bounds(x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1)
+            if entry.tableBounds != box {
+                entry.table = EdgeTable(polygons: entry.polygons, bounds: bounds)
+                entry.tableBounds = box
+                changed = true
+            }
+            return entry.table
+        }
+        if changed { cache.store(entry) }
     }
 
     private func fillDevice(_ polygons: [[CGPoint]], rule: FillRule) {
@@ -114,6 +153,15 @@ extension GraphicsContext {
     /// an opaque shape is plain stores. Otherwise the coverage goes through a mask and
     /// pixman. Both give the same pixels.
     func paintPolygons(_ polygons: [[CGPoint]], rule: FillRule, color: Color) {
+        paintPolygons(polygons, rule: rule, color: color) { EdgeTable(polygons: polygons, bounds: $0) }
+    }
+
+    /// ``paintPolygons(_:rule:color:)`` with the edge table for a clip box supplied by
+    /// `edgeTable` (which may take it from a cache).
+    private func paintPolygons(
+        _ polygons: [[CGPoint]], rule: FillRule, color: Color,
+        edgeTable: ((x0: Int, y0: Int, x1: Int, y1: Int)) -> EdgeTable?
+    ) {
         guard let bounds = clipBounds else { return }
         guard state.blendMode == .normal, state.clipMask == nil, state.clipRegion.isRectangle,
             bitmap.bytesPerRow % 4 == 0
@@ -123,7 +171,7 @@ extension GraphicsContext {
             return
         }
         let packed = color.packedPremultiplied(alphaScale: state.alpha)
-        guard packed != 0, let table = EdgeTable(polygons: polygons, bounds: bounds) else { return }
+        guard packed != 0, let table = edgeTable(bounds) else { return }
         let pixelsPerRow = bitmap.bytesPerRow / 4
         var painter = SolidSpanPainter(
             origin: bitmap.bytes.assumingMemoryBound(to: UInt32.self) + table.y0 * pixelsPerRow + table.x0,

@@ -23,7 +23,16 @@ public struct Path: Sendable, Equatable {
     }
 
     /// The instructions, in order.
-    public private(set) var elements: [Element] = []
+    public private(set) var elements: [Element] = [] {
+        didSet { elementsDidChange() }
+    }
+
+    /// Bumped on every change of ``elements``: the version ``geometryCache``'s entries
+    /// must match.
+    private(set) var geometryVersion: UInt64 = 0
+    /// This path's cached device geometry (see ``PathGeometryCache``); nil while the path
+    /// has never had elements. Shared with copies until one of them changes.
+    private(set) var geometryCache: PathGeometryCache?
 
     /// The stroke width used by ``stroke()`` (UIBezierPath's `lineWidth`); default 1.
     public var lineWidth: CGFloat = 1
@@ -260,6 +269,14 @@ public struct Path: Sendable, Equatable {
         context.setMiterLimit(miterLimit)
         context.stroke(self)
         context.restoreGState()
+    }
+
+    /// Invalidates the cached geometry: a new version, and a cache of its own when the
+    /// current one is shared with a copy (so the copy keeps its entries and neither sees
+    /// the other's).
+    private mutating func elementsDidChange() {
+        geometryVersion &+= 1
+        if !isKnownUniquelyReferenced(&geometryCache) { geometryCache = PathGeometryCache() }
     }
 
     private mutating func append(_ element: Element) {

@@ -458,7 +458,7 @@ private struct ScanConverter {
         let step = Double(height) / (endX - startX)
         var column = firstColumn
         var yExact = (Double(column + 1) - startX) * step
-        var y = min(Int(yExact + 0.5), height)
+        var y = min(roundedInt(yExact), height)
         if column < 0 {
             // Everything left of the mask folds into cell 0 at full area.
             cells[0] &+= sign &* Int32(truncatingIfNeeded: y &* 512)
@@ -469,7 +469,7 @@ private struct ScanConverter {
         let middleEnd = min(lastColumn, width)
         while column < middleEnd {
             yExact += step
-            let next = min(Int(yExact + 0.5), height)
+            let next = min(roundedInt(yExact), height)
             let half = sign &* Int32(truncatingIfNeeded: (next &- y) &* 256)
             cells[column] &+= half
             cells[column + 1] &+= half
@@ -617,10 +617,14 @@ private struct TouchedRanges {
 
 private typealias Edge = Rasterizer.Edge
 
-/// `value` rounded to the nearest integer, halves away from zero, without a call into libm
-/// (`rounded()` is a function call on x86-64 before SSE4.1). `value` must be well inside
-/// `Int`'s range (the rasterizer's values are bounded by the coordinate limit × 2¹⁷).
+/// `value` rounded to the nearest integer (halves to even), without a call into libm
+/// (`rounded()` is a function call on x86-64 before SSE4.1) and without the range check of
+/// `Int(_: Double)`: adding 1.5·2⁵² leaves the rounded integer in the low 51 bits of the
+/// sum's bit pattern, which are sign-extended. `|value|` must be below 2⁵⁰ (the
+/// rasterizer's values are bounded by the coordinate limit × 2¹⁷ = 2⁴¹); NaN gives an
+/// unspecified integer, never a trap.
 @inline(__always)
 private func roundedInt(_ value: Double) -> Int {
-    Int(value + (value < 0 ? -0.5 : 0.5))
+    let bits = Int(truncatingIfNeeded: (value + 6_755_399_441_055_744.0).bitPattern)
+    return (bits << 13) >> 13
 }

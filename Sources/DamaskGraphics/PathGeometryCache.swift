@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// What a ``Path`` remembers of its last fill and its last stroke: the device-space
+/// polygons (flattened, and for a stroke outlined) and the scan converter's edge table for
+/// the clip box it was last drawn in, so a path built once and drawn every frame under the
+/// same transform is flattened, outlined and sorted once.
+///
+/// ## Invalidation
+///
+/// An entry is used only when everything it was computed from is equal:
+/// - the path's ``Path/geometryVersion``, which every change of the path's elements bumps
+///   (a path shares its cache with its copies until one of them changes; the one that
+///   changes first gets a fresh cache, so copies never see each other's geometry);
+/// - the CTM, compared exactly;
+/// - for strokes, the line width, cap, join, miter limit, dash lengths and dash phase;
+/// - for the edge table, also the clip's bounding box.
+///
+/// A draw that misses replaces the entry, so a path holds at most one fill and one stroke
+/// entry: memory proportional to its own geometry, released with the path.
+///
+/// Thread safety: the entries are guarded by a mutex, so copies of a path may be drawn on
+/// several threads at once (each draw reads or replaces an entry under the lock and works
+/// on its own copy of the arrays).
+final class PathGeometryCache: Sendable {
+    /// The stroke settings an outline depends on.
+    struct StrokeStyle: Equatable, Sendable {
+        var lineWidth: CGFloat
+        var cap: LineCap
+        var join: LineJoin
+        var miterLimit: CGFloat
+        var dashLengths: [CGFloat]
+        var dashPhase: CGFloat
+    }
+
+    /// What one entry was computed from.
+    struct Key: Equatable, Sendable {
+        var version: UInt64
+        var ctm: CGAffineTransform
+        /// nil for a fill.
+        var stroke: StrokeStyle?
+    }
+
+    /// Cached device geometry.
+    struct Entry: Sendable {
+        var key: Key
+        /// The device-space polygons to fill with the non-zero (stroke) or the caller's rule.
+        var polygons: [[CGPoint]]
+        /// The clip box ``table`` was built for; nil when no table is cached.
+        var tableBounds: Bounds?
+        /// The edge table of ``polygons`` in ``tableBounds`` (nil inside when nothing of
+        /// the shape reaches the box).
+        var table: EdgeTable?
+    }
+
+    /// An integer device box (`x0 ≤ x < x1`, `y0 ≤ y < y1`).
+    struct Bounds: Equatable, Sendable {
+        var x0: Int, y0: Int, x1: Int, y1: Int
+    }
+
+    private let entries = Mutex<(fill: Entry?, stroke: Entry?)>((nil, nil))
+
+    /// The entry computed from `key`, if it is the one cached.
+    func entry(for key: Key) -> Entry? {
+        entries.withLock { entries in
+            let entry = key.stroke == nil ? entries.fill : entries.stroke
+            guard let entry, entry.key == key else { return nil }
+            return entry
+        }
+    }
+
+    /// Caches `entry` in place of the fill or stroke entry.
+    func store(_ entry: Entry) {
+        entries.withLock { entries in
+            if entry.key.stroke == nil { entries.fill = entry } else { entries.stroke = entry }
+        }
+    }
+
+    /// Whether anything is cached (for tests).
+    var isEmpty: Bool {
+        entries.withLock { $0.fill == nil && $0.stroke == nil }
+    }
+}
