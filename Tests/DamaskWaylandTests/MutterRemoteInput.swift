@@ -47,6 +47,11 @@ final class MutterRemoteInput {
             call(session, S, 'NotifyPointerButton', GLib.Variant('(ib)', (int(w[1]), w[2] == 'down')))
         elif w[0] == 'keysym':
             call(session, S, 'NotifyKeyboardKeysym', GLib.Variant('(ub)', (int(w[1], 16), w[2] == 'down')))
+        elif w[0] == 'tap':
+            for k in w[1:]:
+                call(session, S, 'NotifyKeyboardKeysym', GLib.Variant('(ub)', (int(k, 16), True)))
+            for k in reversed(w[1:]):
+                call(session, S, 'NotifyKeyboardKeysym', GLib.Variant('(ub)', (int(k, 16), False)))
         print('ok', flush=True)
     """#
 

@@ -1,0 +1,302 @@
+import Foundation
+import Testing
+
+/// `damask-demo` windows (one or more processes) on a private headless mutter (GNOME),
+/// driven by real input from a RemoteDesktop session (the injector of
+/// ``MutterRemoteInput``): mutter's virtual keyboard and pointer, so every key and button
+/// carries a serial mutter issued, as a person's would.
+///
+/// mutter offers no screenshots here, so the demos run with `WAYLAND_DEBUG=1` and the
+/// harness reads what they receive: pointer `enter` (to find a window), keyboard
+/// `enter`/`leave` (focus) and `key` events (to wait until typed keys arrived).
+///
+/// Owns mutter's session script, the injector and every demo it launched (killed in
+/// ``stop()`` / `deinit`, demos first). Use from one test.
+final class DemoOnMutter {
+    /// One demo process on this mutter.
+    final class Demo {
+        let process: TestProcess
+        /// The demo's `--damage-log` (one JSON line per commit); removed by ``DemoOnMutter/stop()``.
+        let damageLog: String
+        /// The content area's top-left in monitor coordinates, once located.
+        fileprivate(set) var origin = (x: 0, y: 0)
+
+        fileprivate init(process: TestProcess, damageLog: String) {
+            self.process = process
+            self.damageLog = damageLog
+        }
+
+        /// The commits so far, each as its damage rects [x, y, width, height] in pixels.
+        var commits: [[[Int]]] {
+            let text = (try? String(contentsOfFile: damageLog, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").map { line in
+                let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+                return object?["damage"] as? [[Int]] ?? []
+            }
+        }
+
+        /// Waits until a commit after the first `count` damages more than a caret (a rect
+        /// wider than 4 pixels): the field drew changed text, such as a paste that arrived.
+        func waitForTextDamage(beyond count: Int, timeout: TimeInterval = 15) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            repeat {
+                if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > 4 } }) { return true }
+                usleep(20_000)
+            } while Date() < deadline && process.isRunning
+            return false
+        }
+
+        /// Whether the latest keyboard focus event the demo received is an `enter`.
+        var hasKeyboardFocus: Bool {
+            let focus = process.lines.last { $0.contains("wl_keyboard@") && ($0.contains(".enter(") || $0.contains(".leave(")) }
+            return focus?.contains(".enter(") ?? false
+        }
+
+        /// How many key events (presses and releases) the demo has received.
+        var keyEventCount: Int {
+            process.lines.count { $0.contains("wl_keyboard@") && $0.contains(".key(") }
+        }
+
+        /// Whether a key the demo received from line `start` on was held past the repeat
+        /// delay (its release came that much after its press, by mutter's event times): the
+        /// demo then rightly repeated it. mutter under heavy load can stall between a press
+        /// and its release although the injector sends them back to back.
+        func keyWasHeld(since start: Int) -> Bool {
+            let lines = process.lines
+            let delay = lines.last { $0.contains(".repeat_info(") }.flatMap { DemoOnMutter.numbers(in: $0).last } ?? 500
+            var pressed: [Double: Double] = [:]
+            for line in lines.dropFirst(start) where line.contains("wl_keyboard@") && line.contains(".key(") {
+                let fields = DemoOnMutter.numbers(in: line)
+                guard fields.count == 4 else { continue }
+                if fields[3] == 1 {
+                    pressed[fields[2]] = fields[1]
+                } else if let down = pressed.removeValue(forKey: fields[2]), fields[1] - down >= delay {
+                    return true
+                }
+            }
+            return false
+        }
+
+        /// Requests of the demo whose WAYLAND_DEBUG line contains `text`.
+        func requests(containing text: String) -> [String] {
+            process.lines.filter { $0.contains(" -> ") && $0.contains(text) }
+        }
+
+        /// Waits up to `timeout` seconds for keyboard focus.
+        func waitForFocus(timeout: TimeInterval = 10) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while !hasKeyboardFocus && Date() < deadline && process.isRunning { usleep(20_000) }
+            return hasKeyboardFocus
+        }
+    }
+
+    /// The environment of a client of this mutter (socket, runtime directory, session bus).
+    let environment: [String: String]
+    private let session: TestProcess
+    private let injector: TestProcess
+    private let scriptPath: String
+    private var injectorLinesRead = 0
+    private var demos: [Demo] = []
+
+    /// Starts mutter with a `size` virtual monitor and the RemoteDesktop session, and makes
+    /// mutter create its virtual keyboard and pointer (they appear with the first events).
+    init(size: String = "1600x1000") throws {
+        let python = "/usr/bin/python3"
+        scriptPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("damask-demo-mutter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
+        try MutterRemoteInput.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
+        let withGnome = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome").path
+        let arguments = [
+            "--size", size, "--", "sh", "-c",
+            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null"#,
+        ]
+        session = try TestProcess(withGnome, arguments)
+        let line = session.waitForLine(timeout: PrivateCompositor.startTimeout) { _ in true }?.line ?? ""
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 3, !fields[2].isEmpty else {
+            session.kill()
+            throw TestProcessError.didNotStart(
+                program: ([withGnome] + arguments).joined(separator: " "), waitingFor: "mutter's socket and bus",
+                output: session.transcript)
+        }
+        var environment = DemoRun.environment(nil)
+        environment["WAYLAND_DISPLAY"] = fields[0]
+        environment["XDG_RUNTIME_DIR"] = fields[1]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = fields[2]
+        self.environment = environment
+        injector = try TestProcess(python, [scriptPath], environment: environment)
+        guard readInjectorLine() == "started" else {
+            injector.kill()
+            session.kill()
+            throw TestProcessError.didNotStart(
+                program: "\(python) \(scriptPath)", waitingFor: "a RemoteDesktop session", output: injector.transcript)
+        }
+        send("nudge")
+        // Shift_L creates the keyboard; a letter before any window exists warms up mutter's
+        // keysym path (under load its first letter took seconds between press and release,
+        // which a client rightly takes for a held, repeating key).
+        for code in [0xffe1, 0x61] {
+            keysym(code, down: true)
+            keysym(code, down: false)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops the demos, the input session and mutter. Idempotent.
+    func stop() {
+        for demo in demos {
+            if demo.process.isRunning { demo.process.kill(grace: 2) }
+            try? FileManager.default.removeItem(atPath: demo.damageLog)
+        }
+        if injector.isRunning {
+            injector.closeInput()
+            if injector.waitForExit(timeout: 10) == nil { injector.kill() }
+        }
+        if session.isRunning {
+            session.closeInput()
+            if session.waitForExit(timeout: 10) == nil { session.kill() }
+        }
+        try? FileManager.default.removeItem(atPath: scriptPath)
+    }
+
+    /// Starts `damask-demo` with `arguments`, waits until it has keyboard focus (mutter
+    /// focuses a new window) and finds its content area with the pointer.
+    func launch(_ arguments: [String]) throws -> Demo {
+        var environment = self.environment
+        environment["WAYLAND_DEBUG"] = "1"
+        let damageLog = FileManager.default.temporaryDirectory
+            .appendingPathComponent("damask-mutter-damage-\(UUID().uuidString).jsonl").path
+        let demo = Demo(
+            process: try TestProcess(
+                DemoRun.executable, arguments + ["--damage-log", damageLog], environment: environment, mergingErrors: true),
+            damageLog: damageLog)
+        demos.append(demo)
+        try #require(demo.waitForFocus(timeout: 30), "the demo never got keyboard focus: \(demo.process.transcript.suffix(3000))")
+        let size = arguments.firstIndex(of: "--size").map { arguments[$0 + 1] } ?? "800x600"
+        let contentHeight = try #require(Int(size.split(separator: "x").last ?? ""), "bad --size \(size)")
+        demo.origin = try #require(locate(demo, contentHeight: contentHeight), "the demo's window was not found under the pointer")
+        return demo
+    }
+
+    // MARK: Input
+
+    /// Moves the pointer to monitor point (x, y).
+    func move(to x: Int, _ y: Int) { send("move \(x) \(y)") }
+
+    /// Moves the pointer to `demo`'s content point (x, y).
+    func move(to x: Int, _ y: Int, in demo: Demo) { move(to: demo.origin.x + x, demo.origin.y + y) }
+
+    /// Presses and releases a button (evdev code: 272 left, 274 middle) where the pointer
+    /// is; returns once `demo` received both.
+    func click(button: Int = 272, in demo: Demo) throws {
+        let before = demo.process.lines.count { $0.contains("wl_pointer@") && $0.contains(".button(") }
+        send("button \(button) down")
+        send("button \(button) up")
+        let arrived = demo.process.waitUntil(timeout: 10) { lines in
+            lines.count { $0.contains("wl_pointer@") && $0.contains(".button(") } >= before + 2
+        }
+        try #require(arrived, "the demo did not receive the click")
+    }
+
+    /// Presses chords such as "ctrl+a", "End", "a" (keysym names from ``keysyms``) in turn;
+    /// returns once `demo` received at least every press and release.
+    func press(_ chords: String..., in demo: Demo) throws {
+        let before = demo.keyEventCount
+        var keys = 0
+        for chord in chords {
+            let names = chord.split(separator: "+").map(String.init)
+            let codes = try names.map { name in try #require(Self.keysyms[name], "no keysym for \(name)") }
+            tap(codes)
+            keys += codes.count
+        }
+        let arrived = demo.process.waitUntil(timeout: 10) { _ in demo.keyEventCount >= before + 2 * keys }
+        try #require(arrived, "the demo did not receive \(chords)")
+    }
+
+    /// Types ASCII `text` key by key (mutter adds Shift where a keysym needs it).
+    func type(_ text: String, in demo: Demo) throws {
+        let before = demo.keyEventCount
+        for scalar in text.unicodeScalars { tap([Int(scalar.value)]) }
+        let arrived = demo.process.waitUntil(timeout: 10) { _ in demo.keyEventCount >= before + 2 * text.unicodeScalars.count }
+        try #require(arrived, "the demo did not receive the text \(text)")
+    }
+
+    /// Keysyms the tests use by name.
+    static let keysyms: [String: Int] = [
+        "ctrl": 0xffe3, "shift": 0xffe1, "End": 0xff57, "Home": 0xff50, "Escape": 0xff1b,
+        "BackSpace": 0xff08, "a": 0x61, "c": 0x63, "v": 0x76, "x": 0x78,
+    ]
+
+    /// Runs a wl-clipboard tool (`wl-copy`, `wl-paste`) against this mutter.
+    func wlClipboard(_ tool: String, _ arguments: [String]) throws -> TestProcess.Result {
+        try TestProcess.run("/usr/bin/\(tool)", arguments, environment: environment, timeout: 20)
+    }
+
+    /// Gives `demo` keyboard focus back if another client (a wl-clipboard tool's surface)
+    /// took it: waits for mutter to return it, else clicks `demo`'s content at (x, y).
+    func refocus(_ demo: Demo, clickingAt x: Int, _ y: Int) throws {
+        if demo.waitForFocus(timeout: 3) { return }
+        move(to: x, y, in: demo)
+        try click(in: demo)
+        try #require(demo.waitForFocus(), "the demo did not get keyboard focus back")
+    }
+
+    // MARK: Private
+
+    /// Presses `codes` in order and releases them in reverse, in one injector command, so
+    /// that no round trip to this process falls between a press and its release (a client
+    /// takes a long gap for a held key and repeats it).
+    private func tap(_ codes: [Int]) {
+        send("tap " + codes.map { String($0, radix: 16) }.joined(separator: " "))
+    }
+
+    private func keysym(_ code: Int, down: Bool) {
+        send("keysym \(String(code, radix: 16)) \(down ? "down" : "up")")
+    }
+
+    private func send(_ command: String) {
+        injector.send(command)
+        _ = readInjectorLine()
+    }
+
+    private func readInjectorLine() -> String {
+        guard let answer = injector.waitForLine(from: injectorLinesRead, timeout: 30, where: { _ in true }) else {
+            return ""
+        }
+        injectorLinesRead = answer.index + 1
+        return answer.line
+    }
+
+    /// Moves over a grid until `demo` reports a pointer enter; the content area's top-left
+    /// then follows from the surface-local position and the window geometry: its offset
+    /// (the shadow), and its height less `contentHeight` (the title bar).
+    private func locate(_ demo: Demo, contentHeight: Int) -> (x: Int, y: Int)? {
+        for y in stride(from: 60, to: 1000, by: 80) {
+            for x in stride(from: 60, to: 1600, by: 120) {
+                let before = demo.process.lines.count
+                move(to: x, y)
+                let entered = demo.process.waitForLine(from: before, timeout: 0.3) {
+                    $0.contains("wl_pointer@") && $0.contains(".enter(")
+                }
+                guard let entered else { continue }
+                let local = Self.numbers(in: entered.line).suffix(2)
+                let geometry = demo.requests(containing: ".set_window_geometry(").last.map { Self.numbers(in: $0).suffix(4) }
+                guard local.count == 2, let geometry, geometry.count == 4 else { return nil }
+                let surfaceX = x - Int(local[local.startIndex].rounded())
+                let surfaceY = y - Int(local[local.startIndex + 1].rounded())
+                return (surfaceX + Int(geometry[geometry.startIndex]),
+                    surfaceY + Int(geometry[geometry.startIndex + 1]) + Int(geometry[geometry.startIndex + 3]) - contentHeight)
+            }
+        }
+        return nil
+    }
+
+    /// The numbers in the argument list of a WAYLAND_DEBUG line, "(12, wl_surface@3, 4.5)" → [12, 4.5].
+    static func numbers(in line: String) -> [Double] {
+        guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"), open < close else { return [] }
+        return line[line.index(after: open)..<close].split(separator: ",").compactMap {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+    }
+}
