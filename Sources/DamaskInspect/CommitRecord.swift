@@ -49,6 +49,8 @@ public struct CommitRecord: Sendable, Equatable {
     public var content = Content.none
     public var changedPixels = 0
     public var changedBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// The bounding boxes of the separate changes (``ChangeClusters``); empty unless compared.
+    public var changedBoxes: [PixelRect] = []
     public var underDamagePixels = 0
     public var underDamageBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// The buffer was written while the compositor held it (detected at this commit or release).
@@ -68,6 +70,14 @@ public struct CommitRecord: Sendable, Equatable {
     /// Damage area ÷ changed bounding-box area (nil when nothing changed).
     public var overDamageOfBounds: Double? {
         content == .compared && changedBounds.area > 0 ? Double(damagePixels) / Double(changedBounds.area) : nil
+    }
+
+    /// Damage area ÷ the area of the separate changes' bounding boxes (``ChangeClusters``):
+    /// unlike ``overDamageOfBounds`` it does not forgive damage between two distant
+    /// changes (nil when nothing changed).
+    public var overDamageOfBoxes: Double? {
+        let area = changedBoxes.reduce(0) { $0 + $1.area }
+        return content == .compared && area > 0 ? Double(damagePixels) / Double(area) : nil
     }
 
     /// A commit that attached a buffer but declared no damage at all.
@@ -104,10 +114,12 @@ public struct CommitRecord: Sendable, Equatable {
             "\"content\":\"\(content.rawValue)\"",
             "\"changed_px\":\(changedPixels)",
             "\"changed_bbox\":\(rect(changedBounds))",
+            "\"changed_boxes\":[\(changedBoxes.map(rect).joined(separator: ","))]",
             "\"under_damage_px\":\(underDamagePixels)",
             "\"under_damage_bbox\":\(rect(underDamageBounds))",
             "\"over_damage_changed\":\(number(overDamageOfChanged))",
             "\"over_damage_bbox\":\(number(overDamageOfBounds))",
+            "\"over_damage_boxes\":\(number(overDamageOfBoxes))",
             "\"held_write\":\(heldWrite)",
             "\"cost_us\":\(costMicroseconds)",
         ]

@@ -14,6 +14,16 @@ public struct ContentComparison: Sendable, Equatable {
     public var underDamagePixels = 0
     /// The bounding box of the under-damaged pixels.
     public var underDamageBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// The changed pixels grouped into separate changes, as fed row by row (see
+    /// ``changedBoxes``).
+    public var changes = ChangeClusters()
+
+    /// The bounding boxes of the separate changes (``ChangeClusters``, finished).
+    public var changedBoxes: [PixelRect] {
+        var finished = changes
+        finished.finish()
+        return finished.boxes
+    }
 
     public init() {}
 
@@ -56,20 +66,22 @@ public struct ContentComparison: Sendable, Equatable {
         let bpp = format.bytesPerPixel ?? 4
         guard width > 0, memcmp(old, new, width * bpp) != 0 else { return false }
         var x = 0
+        var run = -1..<(-1)
         for span in damage {
             let lower = Swift.max(x, Swift.min(span.lowerBound, width)), upper = Swift.min(span.upperBound, width)
-            if lower > x { addSegment(y, x..<lower, old: old, new: new, format: format, damaged: false, underDamage) }
-            if upper > lower { addSegment(y, lower..<upper, old: old, new: new, format: format, damaged: true, underDamage) }
+            if lower > x { addSegment(y, x..<lower, old: old, new: new, format: format, damaged: false, &run, underDamage) }
+            if upper > lower { addSegment(y, lower..<upper, old: old, new: new, format: format, damaged: true, &run, underDamage) }
             x = Swift.max(x, upper)
         }
-        if x < width { addSegment(y, x..<width, old: old, new: new, format: format, damaged: false, underDamage) }
+        if x < width { addSegment(y, x..<width, old: old, new: new, format: format, damaged: false, &run, underDamage) }
+        if run.lowerBound >= 0 { changes.add(row: y, from: run.lowerBound, to: run.upperBound) }
         return true
     }
 
     /// Counts the changed pixels of `range` in row `y` (inside the damage or outside it).
     private mutating func addSegment(
         _ y: Int, _ range: Range<Int>, old: UnsafeRawPointer, new: UnsafeRawPointer, format: BufferFormat, damaged: Bool,
-        _ underDamage: ((Int, Int) -> Void)?
+        _ run: inout Range<Int>, _ underDamage: ((Int, Int) -> Void)?
     ) {
         let bpp = format.bytesPerPixel ?? 4
         let start = range.lowerBound * bpp
@@ -95,6 +107,34 @@ public struct ContentComparison: Sendable, Equatable {
             }
             guard count > 0 else { return }
         }
+        // Runs of changed pixels, split where more than the clusters' gap lies unchanged:
+        // eight pixels at a time where all or none of them changed.
+        let mask = SIMD8<UInt32>(repeating: format.visibleMask), zero = SIMD8<UInt32>()
+        var x = first
+        while x <= last {
+            if bpp == 4, x &+ 8 <= last &+ 1 {
+                let a = old.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                let b = new.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                let same = (a ^ b) & mask .== zero
+                if all(same) {
+                    x &+= 8
+                    continue
+                }
+                if !any(same), run.lowerBound >= 0, x - run.upperBound <= ChangeClusters.gap {
+                    run = run.lowerBound..<(x &+ 8)
+                    x &+= 8
+                    continue
+                }
+            }
+            if Self.differs(x, old: old, new: new, format: format) {
+                if run.lowerBound >= 0, x - run.upperBound > ChangeClusters.gap {
+                    changes.add(row: y, from: run.lowerBound, to: run.upperBound)
+                    run = -1..<(-1)
+                }
+                run = (run.lowerBound >= 0 ? run.lowerBound : x)..<(x &+ 1)
+            }
+            x &+= 1
+        }
         let bounds = PixelRect(x: first, y: y, width: last - first + 1, height: 1)
         changedPixels += count
         changedBounds = changedBounds.union(bounds)
@@ -106,6 +146,14 @@ public struct ContentComparison: Sendable, Equatable {
                 underDamage(x, y)
             }
         }
+    }
+
+    /// Whether pixel `x` differs in its visible bits.
+    private static func differs(_ x: Int, old: UnsafeRawPointer, new: UnsafeRawPointer, format: BufferFormat) -> Bool {
+        let bpp = format.bytesPerPixel ?? 4
+        guard bpp == 4 else { return memcmp(old + x * bpp, new + x * bpp, bpp) != 0 }
+        return (old.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) ^ new.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self))
+            & format.visibleMask != 0
     }
 
     /// How many of `pixels` 32-bit pixels differ in the bits of `mask`: eight at a time with

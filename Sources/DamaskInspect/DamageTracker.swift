@@ -249,6 +249,7 @@ public final class DamageTracker {
             record.content = .compared
             record.changedPixels = comparison.changedPixels
             record.changedBounds = comparison.changedBounds
+            record.changedBoxes = comparison.changedBoxes
             record.underDamagePixels = comparison.underDamagePixels
             record.underDamageBounds = comparison.underDamageBounds
             if record.isOffending { evidence = CommitEvidence(previous: previous.snapshot(), current: captured.store.snapshot(), damage: region) }

@@ -88,7 +88,7 @@ public final class InspectReport {
             return String(format: "%.\(digits)f", value)
         }
         let header = ["client", "surface", "role", "commits", "/s", "buffer", "no-dmg", "frame-only", "reused",
-                      "damage px med", "max", "over÷px med", "max", "over÷bbox med", "no change", "under", "under px", "held writes"]
+                      "damage px med", "max", "over÷px med", "max", "over÷bbox med", "over÷boxes med", "no change", "under", "under px", "held writes"]
         var rows: [[String]] = []
         for s in surfaces where s.commits > 0 || s.heldWrites > 0 {
             rows.append([
@@ -96,7 +96,8 @@ public final class InspectReport {
                 "\(s.bufferCommits)", "\(s.damagelessCommits)", "\(s.frameOnlyCommits)", "\(s.reusedBufferCommits)",
                 SurfaceSummary.median(s.damagePixels).map(String.init) ?? "-", s.damagePixels.max().map(String.init) ?? "-",
                 f(SurfaceSummary.median(s.overDamageOfChanged)), f(s.overDamageOfChanged.max()),
-                f(SurfaceSummary.median(s.overDamageOfBounds)), "\(s.damageWithoutChange)",
+                f(SurfaceSummary.median(s.overDamageOfBounds)), f(SurfaceSummary.median(s.overDamageOfBoxes)),
+                "\(s.damageWithoutChange)",
                 "\(s.underDamageCommits)", "\(s.underDamagePixels)", "\(s.heldWrites)",
             ])
         }

@@ -17,6 +17,7 @@ public struct SurfaceSummary: Sendable {
     public var changedPixels: [Int] = []
     public var overDamageOfChanged: [Double] = []
     public var overDamageOfBounds: [Double] = []
+    public var overDamageOfBoxes: [Double] = []
     /// Commits where damage was declared but no pixel changed.
     public var damageWithoutChange = 0
     public var underDamageCommits = 0
@@ -52,6 +53,7 @@ public struct SurfaceSummary: Sendable {
                 changedPixels.append(record.changedPixels)
                 if let ratio = record.overDamageOfChanged { overDamageOfChanged.append(ratio) }
                 if let ratio = record.overDamageOfBounds { overDamageOfBounds.append(ratio) }
+                if let ratio = record.overDamageOfBoxes { overDamageOfBoxes.append(ratio) }
                 if record.changedPixels == 0 && record.damagePixels > 0 { damageWithoutChange += 1 }
             }
             if record.underDamagePixels > 0 {

@@ -383,7 +383,18 @@ import Foundation
     // MARK: Display
 
     /// The dirty area in the layer's coordinates (`.null` when clean; `.infinite` for all).
-    var dirtyRect: CGRect = .null
+    /// Any assignment but ``setNeedsDisplay(_:)``'s forgets ``dirtyPieces``.
+    var dirtyRect: CGRect = .null {
+        didSet { if !dirtyPieces.isEmpty { dirtyPieces.removeAll(keepingCapacity: true) } }
+    }
+    /// The separate rects ``setNeedsDisplay(_:)`` marked since the layer was clean, when
+    /// there are at least two and at most ``dirtyPieceLimit``: their bounding box is
+    /// ``dirtyRect``. A redraw clips to them and damages only them, so two small changes far
+    /// apart in one view (two numbers at the ends of a label) do not damage the pixels
+    /// between them. Empty means all of ``dirtyRect``.
+    private(set) var dirtyPieces: [CGRect] = []
+    /// More separate dirty rects than this are redrawn as their bounding box.
+    static let dirtyPieceLimit = 8
 
     /// Whether the layer is marked for redrawing.
     public var needsDisplay: Bool { !dirtyRect.isNull }
@@ -419,7 +430,18 @@ import Foundation
     public func setNeedsDisplay(_ rect: CGRect) {
         let clipped = rect.standardized.intersection(bounds)
         guard !clipped.isNull, !clipped.isEmpty else { return }
-        dirtyRect = dirtyRect.union(clipped)
+        let wasClean = dirtyRect.isNull, before = dirtyPieces
+        let single = !wasClean && before.isEmpty && dirtyRect != .infinite ? dirtyRect : nil
+        if !wasClean, dirtyRect.contains(clipped), before.isEmpty || before.contains(where: { $0.contains(clipped) }) {
+            // Already covered.
+        } else {
+            dirtyRect = dirtyRect.union(clipped)  // forgets the pieces
+            if let single {
+                dirtyPieces = [single, clipped]
+            } else if !before.isEmpty, before.count < Layer.dirtyPieceLimit {
+                dirtyPieces = before + [clipped]
+            }
+        }
         markDisplayPath()
         window?.layerNeedsDisplay(self)
     }
@@ -440,7 +462,7 @@ import Foundation
     public func displayIfNeeded() {
         guard needsDisplay else { return }
         if let delegate {
-            let marked = dirtyRect
+            let marked = dirtyRect, markedPieces = dirtyPieces
             dirtyRect = .null
             delegateDeclinedDisplay = false
             delegate.display(self)
@@ -449,7 +471,12 @@ import Foundation
                 window?.layerDidDraw(self, in: nil)
                 return
             }
-            dirtyRect = dirtyRect.union(marked)
+            if dirtyRect.isNull {
+                dirtyRect = marked
+                dirtyPieces = markedPieces
+            } else {
+                dirtyRect = dirtyRect.union(marked)  // marked again meanwhile: the bounding box
+            }
         }
         drawIntoBackingStore()
     }
@@ -500,9 +527,14 @@ import Foundation
         let requested = dirtyRect.intersection(bounds)
         let rect: CGRect
         let isNewStore: Bool
+        var pieces: [CGRect] = []
         if let store = backingStore, store.width == pixelWidth, store.height == pixelHeight,
             backingStorePointSize == bounds.size, storedContents === store
         {
+            pieces = dirtyPieces.compactMap {
+                let piece = $0.intersection(bounds)
+                return piece.isNull || piece.isEmpty ? nil : alignedToPixels(piece, scale: scale)
+            }
             dirtyRect = .null
             guard !requested.isNull, !requested.isEmpty else { return }
             rect = alignedToPixels(requested, scale: scale)
@@ -525,8 +557,14 @@ import Foundation
         let context = GraphicsContext(bitmap: store)
         context.scaleBy(x: scale, y: scale)
         context.translateBy(x: -bounds.minX, y: -bounds.minY)
-        context.clip(to: rect)
-        if clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
+        if pieces.count > 1 {
+            context.clip(to: pieces)
+            if clearsContextBeforeDrawing { for piece in pieces { context.clear(piece) } }
+        } else {
+            pieces = [rect]
+            context.clip(to: rect)
+            if clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
+        }
         runDraw(in: context, rect: rect)
         // Only a first drawing that reached a default `draw`, never asked for the current
         // context and left every pixel clear teaches that the class does not draw (an
@@ -545,11 +583,13 @@ import Foundation
         } else {
             if contentsOpacity == true {
                 // Only the redrawn pixels can have lost their opacity.
-                let pixels = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
-                    .applying(CGAffineTransform(scaleX: scale, y: scale))
-                contentsOpacity = store.isOpaque(in: pixels)
+                contentsOpacity = pieces.allSatisfy { piece in
+                    store.isOpaque(
+                        in: piece.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
+                            .applying(CGAffineTransform(scaleX: scale, y: scale)))
+                }
             }
-            window?.layerDidDraw(self, in: rect)
+            window?.layerDidDraw(self, in: pieces)
         }
     }
 

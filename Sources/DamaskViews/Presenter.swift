@@ -14,7 +14,8 @@ import Foundation
     private weak var frontBuffer: SurfaceBuffer?
     /// Whether each frame's damage is tinted for one frame.
     var flashesDamage: Bool
-    /// Damage with more rects than this is sent as its bounding box.
+    /// Damage with more rects than this is sent coalesced to at most this many
+    /// (``Region/coalesced(toAtMost:)``).
     var maximumDamageRectCount = 16
     /// How many commits were made.
     private(set) var frameCount = 0
@@ -64,10 +65,7 @@ import Foundation
             flashed = changes
         }
 
-        var sent = damage
-        if sent.rects.count > maximumDamageRectCount {
-            sent = Region(sent.boundingBox)
-        }
+        let sent = damage.coalesced(toAtMost: maximumDamageRectCount)
         surface.requestFrame()
         surface.present(buffer, damage: sent)
         frontBuffer = buffer

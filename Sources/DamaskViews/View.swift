@@ -302,7 +302,8 @@ import Foundation
     ///
     /// `rect` (view coordinates) is the area to redraw: the bounding box of the dirty rects,
     /// rounded out to whole pixels and clipped to the bounds. The current
-    /// ``GraphicsContext`` is clipped to it and its origin is the bounds origin. The
+    /// ``GraphicsContext`` is clipped to it (to the dirty rects themselves when up to
+    /// eight separate ones were marked) and its origin is the bounds origin. The
     /// default does nothing; a view that does not override it gets no backing store.
     /// Overrides need not call `super`; calling it is harmless.
     open func draw(_ rect: CGRect) {

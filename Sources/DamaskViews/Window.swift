@@ -65,7 +65,8 @@ private let environmentFlashesDamage: Bool = {
         get { presenter.flashesDamage }
         set { presenter.flashesDamage = newValue }
     }
-    /// Damage with more rects than this is sent as its bounding box.
+    /// Damage with more rects than this is sent coalesced to at most this many (the
+    /// greedy least-area merge of ``Region/coalesced(toAtMost:)``; default 16).
     public var maximumDamageRectCount: Int {
         get { presenter.maximumDamageRectCount }
         set { presenter.maximumDamageRectCount = newValue }
@@ -268,10 +269,17 @@ private let environmentFlashesDamage: Bool = {
     /// A layer drew; `rect` (layer coordinates) is the area that changed, `nil` when the
     /// change was recorded as an appearance change.
     func layerDidDraw(_ layer: Layer, in rect: CGRect?) {
+        layerDidDraw(layer, in: rect.map { [$0] } ?? [])
+    }
+
+    /// A layer redrew the separate `rects` of its contents (layer coordinates): each one's
+    /// footprint is damaged, not their bounding box.
+    func layerDidDraw(_ layer: Layer, in rects: [CGRect]) {
         drawCount += 1
         passDrawCount += 1
-        if let rect {
-            damage.add(LayerPlacement.of(layer, scale: scale).footprint(ofContentRect: rect, in: layer))
+        if !rects.isEmpty {
+            let placement = LayerPlacement.of(layer, scale: scale)
+            for rect in rects { damage.add(placement.footprint(ofContentRect: rect, in: layer)) }
         }
         if passConsumesChanges { return }
         scheduler.setNeedsPass()

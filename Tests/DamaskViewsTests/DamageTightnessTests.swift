@@ -208,5 +208,79 @@ extension ViewsTests {
             #expect(Color.blue.matches(h.screenColor(11, 11)))
             #expect(h.lastDamage == Region(CGRect(x: 10, y: 10, width: 4, height: 4)))
         }
+    
+
+        /// A strip of cells, each drawn in its own colour; a changed cell invalidates itself.
+        final class CellStrip: View {
+            var colors: [Color]
+            private(set) var drawnRects: [CGRect] = []
+            init(frame: CGRect, count: Int) {
+                colors = Array(repeating: .gray, count: count)
+                super.init(frame: frame)
+            }
+            var cellWidth: CGFloat { bounds.width / CGFloat(colors.count) }
+            func set(_ index: Int, to color: Color) {
+                colors[index] = color
+                setNeedsDisplay(CGRect(x: CGFloat(index) * cellWidth, y: 0, width: cellWidth, height: bounds.height))
+            }
+            override func draw(_ rect: CGRect) {
+                drawnRects.append(rect)
+                let context = GraphicsContext.current!
+                for (index, color) in colors.enumerated() {
+                    context.setFillColor(color)
+                    context.fill(CGRect(x: CGFloat(index) * cellWidth, y: 0, width: cellWidth, height: bounds.height))
+                }
+            }
+        }
+
+        @Test("Two changes far apart in one view draw once and damage the two rects, not the pixels between them")
+        func separateRectsOfOneViewDamageSeparately() async {
+            let h = Harness(width: 200, height: 50)
+            let strip = CellStrip(frame: CGRect(x: 0, y: 10, width: 200, height: 10), count: 20)
+            h.root.addSubview(strip)
+            await h.settle()
+            // A cell in the middle changes without being invalidated: drawing must not show it.
+            strip.colors[10] = .red
+            strip.set(1, to: .blue)
+            strip.set(18, to: .blue)
+            await h.step()
+            #expect(
+                h.lastDamage
+                    == Region(rects: [CGRect(x: 10, y: 10, width: 10, height: 10), CGRect(x: 180, y: 10, width: 10, height: 10)]))
+            #expect(strip.drawnRects.count == 2)  // the first frame and this one
+            #expect(strip.drawnRects.last == CGRect(x: 10, y: 0, width: 180, height: 10))
+            #expect(Color.blue.matches(h.screenColor(15, 15)))
+            #expect(Color.blue.matches(h.screenColor(185, 15)))
+            #expect(Color.gray.matches(h.screenColor(105, 15)))  // clipped: not redrawn
+        }
+
+        @Test("More separate rects than the limit redraw and damage their bounding box")
+        func manySeparateRectsDamageTheirBoundingBox() async {
+            let h = Harness(width: 200, height: 50)
+            let strip = CellStrip(frame: CGRect(x: 0, y: 10, width: 200, height: 10), count: 20)
+            h.root.addSubview(strip)
+            await h.settle()
+            for index in stride(from: 0, to: 2 * (Layer.dirtyPieceLimit + 1), by: 2) { strip.set(index, to: .blue) }
+            await h.step()
+            let last = 2 * Layer.dirtyPieceLimit
+            #expect(h.lastDamage == Region(CGRect(x: 0, y: 10, width: CGFloat(last + 1) * 10, height: 10)))
+        }
+
+        @Test("A rect inside one already marked adds no piece; a whole-view mark wins over pieces")
+        func coveredRectsAndWholeViewMarks() async {
+            let h = Harness(width: 200, height: 50)
+            let strip = CellStrip(frame: CGRect(x: 0, y: 10, width: 200, height: 10), count: 20)
+            h.root.addSubview(strip)
+            await h.settle()
+            strip.set(2, to: .blue)
+            strip.set(2, to: .green)
+            #expect(strip.layer.dirtyPieces.isEmpty)
+            strip.set(15, to: .blue)
+            #expect(strip.layer.dirtyPieces.count == 2)
+            strip.setNeedsDisplay()
+            #expect(strip.layer.dirtyPieces.isEmpty)
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 0, y: 10, width: 200, height: 10)))
+        }
     }
 }

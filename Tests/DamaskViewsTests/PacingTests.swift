@@ -121,7 +121,7 @@ extension ViewsTests {
             #expect(h.window.lastCommitReport == last)
         }
 
-        @Test("Damage with many rects is sent as its bounding box")
+        @Test("Damage with more than 16 rects is sent as 16, merging the nearest: not as its bounding box")
         func manyDamageRectsAreMerged() async throws {
             let h = Harness(width: 200, height: 20)
             let views = (0..<20).map { SolidView(frame: CGRect(x: $0 * 10, y: 0, width: 4, height: 4)) }
@@ -129,7 +129,11 @@ extension ViewsTests {
             await h.settle()
             for view in views { view.backgroundColor = .blue }
             await h.step()
-            #expect(h.lastDamage == Region(CGRect(x: 0, y: 0, width: 194, height: 4)))
+            #expect(h.lastDamage.rects.count == 16)
+            for view in views { #expect(h.lastDamage.intersection(Region(view.frame)) == Region(view.frame)) }
+            // Four neighbouring pairs merged, each taking in the 6×4 gap between them.
+            #expect(h.lastDamage.area == 20 * 16 + 4 * 24)
+            #expect(h.lastDamage.boundingBox == CGRect(x: 0, y: 0, width: 194, height: 4))
             for view in views.prefix(3) { view.backgroundColor = .green }
             await h.step()
             #expect(h.lastDamage.rects.count == 3)

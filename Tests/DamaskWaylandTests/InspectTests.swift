@@ -141,6 +141,27 @@ struct InspectTests {
         #expect(inspected == logged, "first difference at commit \(zip(inspected, logged).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
     }
 
+    @Test("Under Weston the progress animation's damage is at most 3× the changed pixels' boxes (median per commit), with no under-damage")
+    func progressAnimationDamageFollowsTheChangedPixels() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-\(UUID().uuidString)-progress.damask").path
+        try "scene progress\nkey space\nwait 2s\nkey space\nwait frames 2\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { unlink(script) }
+        let run = try InspectRun.run([DemoRun.executable, "--play", script], environment: weston.clientEnvironment)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let records = run.records(role: "toplevel")
+        #expect(records.allSatisfy { ($0["under_damage_px"] as? Int) == 0 && ($0["held_write"] as? Bool) == false })
+        let ratios = records.compactMap { $0["over_damage_boxes"] as? Double }.sorted()
+        // The animation runs at the compositor's pace; under load a few frames are enough.
+        #expect(ratios.count >= 5, "\(run.output)")
+        let median = ratios.isEmpty ? .infinity : ratios[ratios.count / 2]
+        #expect(median <= 3, "median damage ÷ changed boxes \(median) over \(ratios.count) commits: \(ratios)")
+        let bounds = records.compactMap { $0["over_damage_bbox"] as? Double }.sorted()
+        #expect(!bounds.isEmpty && bounds[bounds.count / 2] <= 3)
+    }
+
     @Test("Under mutter the demo tour has no under-damage and no held-buffer write")
     func demoTourUnderGnomeIsClean() throws {
         let mutter = try PrivateCompositor(.gnome())

@@ -8,8 +8,9 @@ import Foundation
 /// all fit the view's height, the last one that fits ends with "…".
 ///
 /// Changing ``text`` redraws only the glyphs that differ from what is on screen: per line,
-/// the union of their old and new extents (``Font/changedSpan(from:to:)``), so the
-/// window's damage follows the changed pixels, not the label's frame. A new width, font or
+/// the ink of the old and new glyphs that do not keep their place
+/// (``Font/changedGlyphBounds(from:to:scale:)``), so the window's damage follows the
+/// changed pixels, not the label's frame. A new width, font or
 /// colour redraws it all (it wraps anew). Main-actor.
 final class LabelView: View {
     /// The text; `\n` starts a new line.
@@ -42,19 +43,19 @@ final class LabelView: View {
         contentMode = .redraw  // a new width wraps anew
     }
 
-    /// Marks the union of the old and new extents of the glyphs that differ between the
-    /// lines on screen and the lines of the new text, line by line.
+    /// Marks, line by line, the ink of the glyphs that differ between the lines on screen
+    /// and the lines of the new text (``Font/changedGlyphBounds(from:to:scale:)``): glyphs
+    /// that keep their place are not redrawn, even between two changes.
     private func invalidateChangedGlyphs() {
         guard let old = drawnLines, drawnSize == bounds.size else { return setNeedsDisplay() }
         let new = displayedLines
+        let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
         var baseline = font.ascent
         for index in 0..<max(old.count, new.count) {
             let before = index < old.count ? old[index] : "", after = index < new.count ? new[index] : ""
-            if let span = font.changedSpan(from: before, to: after) {
-                let top = baseline.rounded() - font.ascent - 2
-                setNeedsDisplay(
-                    CGRect(x: span.lowerBound, y: top, width: span.upperBound - span.lowerBound,
-                        height: font.ascent + font.descent + 4))
+            let origin = baseline.rounded()
+            for box in font.changedGlyphBounds(from: before, to: after, scale: scale) {
+                setNeedsDisplay(box.offsetBy(dx: 0, dy: origin))
             }
             baseline += font.lineHeight
         }
