@@ -21,13 +21,13 @@ struct ChangeClustersTests {
     func distantChangesAreSeparate() {
         let gap = ChangeClusters.gap
         let result = Self.comparison([(2, 3), (4, 5), (5 + gap, 4), (90, 30), (91, 31)])
-        #expect(Set(result.changes.boxes) == [
+        #expect(Set(result.changedBoxes) == [
             PixelRect(x: 2, y: 3, width: gap + 4, height: 3), PixelRect(x: 90, y: 30, width: 2, height: 2),
         ])
         #expect(result.changedBounds == PixelRect(x: 2, y: 3, width: 90, height: 29))
-        #expect(result.changes.area == (gap + 4) * 3 + 4)
+        #expect(result.changedBoxes.reduce(0) { $0 + $1.area } == (gap + 4) * 3 + 4)
         let apart = Self.comparison([(2, 3), (4, 5), (6 + gap, 4)])
-        #expect(apart.changes.boxes.count == 2)
+        #expect(apart.changedBoxes.count == 2)
     }
 
     @Test("Boxes that grow towards each other row by row end as one box")
@@ -35,10 +35,10 @@ struct ChangeClustersTests {
         // A "V": two strokes that start far apart and meet at the bottom.
         let pixels = (0..<13).flatMap { y in [(10 + 2 * y, y), (60 - 2 * y, y)] }
         let result = Self.comparison(pixels)
-        #expect(result.changes.boxes == [PixelRect(x: 10, y: 0, width: 51, height: 13)])
+        #expect(result.changedBoxes == [PixelRect(x: 10, y: 0, width: 51, height: 13)])
         // Stopped two rows earlier the strokes stay more than the gap apart.
         let apart = Self.comparison((0..<9).flatMap { y in [(10 + 2 * y, y), (60 - 2 * y, y)] })
-        #expect(apart.changes.boxes.count == 2)
+        #expect(apart.changedBoxes.count == 2)
     }
 
     @Test("A commit record's damage ÷ boxes ratio does not forgive damage between two changes")
@@ -49,7 +49,7 @@ struct ChangeClustersTests {
         record.damagePixels = 4000
         record.changedPixels = result.changedPixels
         record.changedBounds = result.changedBounds
-        record.changedBoxes = result.changes.boxes
+        record.changedBoxes = result.changedBoxes
         #expect(record.overDamageOfBounds == 1)
         #expect(record.overDamageOfBoxes == 2000)
         #expect(record.jsonLine.contains("\"changed_boxes\":[[0,0,1,1],[99,39,1,1]]") || record.jsonLine.contains("\"changed_boxes\":[[99,39,1,1],[0,0,1,1]]"))
