@@ -27,6 +27,14 @@ public struct ContentComparison: Sendable, Equatable {
 
     public init() {}
 
+    /// Equal counts and bounds, and the same changed boxes in any order (the order depends on
+    /// how the rows were fed, the finished boxes do not).
+    public static func == (a: ContentComparison, b: ContentComparison) -> Bool {
+        a.changedPixels == b.changedPixels && a.changedBounds == b.changedBounds
+            && a.underDamagePixels == b.underDamagePixels && a.underDamageBounds == b.underDamageBounds
+            && Set(a.changedBoxes) == Set(b.changedBoxes)
+    }
+
     /// Compares `current` with `previous` (same size and format) pixel by pixel against
     /// `damage`.
     ///

@@ -29,6 +29,7 @@ struct ContentComparisonTests {
                 let pixel = PixelRect(x: x, y: y, width: 1, height: 1)
                 result.changedPixels += 1
                 result.changedBounds = result.changedBounds.union(pixel)
+                result.changes.add(row: y, from: x, to: x + 1)
                 if !damage.contains(x: x, y: y) {
                     result.underDamagePixels += 1
                     result.underDamageBounds = result.underDamageBounds.union(pixel)
