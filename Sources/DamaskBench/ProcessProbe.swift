@@ -56,7 +56,7 @@ struct ProcessProbe {
     /// The bytes of shared-memory files mapped (memfd and /dev/shm mappings): the wl_shm
     /// pools the process gave the compositor.
     func sharedMemoryBytes() -> Int {
-        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        let maps = Self.contents(ofProcFile: "/proc/\(pid)/maps")
         var total = 0
         for line in maps.split(separator: "\n") where line.contains("/memfd:") || line.contains("/dev/shm/") {
             let range = line.split(separator: " ")[0].split(separator: "-")
@@ -64,6 +64,13 @@ struct ProcessProbe {
             total += end - start
         }
         return total
+    }
+
+    /// The whole text of a procfs file, read to its end ("" when it cannot be opened):
+    /// procfs reports a size of 0, so a read sized by the file's size can come back short
+    /// for files longer than a page, such as `maps`.
+    static func contents(ofProcFile path: String) -> String {
+        FileHandle(forReadingAtPath: path).map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
     }
 
     private func statusField(_ name: String) -> Int {

@@ -146,8 +146,7 @@ import Foundation
         guard launched.isRunning else { throw BenchError.helper("\(program.name) exited after its first frame") }
         let peak = ProcessProbe(pid: launched.pid).peakResidentBytes()
         // Read to the end: procfs reports a size of 0, and the maps run past one page.
-        let maps = FileHandle(forReadingAtPath: "/proc/\(launched.pid)/maps")
-            .map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        let maps = ProcessProbe.contents(ofProcFile: "/proc/\(launched.pid)/maps")
         launched.stop()
         // Let the compositor forget the client before the next one starts.
         usleep(100_000)
