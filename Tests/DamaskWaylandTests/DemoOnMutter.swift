@@ -105,24 +105,8 @@ final class DemoOnMutter {
         scriptPath = FileManager.default.temporaryDirectory
             .appendingPathComponent("damask-demo-mutter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
         try MutterRemoteInput.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
-        let withGnome = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome").path
-        let arguments = [
-            "--size", size, "--", "sh", "-c",
-            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null"#,
-        ]
-        session = try TestProcess(withGnome, arguments)
-        let line = session.waitForLine(timeout: PrivateCompositor.startTimeout) { _ in true }?.line ?? ""
-        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 3, !fields[2].isEmpty else {
-            session.kill()
-            throw TestProcessError.didNotStart(
-                program: ([withGnome] + arguments).joined(separator: " "), waitingFor: "mutter's socket and bus",
-                output: session.transcript)
-        }
-        var environment = DemoRun.environment(nil)
-        environment["WAYLAND_DISPLAY"] = fields[0]
-        environment["XDG_RUNTIME_DIR"] = fields[1]
-        environment["DBUS_SESSION_BUS_ADDRESS"] = fields[2]
+        let environment: [String: String]
+        (session, environment) = try MutterRemoteInput.startMutter(size: size, base: DemoRun.environment(nil))
         self.environment = environment
         injector = try TestProcess(python, [scriptPath], environment: environment)
         guard readInjectorLine() == "started" else {

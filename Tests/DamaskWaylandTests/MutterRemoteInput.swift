@@ -62,24 +62,8 @@ final class MutterRemoteInput {
             .appendingPathComponent("damask-remote-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
 
-        let withGnome = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome").path
-        let arguments = [
-            "--size", "800x600", "--", "sh", "-c",
-            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null"#,
-        ]
-        session = try TestProcess(withGnome, arguments)
-        let line = session.waitForLine(timeout: PrivateCompositor.startTimeout) { _ in true }?.line ?? ""
-        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 3, !fields[2].isEmpty else {
-            session.kill()
-            throw TestProcessError.didNotStart(
-                program: ([withGnome] + arguments).joined(separator: " "), waitingFor: "mutter's socket and bus",
-                output: session.transcript)
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["WAYLAND_DISPLAY"] = fields[0]
-        environment["XDG_RUNTIME_DIR"] = fields[1]
-        environment["DBUS_SESSION_BUS_ADDRESS"] = fields[2]
+        let environment: [String: String]
+        (session, environment) = try Self.startMutter(size: "800x600", base: ProcessInfo.processInfo.environment)
         client = try InputTestClient(arguments: clientArguments, environment: environment)
 
         injector = try TestProcess(python, [scriptPath], environment: environment)
@@ -92,6 +76,31 @@ final class MutterRemoteInput {
     }
 
     deinit { stop() }
+
+    /// Starts a private headless mutter with a `size` virtual monitor under
+    /// `scripts/with-gnome`; returns the script (ended by closing its stdin) and `base`
+    /// with the socket, runtime directory and session bus of that mutter.
+    static func startMutter(size: String, base: [String: String]) throws -> (TestProcess, [String: String]) {
+        let withGnome = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-gnome").path
+        let arguments = [
+            "--size", size, "--", "sh", "-c",
+            #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null"#,
+        ]
+        let session = try TestProcess(withGnome, arguments)
+        let line = session.waitForLine(timeout: PrivateCompositor.startTimeout) { _ in true }?.line ?? ""
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 3, !fields[2].isEmpty else {
+            session.kill()
+            throw TestProcessError.didNotStart(
+                program: ([withGnome] + arguments).joined(separator: " "), waitingFor: "mutter's socket and bus",
+                output: session.transcript)
+        }
+        var environment = base
+        environment["WAYLAND_DISPLAY"] = fields[0]
+        environment["XDG_RUNTIME_DIR"] = fields[1]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = fields[2]
+        return (session, environment)
+    }
 
     /// Ends the RemoteDesktop session: mutter removes its virtual devices. Idempotent.
     func stopInput() {
