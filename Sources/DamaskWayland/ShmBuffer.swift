@@ -4,10 +4,13 @@ import Foundation
 
 /// A `wl_buffer` over its own sealed memfd, mapped into this process.
 ///
-/// Owns the file descriptor, the mapping, the `wl_shm_pool` (destroyed right after the
-/// buffer is created: the buffer keeps the memory alive on the compositor's side) and the
-/// `wl_buffer`. `destroy()` releases all of them; call it only while the compositor does not
-/// hold the buffer (after `wl_buffer.release`, or when the surface is gone). Main-actor.
+/// Owns the mapping and the `wl_buffer`. The memfd lives only through `init`: once it is
+/// mapped and sent with `wl_shm.create_pool` (libwayland sends a duplicate), the mapping
+/// and the compositor's copy keep the memory alive, so a buffer holds no descriptor. The
+/// `wl_shm_pool` is destroyed right after the buffer is created (the buffer keeps the memory
+/// alive on the compositor's side). `destroy()` releases the rest; call it only while the
+/// compositor does not hold the buffer (after `wl_buffer.release`, or when the surface is
+/// gone). Main-actor.
 @MainActor
 final class ShmBuffer {
     /// Buffer size in pixels and bytes per row (4 bytes per pixel).
@@ -23,7 +26,6 @@ final class ShmBuffer {
     /// Called on the main actor when the compositor releases the buffer.
     var onRelease: ((ShmBuffer) -> Void)?
 
-    private var fileDescriptor: Int32 = -1
     private let byteCount: Int
 
     /// Allocates `width × height` pixels of `format` (WL_SHM_FORMAT_ARGB8888 or XRGB8888).
@@ -35,7 +37,7 @@ final class ShmBuffer {
         self.height = height
         bytesPerRow = width * 4
         byteCount = bytesPerRow * height
-        fileDescriptor = damask_shm_create("damask-shm", byteCount)
+        let fileDescriptor = damask_shm_create("damask-shm", byteCount)
         guard fileDescriptor >= 0 else { throw WaylandError.system(call: "memfd_create", errno: errno) }
         let mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fileDescriptor, 0)
         guard let mapping, mapping != MAP_FAILED else {
@@ -48,6 +50,8 @@ final class ShmBuffer {
         proxy = wl_shm_pool_create_buffer(
             pool, 0, Int32(width), Int32(height), Int32(bytesPerRow), format)
         wl_shm_pool_destroy(pool)
+        // wl_shm.create_pool was marshalled with a duplicate of the descriptor.
+        Glibc.close(fileDescriptor)
         wl_buffer_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -55,14 +59,12 @@ final class ShmBuffer {
         destroy()
     }
 
-    /// Destroys the protocol object, unmaps the memory and closes the file. Idempotent.
+    /// Destroys the protocol object and unmaps the memory. Idempotent.
     func destroy() {
         if let proxy { wl_buffer_destroy(proxy) }
         proxy = nil
         if let memory { munmap(memory, byteCount) }
         memory = nil
-        if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
-        fileDescriptor = -1
     }
 
     private static let listener = StaticListener(
