@@ -7,11 +7,6 @@ import Testing
 /// `wl-copy` and `wl-paste`) under Weston with a real seat (Xvfb + xdotool).
 @Suite("Demo clipboard with other clients (real seat)", .serialized, .exclusive)
 struct DemoClipboardTests {
-    /// Runs a wl-clipboard tool against `seat`'s compositor.
-    static func wlClipboard(_ tool: String, _ arguments: [String], on seat: DemoOnSeat) throws -> TestProcess.Result {
-        try TestProcess.run("/usr/bin/\(tool)", arguments, environment: seat.weston.clientEnvironment, timeout: 20)
-    }
-
     @Test(
         "Ctrl+C in the field reaches wl-paste, and wl-copy's text pastes into the field with Ctrl+V (Weston)",
         .integration)
@@ -23,12 +18,12 @@ struct DemoClipboardTests {
         try seat.click()
         try seat.press("h", "e", "l", "l", "o")
         try seat.press("ctrl+a", "ctrl+c")
-        let pasted = try Self.wlClipboard("wl-paste", ["--no-newline"], on: seat)
+        let pasted = try WlClipboard.paste(["--no-newline"], environment: seat.weston.clientEnvironment)
         #expect(pasted.status == 0 && pasted.output == "hello", "wl-paste: \(pasted.status) \(pasted.output)")
         // Weston 10 offers no primary selection (wl-paste --primary says so), so the
         // primary selection is tested headless only (DemoTextFieldTests).
 
-        let copied = try Self.wlClipboard("wl-copy", [" from wl-copy"], on: seat)
+        let copied = try WlClipboard.copy([" from wl-copy"], environment: seat.weston.clientEnvironment)
         #expect(copied.status == 0, "wl-copy: \(copied.output)")
         try seat.move(to: 310, 181)
         try seat.click()

@@ -212,9 +212,14 @@ final class DemoOnMutter {
         "BackSpace": 0xff08, "a": 0x61, "c": 0x63, "v": 0x76, "x": 0x78,
     ]
 
-    /// Runs a wl-clipboard tool (`wl-copy`, `wl-paste`) against this mutter.
-    func wlClipboard(_ tool: String, _ arguments: [String]) throws -> TestProcess.Result {
-        try TestProcess.run("/usr/bin/\(tool)", arguments, environment: environment, timeout: 20)
+    /// Runs `wl-copy` against this mutter (its server stays, see ``WlClipboard``).
+    func wlCopy(_ arguments: [String]) throws -> TestProcess.Result {
+        try WlClipboard.copy(arguments, environment: environment)
+    }
+
+    /// Runs `wl-paste` against this mutter.
+    func wlPaste(_ arguments: [String]) throws -> TestProcess.Result {
+        try WlClipboard.paste(arguments, environment: environment)
     }
 
     /// Gives `demo` keyboard focus back if another client (a wl-clipboard tool's surface)

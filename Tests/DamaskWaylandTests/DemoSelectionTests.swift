@@ -23,7 +23,7 @@ struct DemoSelectionTests {
         repeat {
             try mutter.refocus(demo, clickingAt: field.x, field.y)
             try mutter.press("ctrl+a", "ctrl+c", in: demo)
-            let pasted = try mutter.wlClipboard("wl-paste", ["--no-newline"])
+            let pasted = try mutter.wlPaste(["--no-newline"])
             last = pasted.output
             if pasted.status == 0, last == expected { return last }
             usleep(200_000)
@@ -67,10 +67,10 @@ struct DemoSelectionTests {
         try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("hello", in: demo) }
         try mutter.press("ctrl+a", "ctrl+c", in: demo)
         #expect(demo.requests(containing: "wl_data_device@").contains { $0.contains(".set_selection(") })
-        let pasted = try mutter.wlClipboard("wl-paste", ["--no-newline"])
+        let pasted = try mutter.wlPaste(["--no-newline"])
         #expect(pasted.status == 0 && pasted.output == "hello", "wl-paste: \(pasted.status) \(pasted.output)")
 
-        let copied = try mutter.wlClipboard("wl-copy", [" from wl-copy"])
+        let copied = try mutter.wlCopy([" from wl-copy"])
         #expect(copied.status == 0, "wl-copy: \(copied.output)")
         try mutter.refocus(demo, clickingAt: Self.field.x, Self.field.y)
         try Self.clickField(demo, on: mutter)
@@ -90,13 +90,37 @@ struct DemoSelectionTests {
         try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("primary words", in: demo) }
         try mutter.press("shift+Home", in: demo)
         #expect(demo.requests(containing: "zwp_primary_selection_device_v1@").contains { $0.contains(".set_selection(") })
-        var primary = try mutter.wlClipboard("wl-paste", ["--primary", "--no-newline"])
+        var primary = try mutter.wlPaste(["--primary", "--no-newline"])
         let deadline = Date().addingTimeInterval(10)
         while primary.output != "primary words" && Date() < deadline {
             usleep(100_000)
-            primary = try mutter.wlClipboard("wl-paste", ["--primary", "--no-newline"])
+            primary = try mutter.wlPaste(["--primary", "--no-newline"])
         }
         #expect(primary.status == 0 && primary.output == "primary words", "wl-paste --primary: \(primary.status) \(primary.output)")
+    }
+
+    @Test("mutter: wl-copy --primary's text pastes into the field with a middle click")
+    func middleClickPastesOtherClientsPrimaryUnderMutter() throws {
+        let mutter = try DemoOnMutter()
+        defer { mutter.stop() }
+        let demo = try mutter.launch(Self.smallWindow)
+        try Self.clickField(demo, on: mutter)
+        try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("ab", in: demo) }
+        // The field's own selection (Ctrl+A) was the primary selection until wl-copy took it.
+        let copied = try mutter.wlCopy(["--primary", "from wl-copy"])
+        #expect(copied.status == 0, "wl-copy --primary: \(copied.output)")
+        try mutter.refocus(demo, clickingAt: Self.field.x, Self.field.y)
+        try Self.clickField(demo, on: mutter)
+        mutter.move(to: Self.field.x + 200, Self.field.y, in: demo)
+        let commits = demo.commits.count
+        try mutter.click(button: 274, in: demo)
+        let drawn = demo.waitForTextDamage(beyond: commits)
+        #expect(drawn, "the middle click drew no pasted text: \(demo.process.transcript.suffix(6000))")
+        #expect(
+            demo.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },
+            "the middle click read wl-copy's primary selection offer")
+        let text = try Self.fieldText(demo, on: mutter, expecting: "abfrom wl-copy")
+        #expect(text == "abfrom wl-copy")
     }
 
     @Test("mutter: text copied in one Damask window pastes into another, both ways")
