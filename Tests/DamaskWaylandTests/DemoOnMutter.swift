@@ -14,81 +14,7 @@ import Testing
 /// ``stop()`` / `deinit`, demos first). Use from one test.
 final class DemoOnMutter {
     /// One demo process on this mutter.
-    final class Demo {
-        let process: TestProcess
-        /// The demo's `--damage-log` (one JSON line per commit); removed by ``DemoOnMutter/stop()``.
-        let damageLog: String
-        /// The content area's top-left in monitor coordinates, once located.
-        fileprivate(set) var origin = (x: 0, y: 0)
-
-        fileprivate init(process: TestProcess, damageLog: String) {
-            self.process = process
-            self.damageLog = damageLog
-        }
-
-        /// The commits so far, each as its damage rects [x, y, width, height] in pixels.
-        var commits: [[[Int]]] {
-            let text = (try? String(contentsOfFile: damageLog, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").map { line in
-                let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-                return object?["damage"] as? [[Int]] ?? []
-            }
-        }
-
-        /// Waits until a commit after the first `count` damages more than a caret (a rect
-        /// wider than 4 pixels): the field drew changed text, such as a paste that arrived.
-        func waitForTextDamage(beyond count: Int, timeout: TimeInterval = 15) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            repeat {
-                if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > 4 } }) { return true }
-                usleep(20_000)
-            } while Date() < deadline && process.isRunning
-            return false
-        }
-
-        /// Whether the latest keyboard focus event the demo received is an `enter`.
-        var hasKeyboardFocus: Bool {
-            let focus = process.lines.last { $0.contains("wl_keyboard@") && ($0.contains(".enter(") || $0.contains(".leave(")) }
-            return focus?.contains(".enter(") ?? false
-        }
-
-        /// How many key events (presses and releases) the demo has received.
-        var keyEventCount: Int {
-            process.lines.count { $0.contains("wl_keyboard@") && $0.contains(".key(") }
-        }
-
-        /// Whether a key the demo received from line `start` on was held past the repeat
-        /// delay (its release came that much after its press, by mutter's event times): the
-        /// demo then rightly repeated it. mutter under heavy load can stall between a press
-        /// and its release although the injector sends them back to back.
-        func keyWasHeld(since start: Int) -> Bool {
-            let lines = process.lines
-            let delay = lines.last { $0.contains(".repeat_info(") }.flatMap { DemoOnMutter.numbers(in: $0).last } ?? 500
-            var pressed: [Double: Double] = [:]
-            for line in lines.dropFirst(start) where line.contains("wl_keyboard@") && line.contains(".key(") {
-                let fields = DemoOnMutter.numbers(in: line)
-                guard fields.count == 4 else { continue }
-                if fields[3] == 1 {
-                    pressed[fields[2]] = fields[1]
-                } else if let down = pressed.removeValue(forKey: fields[2]), fields[1] - down >= delay {
-                    return true
-                }
-            }
-            return false
-        }
-
-        /// Requests of the demo whose WAYLAND_DEBUG line contains `text`.
-        func requests(containing text: String) -> [String] {
-            process.lines.filter { $0.contains(" -> ") && $0.contains(text) }
-        }
-
-        /// Waits up to `timeout` seconds for keyboard focus.
-        func waitForFocus(timeout: TimeInterval = 10) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !hasKeyboardFocus && Date() < deadline && process.isRunning { usleep(20_000) }
-            return hasKeyboardFocus
-        }
-    }
+    typealias Demo = WaylandDebugDemo
 
     /// The environment of a client of this mutter (socket, runtime directory, session bus).
     let environment: [String: String]
@@ -130,8 +56,7 @@ final class DemoOnMutter {
     /// Stops the demos, the input session and mutter. Idempotent.
     func stop() {
         for demo in demos {
-            if demo.process.isRunning { demo.process.kill(grace: 2) }
-            try? FileManager.default.removeItem(atPath: demo.damageLog)
+            demo.stop()
         }
         if injector.isRunning {
             injector.closeInput()
@@ -147,14 +72,7 @@ final class DemoOnMutter {
     /// Starts `damask-demo` with `arguments`, waits until it has keyboard focus (mutter
     /// focuses a new window) and finds its content area with the pointer.
     func launch(_ arguments: [String]) throws -> Demo {
-        var environment = self.environment
-        environment["WAYLAND_DEBUG"] = "1"
-        let damageLog = FileManager.default.temporaryDirectory
-            .appendingPathComponent("damask-mutter-damage-\(UUID().uuidString).jsonl").path
-        let demo = Demo(
-            process: try TestProcess(
-                DemoRun.executable, arguments + ["--damage-log", damageLog], environment: environment, mergingErrors: true),
-            damageLog: damageLog)
+        let demo = try WaylandDebugDemo(arguments, environment: environment)
         demos.append(demo)
         try #require(demo.waitForFocus(timeout: 30), "the demo never got keyboard focus: \(demo.process.transcript.suffix(3000))")
         let size = arguments.firstIndex(of: "--size").map { arguments[$0 + 1] } ?? "800x600"
@@ -269,23 +187,9 @@ final class DemoOnMutter {
                     $0.contains("wl_pointer@") && $0.contains(".enter(")
                 }
                 guard let entered else { continue }
-                let local = Self.numbers(in: entered.line).suffix(2)
-                let geometry = demo.requests(containing: ".set_window_geometry(").last.map { Self.numbers(in: $0).suffix(4) }
-                guard local.count == 2, let geometry, geometry.count == 4 else { return nil }
-                let surfaceX = x - Int(local[local.startIndex].rounded())
-                let surfaceY = y - Int(local[local.startIndex + 1].rounded())
-                return (surfaceX + Int(geometry[geometry.startIndex]),
-                    surfaceY + Int(geometry[geometry.startIndex + 1]) + Int(geometry[geometry.startIndex + 3]) - contentHeight)
+                return demo.contentOrigin(pointerAt: x, y, event: entered.line, contentHeight: contentHeight)
             }
         }
         return nil
-    }
-
-    /// The numbers in the argument list of a WAYLAND_DEBUG line, "(12, wl_surface@3, 4.5)" → [12, 4.5].
-    static func numbers(in line: String) -> [Double] {
-        guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")"), open < close else { return [] }
-        return line[line.index(after: open)..<close].split(separator: ",").compactMap {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
     }
 }
