@@ -42,6 +42,21 @@ public final class GraphicsContext {
         pixman_image_unref(target)
     }
 
+    /// Returns the context to the state ``init(bitmap:)`` gives it — identity transform,
+    /// the whole bitmap as clip, default colours and line settings, no saved states, an
+    /// empty current path, ``currentRequestCount`` 0 — keeping its pixman image, so that
+    /// a caller drawing into the same bitmap again and again (a window's buffers, a layer's
+    /// backing store) does not create a context each time.
+    public func resetState() {
+        savedStates.removeAll(keepingCapacity: true)
+        state = GraphicsState(clipRegion: wholeBitmap)
+        currentPath = Path()
+        currentRequestCount = 0
+    }
+
+    /// The whole bitmap as a region, built once (a reset shares its storage).
+    private lazy var wholeBitmap = Region(bitmap.bounds)
+
     // MARK: - Graphics state
 
     /// Pushes a copy of the graphics state (transform, clip, colours, line settings,

@@ -52,8 +52,23 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the region is exactly one rectangle (its bounding box).
-    var isRectangle: Bool {
+    public var isRectangle: Bool {
         pixman_region32_n_rects(storage.region) == 1
+    }
+
+    /// The bounding box as a pixman box (all zero when empty); reads no rectangle list.
+    private var extents: pixman_box32_t {
+        pixman_region32_extents(storage.region)!.pointee
+    }
+
+    /// Whether box `outer` contains box `inner`.
+    private static func contains(_ outer: pixman_box32_t, _ inner: pixman_box32_t) -> Bool {
+        outer.x1 <= inner.x1 && outer.y1 <= inner.y1 && outer.x2 >= inner.x2 && outer.y2 >= inner.y2
+    }
+
+    /// Whether boxes `a` and `b` share no pixel.
+    private static func disjoint(_ a: pixman_box32_t, _ b: pixman_box32_t) -> Bool {
+        a.x2 <= b.x1 || b.x2 <= a.x1 || a.y2 <= b.y1 || b.y2 <= a.y1
     }
 
     /// The rectangles making up the region: disjoint, integer, in y-then-x order.
@@ -77,12 +92,22 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// The number of pixels covered.
     public var area: Int {
-        boxes.reduce(0) { $0 + Int($1.x2 - $1.x1) * Int($1.y2 - $1.y1) }
+        var count: Int32 = 0
+        guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return 0 }
+        var total = 0
+        for index in 0..<Int(count) {
+            let box = first[index]
+            total += Int(box.x2 - box.x1) * Int(box.y2 - box.y1)
+        }
+        return total
     }
 
     /// Returns the pixels in either region.
     public func union(_ other: Region) -> Region {
-        combined(with: other, pixman_region32_union)
+        // Cases answered from the extents share a storage instead of allocating one.
+        if other.isEmpty { return self }
+        if isEmpty { return other }
+        return combined(with: other, pixman_region32_union)
     }
 
     /// Adds the pixels of `other`.
@@ -102,7 +127,23 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// Returns the pixels in both regions.
     public func intersection(_ other: Region) -> Region {
-        combined(with: other, pixman_region32_intersect)
+        if isEmpty { return self }
+        if other.isEmpty { return other }
+        let mine = extents, theirs = other.extents
+        if Region.disjoint(mine, theirs) { return Region() }
+        if other.isRectangle && Region.contains(theirs, mine) { return self }
+        if isRectangle && Region.contains(mine, theirs) { return other }
+        return combined(with: other, pixman_region32_intersect)
+    }
+
+    /// Returns the pixels of this region that `rect` touches (rounded outward, as
+    /// ``init(_:)``), without building a region for `rect` when it holds this one whole.
+    public func intersection(_ rect: CGRect) -> Region {
+        guard let box = Region.box(rect), !isEmpty else { return Region() }
+        let mine = extents
+        if Region.contains(box, mine) { return self }
+        if Region.disjoint(box, mine) { return Region() }
+        return intersection(Region(rect))
     }
 
     /// Keeps only the pixels also in `other`.
@@ -112,7 +153,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// Returns the pixels of this region that are not in `other`.
     public func subtracting(_ other: Region) -> Region {
-        combined(with: other, pixman_region32_subtract)
+        if isEmpty || other.isEmpty { return self }
+        let mine = extents, theirs = other.extents
+        if Region.disjoint(mine, theirs) { return self }
+        if other.isRectangle && Region.contains(theirs, mine) { return Region() }
+        return combined(with: other, pixman_region32_subtract)
     }
 
     /// Removes the pixels of `other`.

@@ -52,10 +52,17 @@ import Foundation
             self.width = width
             self.height = height
         }
-        let free = buffers.filter { !$0.isBusy && !$0.isStale }
-        if let best = free.min(by: { $0.missedDamage.area < $1.missedDamage.area }) {
-            return best
+        // A loop rather than filter and min: no array and no closure per frame.
+        var best: SurfaceBuffer?
+        var bestArea = Int.max
+        for buffer in buffers where !buffer.isBusy && !buffer.isStale {
+            let area = buffer.missedDamage.area
+            if area < bestArea {
+                best = buffer
+                bestArea = area
+            }
         }
+        if let best { return best }
         guard buffers.count < capacity, width > 0, height > 0,
             let buffer = allocate(width, height)
         else { return nil }

@@ -15,24 +15,41 @@ import Foundation
 /// an axis-aligned transform and clips that land on whole pixels. Every pixel equals the
 /// plain back-to-front OVER composite (``Compositor/composite(_:in:placement:region:skipsByPresentedFootprint:)``).
 ///
-/// A value built and consumed within one repaint on the main actor; it holds its layers
-/// strongly only for that time.
-@MainActor struct CompositingPlan {
+/// One instance is owned by a window's ``Presenter`` and planned again for every repaint
+/// (its arrays keep their capacity, so a small repaint allocates almost nothing). Main-actor
+/// isolated. Its steps and items refer to layers `unowned(unsafe)`: the window's tree owns
+/// them, and between ``plan(root:scale:region:)`` and the end of ``paint(in:target:)`` —
+/// one repaint, during which nothing else runs — the tree does not change; the one
+/// exception, a tiled layer drawing a missing tile while it is painted (user `draw` code),
+/// is covered by holding every planned layer strongly while a plan with a tiled layer paints.
+@MainActor final class CompositingPlan {
     /// One step of the back-to-front replay.
     private enum Step {
-        /// Save the graphics state, apply the layer's presented transform and, when
-        /// `masks`, its shape as the clip. `end` is the index of the matching `exit`;
-        /// `items` the items painted inside.
-        case enter(layer: Layer, transform: CGAffineTransform, masks: Bool, end: Int, items: Range<Int>)
+        /// Save the graphics state, apply the layer's presented transform and, when it
+        /// masks, its shape as the clip: entry `index` of ``entries``.
+        case enter(Int)
         /// Paint item `index`'s own content.
         case paint(Int)
         /// Restore the graphics state.
         case exit
     }
 
+    /// A layer entered in the replay.
+    private struct Entry {
+        /// Owned by the window's tree (see the type's note).
+        unowned(unsafe) let layer: Layer
+        let transform: CGAffineTransform
+        let masks: Bool
+        /// The index of the matching `exit` step.
+        var end: Int
+        /// The items painted inside.
+        var items: Range<Int>
+    }
+
     /// A layer's own painting (background and contents) in this repaint.
     private struct Item {
-        let layer: Layer
+        /// Owned by the window's tree (see the type's note).
+        unowned(unsafe) let layer: Layer
         /// The layer's effective opacity (its ancestors' included).
         let alpha: CGFloat
         /// The buffer pixels the painting can touch, within the repaint region.
@@ -52,20 +69,40 @@ import Foundation
     static let minimumOccluderArea: CGFloat = 256
 
     private var steps: [Step] = []
+    private var entries: [Entry] = []
     private var items: [Item] = []
     /// Per item: the pixels it must paint (its footprint minus what opaque layers in front
     /// of it cover), filled by ``resolve()``.
     private var visible: [Region] = []
     /// How many items before each index are visible (prefix sums over ``visible``).
     private var visibleBefore: [Int] = []
+    /// Whether some planned layer has a tiled backing store (it may run `draw` code while
+    /// it is painted).
+    private var hasTiledLayer = false
     /// The part of the region nothing opaque covers: cleared before painting.
-    private(set) var uncovered: Region
-    private let region: Region
-    private let regionBounds: CGRect
-    private let scale: CGFloat
+    private(set) var uncovered = Region()
+    private var region = Region()
+    private var regionBounds = CGRect.null
+    private var scale: CGFloat = 1
 
-    /// Plans the repaint of `region` (buffer pixels) of `root`'s tree at `scale`.
-    init(root: Layer, scale: CGFloat, region: Region) {
+    /// Creates an empty plan.
+    init() {}
+
+    /// Creates the plan of repainting `region` (buffer pixels) of `root`'s tree at `scale`.
+    convenience init(root: Layer, scale: CGFloat, region: Region) {
+        self.init()
+        plan(root: root, scale: scale, region: region)
+    }
+
+    /// Plans the repaint of `region` (buffer pixels) of `root`'s tree at `scale`, replacing
+    /// the previous plan.
+    func plan(root: Layer, scale: CGFloat, region: Region) {
+        steps.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+        items.removeAll(keepingCapacity: true)
+        visible.removeAll(keepingCapacity: true)
+        visibleBefore.removeAll(keepingCapacity: true)
+        hasTiledLayer = false
         self.region = region
         self.scale = scale
         self.regionBounds = region.boundingBox
@@ -79,7 +116,7 @@ import Foundation
     /// `exactClip` is the device clip of the masking ancestors when it lands on whole
     /// pixels (`nil` when some mask is antialiased or rotated: nothing inside is trusted
     /// to be opaque).
-    private mutating func walk(_ layer: Layer, parent: LayerPlacement, exactClip: CGRect?) {
+    private func walk(_ layer: Layer, parent: LayerPlacement, exactClip: CGRect?) {
         Compositor.visitedLayerCount += 1
         let placement = parent.descending(into: layer)
         guard placement.isVisible else { return }
@@ -97,46 +134,57 @@ import Foundation
             }
         }
         let enterIndex = steps.count
+        let entryIndex = entries.count
         let firstItem = items.count
-        let transform = layer.presentedTransformToSuperlayer
-        steps.append(.enter(layer: layer, transform: transform, masks: masks, end: 0, items: 0..<0))
+        entries.append(
+            Entry(
+                layer: layer, transform: layer.presentedTransformToSuperlayer, masks: masks, end: 0,
+                items: 0..<0))
+        steps.append(.enter(entryIndex))
 
         let footprint = placement.footprint(of: layer.paintedRect).intersection(regionBounds)
         if !footprint.isNull, !footprint.isEmpty, region.intersects(footprint) {
             items.append(makeItem(layer, placement: placement, footprint: footprint, clip: ownClip))
             steps.append(.paint(items.count - 1))
+            if layer.tiledBackingStore != nil { hasTiledLayer = true }
         }
         if !layer.sublayers.isEmpty, !(masks && (inner.clip.isNull || inner.clip.isEmpty || !region.intersects(inner.clip))) {
-            let (minX, minY, maxX, maxY) = (regionBounds.minX, regionBounds.minY, regionBounds.maxX, regionBounds.maxY)
             let sublayers = layer.sublayers
-            var positions: [Int]?
             if sublayers.count >= SublayerIndex.minimumSublayerCount {
                 // A wide layer: look only at the sublayers whose grid cells the region meets.
                 let index = layer.sublayerIndex ?? SublayerIndex(sublayers)
                 layer.sublayerIndex = index
-                positions = index.candidates(meeting: regionBounds)
-            }
-            for position in positions ?? Array(sublayers.indices) {
-                let sublayer = sublayers[position]
-                Compositor.examinedSublayerCount += 1
-                let footprint = sublayer.presentedSubtreeFootprint
-                if footprint.isNull || footprint.minX >= maxX || footprint.maxX <= minX
-                    || footprint.minY >= maxY || footprint.maxY <= minY
-                    || !region.intersects(footprint)
-                {
-                    continue
+                for position in index.candidates(meeting: regionBounds) {
+                    walkIfItMeetsRegion(sublayers[position], parent: inner, exactClip: ownClip)
                 }
-                walk(sublayer, parent: inner, exactClip: ownClip)
+            } else {
+                for sublayer in sublayers {
+                    walkIfItMeetsRegion(sublayer, parent: inner, exactClip: ownClip)
+                }
             }
         }
         steps.append(.exit)
         if items.count == firstItem {
             steps.removeSubrange(enterIndex...)  // paints nothing: leave it out
+            entries.removeSubrange(entryIndex...)
         } else {
-            steps[enterIndex] = .enter(
-                layer: layer, transform: transform, masks: masks,
-                end: steps.count - 1, items: firstItem..<items.count)
+            entries[entryIndex].end = steps.count - 1
+            entries[entryIndex].items = firstItem..<items.count
         }
+    }
+
+    /// Walks `sublayer` unless its presented subtree footprint misses the region (a test
+    /// against the region's bounding box first, with plain comparisons).
+    private func walkIfItMeetsRegion(_ sublayer: Layer, parent: LayerPlacement, exactClip: CGRect?) {
+        Compositor.examinedSublayerCount += 1
+        let footprint = sublayer.presentedSubtreeFootprint
+        if footprint.isNull || footprint.minX >= regionBounds.maxX || footprint.maxX <= regionBounds.minX
+            || footprint.minY >= regionBounds.maxY || footprint.maxY <= regionBounds.minY
+            || !region.intersects(footprint)
+        {
+            return
+        }
+        walk(sublayer, parent: parent, exactClip: exactClip)
     }
 
     /// Records `layer`'s own painting and the pixels where it is certainly opaque.
@@ -163,35 +211,41 @@ import Foundation
 
     /// Resolves occlusion front to back: each item keeps what the opaque items in front
     /// of it leave of its footprint; what no opaque item covers is left to clear.
-    private mutating func resolve() {
-        visible = Array(repeating: Region(), count: items.count)
+    private func resolve() {
+        for _ in items.indices { visible.append(region) }  // overwritten below
         var covered = Region()
         for index in items.indices.reversed() {
             let item = items[index]
-            var shown = region.intersection(Region(item.footprint))
+            var shown = region.intersection(item.footprint)
             if !covered.isEmpty { shown = shown.subtracting(covered) }
             visible[index] = shown
             guard !shown.isEmpty else {
                 Compositor.occludedLayerCount += 1
                 continue
             }
-            for opaque in [item.opaqueBackground, item.opaqueContents]
-            where !opaque.isNull && opaque.width * opaque.height >= Self.minimumOccluderArea {
-                covered.formUnion(Region(opaque))
-            }
+            if Self.occludes(item.opaqueBackground) { covered.formUnion(Region(item.opaqueBackground)) }
+            if Self.occludes(item.opaqueContents) { covered.formUnion(Region(item.opaqueContents)) }
         }
         uncovered = covered.isEmpty ? region : region.subtracting(covered)
-        visibleBefore = [0]
-        visibleBefore.reserveCapacity(items.count + 1)
+        visibleBefore.append(0)
         for index in items.indices {
             visibleBefore.append(visibleBefore[index] + (visible[index].isEmpty ? 0 : 1))
         }
+    }
+
+    /// Whether `opaque` (device pixels, `.null` for none) is large enough to join the
+    /// occlusion region.
+    private static func occludes(_ opaque: CGRect) -> Bool {
+        !opaque.isNull && opaque.width * opaque.height >= minimumOccluderArea
     }
 
     /// Paints the plan into `context`, which draws into `target` with the identity
     /// transform (device pixels) and the region as its clip: clears what nothing opaque
     /// covers, then paints each visible layer inside what it shows, opaque parts with SRC.
     func paint(in context: GraphicsContext, target: Bitmap) {
+        // User `draw` code may run (a tiled layer drawing a missing tile): hold the layers.
+        let keptAlive: [Layer] = hasTiledLayer ? entries.map { $0.layer } : []
+        defer { withExtendedLifetime(keptAlive) {} }
         if !uncovered.isEmpty {
             context.saveGState()
             context.clip(to: uncovered)
@@ -204,14 +258,15 @@ import Foundation
         var index = 0
         while index < steps.count {
             switch steps[index] {
-            case let .enter(layer, transform, masks, end, range):
-                if visibleBefore[range.upperBound] == visibleBefore[range.lowerBound] {
-                    index = end + 1  // everything inside is hidden
+            case let .enter(entryIndex):
+                let entry = entries[entryIndex]
+                if visibleBefore[entry.items.upperBound] == visibleBefore[entry.items.lowerBound] {
+                    index = entry.end + 1  // everything inside is hidden
                     continue
                 }
                 context.saveGState()
-                context.concatenate(transform)
-                if masks { Compositor.clip(context, toShapeOf: layer) }
+                context.concatenate(entry.transform)
+                if entry.masks { Compositor.clip(context, toShapeOf: entry.layer) }
             case let .paint(item):
                 paint(items[item], showing: visible[item], in: context, target: target)
             case .exit:
@@ -230,7 +285,7 @@ import Foundation
         let layer = item.layer
         var rest = shown
         if !item.opaqueContents.isNull, let contents = layer.contents {
-            let replaced = shown.intersection(Region(item.opaqueContents))
+            let replaced = shown.intersection(item.opaqueContents)
             if !replaced.isEmpty {
                 // Pixel for pixel, opaque, no antialiased clip: a plain copy of the rows.
                 Compositor.replacedLayerCount += 1
@@ -239,7 +294,7 @@ import Foundation
             }
         }
         if !item.opaqueBackground.isNull, let color = layer.presentedBackgroundColor, !rest.isEmpty {
-            let filled = rest.intersection(Region(item.opaqueBackground))
+            let filled = rest.intersection(item.opaqueBackground)
             if !filled.isEmpty {
                 Compositor.replacedLayerCount += 1
                 context.saveGState()
@@ -266,10 +321,13 @@ import Foundation
     static func exactDeviceRect(_ rect: CGRect, by transform: CGAffineTransform) -> CGRect? {
         guard transform.b == 0, transform.c == 0, transform.a != 0, transform.d != 0 else { return nil }
         let device = rect.applying(transform)
-        let edges = [device.minX, device.minY, device.maxX, device.maxY]
-        guard edges.allSatisfy({ $0.isFinite && abs($0 - $0.rounded()) < 1e-9 }) else { return nil }
-        let snapped = edges.map { $0.rounded() }
-        return CGRect(x: snapped[0], y: snapped[1], width: snapped[2] - snapped[0], height: snapped[3] - snapped[1])
+        func snapped(_ edge: CGFloat) -> CGFloat? {
+            edge.isFinite && abs(edge - edge.rounded()) < 1e-9 ? edge.rounded() : nil
+        }
+        guard let minX = snapped(device.minX), let minY = snapped(device.minY),
+            let maxX = snapped(device.maxX), let maxY = snapped(device.maxY)
+        else { return nil }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// The whole device pixels inside `rect` (`.null` when none).

@@ -29,9 +29,18 @@ import Foundation
     /// footprints to skip subtrees, so it runs right after the window's damage was
     /// collected. The pixels equal those of the plain OVER composite.
     static func repaint(_ root: Layer, into bitmap: Bitmap, scale: CGFloat, region: Region) {
-        let context = GraphicsContext(bitmap: bitmap)
+        repaint(root, in: GraphicsContext(bitmap: bitmap), scale: scale, region: region, plan: CompositingPlan())
+    }
+
+    /// ``repaint(_:into:scale:region:)`` through a given context (in its initial state,
+    /// e.g. after ``GraphicsContext/resetState()``) and a reused `plan`, as a window
+    /// repaints its buffers frame after frame.
+    static func repaint(
+        _ root: Layer, in context: GraphicsContext, scale: CGFloat, region: Region, plan: CompositingPlan
+    ) {
         context.clip(to: region)
-        CompositingPlan(root: root, scale: scale, region: region).paint(in: context, target: bitmap)
+        plan.plan(root: root, scale: scale, region: region)
+        plan.paint(in: context, target: context.bitmap)
     }
 
     /// Paints `layer` and its sublayers into `context`, whose current transform maps the

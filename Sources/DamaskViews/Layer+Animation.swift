@@ -195,7 +195,11 @@ extension Layer {
         }
         runningAnimations = kept
         let before = presentationValues ?? model
+        let wasPresenting = presentationValues != nil
         presentationValues = kept.isEmpty ? nil : values
+        if wasPresenting != (presentationValues != nil) {
+            window?.layerOpaqueAreaMayHaveChanged()  // OpaqueArea leaves animating layers out
+        }
         let after = presentationValues ?? model
         if before != after {
             if before.backgroundColor != after.backgroundColor || before.cornerRadius != after.cornerRadius {

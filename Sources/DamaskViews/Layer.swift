@@ -318,7 +318,13 @@ import Foundation
     open weak var delegate: (any LayerDelegate)?
 
     /// The backing store this layer draws into, if it has one.
-    private(set) var backingStore: Bitmap?
+    private(set) var backingStore: Bitmap? {
+        didSet { if backingStore !== oldValue { backingStoreContext = nil } }
+    }
+    /// The context drawing into ``backingStore``, kept from one redraw to the next (its
+    /// state is reset each time) so that a small redraw does not create a context and a
+    /// pixman image; owned by the layer, dropped with the store.
+    private var backingStoreContext: GraphicsContext?
     /// The bounds size (points) the backing store was drawn for.
     private var backingStorePointSize: CGSize = .zero
 
@@ -493,13 +499,14 @@ import Foundation
     }
 
     private func drawIntoBackingStore() {
-        let kind = drawingKind
         let window = self.window
-        if window?.nonDrawingKinds.contains(kind) == true {
+        // The kind is built (an array) only when this window has learned of some kind that
+        // does not draw.
+        if let window, !window.nonDrawingKinds.isEmpty, window.nonDrawingKinds.contains(drawingKind) {
             // Learned not to draw: ask again without a backing store, so that a class whose
             // first instance drew nothing is never kept from drawing.
             guard !drawsIntoProbe() else {
-                window?.nonDrawingKinds.remove(kind)
+                window.nonDrawingKinds.remove(drawingKind)
                 return drawIntoBackingStore()
             }
             dirtyRect = .null
@@ -531,9 +538,9 @@ import Foundation
         if let store = backingStore, store.width == pixelWidth, store.height == pixelHeight,
             backingStorePointSize == bounds.size, storedContents === store
         {
-            pieces = dirtyPieces.compactMap {
-                let piece = $0.intersection(bounds)
-                return piece.isNull || piece.isEmpty ? nil : alignedToPixels(piece, scale: scale)
+            for each in dirtyPieces {  // a loop, not a closure: no per-draw isolation check
+                let piece = each.intersection(bounds)
+                if !piece.isNull, !piece.isEmpty { pieces.append(alignedToPixels(piece, scale: scale)) }
             }
             dirtyRect = .null
             guard !requested.isNull, !requested.isEmpty else { return }
@@ -554,7 +561,14 @@ import Foundation
             isNewStore = true
         }
         guard let store = backingStore else { return }
-        let context = GraphicsContext(bitmap: store)
+        let context: GraphicsContext
+        if let reused = backingStoreContext, reused.bitmap === store {
+            reused.resetState()
+            context = reused
+        } else {
+            context = GraphicsContext(bitmap: store)
+            backingStoreContext = context
+        }
         context.scaleBy(x: scale, y: scale)
         context.translateBy(x: -bounds.minX, y: -bounds.minY)
         if pieces.count > 1 {
@@ -570,7 +584,7 @@ import Foundation
         // context and left every pixel clear teaches that the class does not draw (an
         // override may call `super.draw`); a redraw never throws pixels away.
         if isNewStore, drawReachedDefault, context.currentRequestCount == 0, store.isClear {
-            window?.nonDrawingKinds.insert(kind)
+            window?.nonDrawingKinds.insert(drawingKind)
             freeBackingStore()
             window?.layerDidDraw(self, in: nil)
             return
@@ -583,10 +597,12 @@ import Foundation
         } else {
             if contentsOpacity == true {
                 // Only the redrawn pixels can have lost their opacity.
-                contentsOpacity = pieces.allSatisfy { piece in
-                    store.isOpaque(
-                        in: piece.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
-                            .applying(CGAffineTransform(scaleX: scale, y: scale)))
+                let toPixels = CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
+                    .concatenating(CGAffineTransform(scaleX: scale, y: scale))
+                for piece in pieces where !store.isOpaque(in: piece.applying(toPixels)) {
+                    contentsOpacity = false
+                    window?.layerOpaqueAreaMayHaveChanged()
+                    break
                 }
             }
             window?.layerDidDraw(self, in: pieces)

@@ -77,20 +77,13 @@ struct LayerPlacement {
         return result.isEmpty ? .null : result
     }
 
-    /// The placement of `layer` in its tree, computed by walking up from it.
+    /// The placement of `layer` in its tree, computed by walking up from it (recursively,
+    /// so that no array of ancestors is allocated per drawn layer).
     @MainActor static func of(_ layer: Layer, scale: CGFloat) -> LayerPlacement {
-        var chain: [Layer] = []
-        var current: Layer? = layer
-        while let each = current {
-            chain.append(each)
-            current = each.superlayer
-        }
-        var placement = LayerPlacement.root(scale: scale)
-        for each in chain.reversed() {
-            placement = placement.descending(into: each)
-            if each !== layer { placement.clip = placement.sublayerClip(of: each) }
-        }
-        return placement
+        guard let parent = layer.superlayer else { return root(scale: scale).descending(into: layer) }
+        var placement = of(parent, scale: scale)
+        placement.clip = placement.sublayerClip(of: parent)
+        return placement.descending(into: layer)
     }
 }
 

@@ -19,6 +19,8 @@ import Foundation
     var maximumDamageRectCount = 16
     /// How many commits were made.
     private(set) var frameCount = 0
+    /// The compositing plan, planned again for every repaint (it keeps its capacity).
+    private let plan = CompositingPlan()
 
     /// Creates a presenter for `surface`.
     init(surface: any Surface, flashesDamage: Bool) {
@@ -42,8 +44,8 @@ import Foundation
         drawCount: Int, startCPUTime: Double
     ) -> (flashed: Region, report: CommitReport) {
         let bufferRect = CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
-        var repaint = damage.intersection(Region(bufferRect))
-        let missed = buffer.missedDamage.subtracting(repaint).intersection(Region(bufferRect))
+        var repaint = damage.intersection(bufferRect)
+        let missed = buffer.missedDamage.subtracting(repaint).intersection(bufferRect)
         if !missed.isEmpty {
             if let front = frontBuffer, front !== buffer, !front.isStale,
                 front.width == buffer.width, front.height == buffer.height
@@ -57,7 +59,9 @@ import Foundation
             }
         }
 
-        Compositor.repaint(root, into: buffer.bitmap, scale: scale, region: repaint)
+        let context = buffer.graphicsContext
+        context.resetState()
+        Compositor.repaint(root, in: context, scale: scale, region: repaint, plan: plan)
 
         var flashed = Region()
         if flashesDamage && !changes.isEmpty {

@@ -18,6 +18,10 @@ import Foundation
     public let identifier: Int
     /// Set when the surface resized while the buffer was busy: destroy it on release.
     var isStale = false
+    /// The context the window repaints this buffer through, created on first use and kept
+    /// (its state reset per repaint) so that a frame does not create a context and a pixman
+    /// image. Owned by the buffer; it keeps ``bitmap`` alive, not the surface's memory.
+    lazy var graphicsContext = GraphicsContext(bitmap: bitmap)
 
     /// Wraps `bitmap`; ``missedDamage`` starts as the whole buffer.
     public init(bitmap: Bitmap, identifier: Int) {

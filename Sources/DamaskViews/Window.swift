@@ -226,6 +226,7 @@ private let environmentFlashesDamage: Bool = {
     /// A layer's compositing state (placement, opacity, visibility, paint) changed.
     func layerCompositingDidChange(_ layer: Layer) {
         damage.compositingChanged = true
+        opaqueAreaIsStale = true
         if passConsumesChanges { return }
         scheduler.setNeedsPass()
     }
@@ -263,6 +264,7 @@ private let environmentFlashesDamage: Bool = {
     func layerWillLeave(_ layer: Layer) {
         damage.forgetPresentedState(of: layer)
         damage.compositingChanged = true
+        opaqueAreaIsStale = true
         scheduler.setNeedsPass()
     }
 
@@ -284,6 +286,18 @@ private let environmentFlashesDamage: Bool = {
         if passConsumesChanges { return }
         scheduler.setNeedsPass()
     }
+
+    /// Something ``OpaqueArea`` reads changed without a compositing change: a redraw made
+    /// a layer's contents translucent, or an animation stopped presenting values equal to
+    /// the model's. The opaque region is searched again in the next pass.
+    func layerOpaqueAreaMayHaveChanged() {
+        opaqueAreaIsStale = true
+    }
+
+    /// Whether the opaque region told to the surface may be out of date: set by every
+    /// compositing change, cleared when the pass searches it again (``OpaqueArea`` walks up
+    /// to 64 layers; a pass that only redraws contents that stay opaque skips it).
+    private var opaqueAreaIsStale = true
 
     /// A tiled layer drew a tile that compositing needed: counted as a draw; no damage,
     /// since the tile's area is being painted.
@@ -342,6 +356,7 @@ private let environmentFlashesDamage: Bool = {
         applyScale(to: layer)
         damage.needsFullRepaint = true
         damage.compositingChanged = true
+        opaqueAreaIsStale = true
         scheduler.surfaceDidResize()
     }
 
@@ -394,7 +409,11 @@ private let environmentFlashesDamage: Bool = {
         let (changes, frameDamage) = damage.takeFrameDamage(in: bufferRect)
         guard !frameDamage.isEmpty else { return .nothingToPresent }
         // Before dequeueing: a surface opaque everywhere may switch to buffers without alpha.
-        surface.setOpaqueRegion(OpaqueArea.region(of: layer, in: bounds))
+        // The surface keeps the last region, so it is told only when it may have changed.
+        if opaqueAreaIsStale {
+            opaqueAreaIsStale = false
+            surface.setOpaqueRegion(OpaqueArea.region(of: layer, in: bounds))
+        }
         guard let buffer = surface.dequeueBuffer() else { return .noFreeBuffer }
         damage.clear()
         let (flashed, report) = presenter.present(
