@@ -142,13 +142,20 @@ extension CGRect {
     public func applying(_ t: CGAffineTransform) -> CGRect {
         if isNull { return self }
         let r = standardized
-        let corners = [
-            CGPoint(x: r.minX, y: r.minY).applying(t), CGPoint(x: r.maxX, y: r.minY).applying(t),
-            CGPoint(x: r.minX, y: r.maxY).applying(t), CGPoint(x: r.maxX, y: r.maxY).applying(t),
-        ]
-        let xs = corners.map(\.x)
-        let ys = corners.map(\.y)
-        let minX = xs.min()!, maxX = xs.max()!, minY = ys.min()!, maxY = ys.max()!
+        // Four corners, no arrays: this runs for every fill, clip and footprint. The
+        // comparisons are those of `Sequence.min()`/`max()` (NaN behaves the same).
+        let p0 = CGPoint(x: r.minX, y: r.minY).applying(t), p1 = CGPoint(x: r.maxX, y: r.minY).applying(t)
+        let p2 = CGPoint(x: r.minX, y: r.maxY).applying(t), p3 = CGPoint(x: r.maxX, y: r.maxY).applying(t)
+        var minX = p0.x, maxX = p0.x, minY = p0.y, maxY = p0.y
+        func include(_ p: CGPoint) {
+            if p.x < minX { minX = p.x }
+            if maxX < p.x { maxX = p.x }
+            if p.y < minY { minY = p.y }
+            if maxY < p.y { maxY = p.y }
+        }
+        include(p1)
+        include(p2)
+        include(p3)
         return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }

@@ -196,7 +196,13 @@ public final class GraphicsContext {
     public func clip(to rect: CGRect) {
         guard let rect = GraphicsContext.validRect(rect) else { return clipToNothing() }
         if let box = deviceBox(for: rect) {
-            state.clipRegion.formIntersection(Region(boxes: [box]))
+            if box.x1 < box.x2, box.y1 < box.y2 {
+                // Whole pixels: no region is built when the clip already lies inside.
+                state.clipRegion = state.clipRegion.intersection(
+                    CGRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2) - Int(box.x1), height: Int(box.y2) - Int(box.y1)))
+            } else {
+                state.clipRegion = Region()
+            }
             trimClipMask()
         } else {
             clip(toDevicePolygons: [deviceCorners(of: rect)], rule: .winding)
@@ -479,15 +485,16 @@ public final class GraphicsContext {
         let d = rect.applying(t)
         let limit = Rasterizer.coordinateLimit
         guard d.minX.isFinite, d.maxX.isFinite, d.minY.isFinite, d.maxY.isFinite else { return nil }
-        let edges = [d.minX, d.minY, d.maxX, d.maxY].map { min(max(Double($0), -limit), limit) }
-        let snapped: [Double]
-        if state.shouldAntialias {
-            guard edges.allSatisfy({ abs($0 - $0.rounded()) < 1e-9 }) else { return nil }
-            snapped = edges.map { $0.rounded() }
-        } else {
-            snapped = edges.map { ($0 - 0.5).rounded(.up) }
+        // Per edge, no arrays: every rect fill and clip comes through here.
+        let antialias = state.shouldAntialias
+        func snapped(_ edge: CGFloat) -> Double? {
+            let clamped = min(max(Double(edge), -limit), limit)
+            if antialias { return abs(clamped - clamped.rounded()) < 1e-9 ? clamped.rounded() : nil }
+            return (clamped - 0.5).rounded(.up)
         }
-        return pixman_box32_t(x1: Int32(snapped[0]), y1: Int32(snapped[1]), x2: Int32(snapped[2]), y2: Int32(snapped[3]))
+        guard let x1 = snapped(d.minX), let y1 = snapped(d.minY), let x2 = snapped(d.maxX), let y2 = snapped(d.maxY)
+        else { return nil }
+        return pixman_box32_t(x1: Int32(x1), y1: Int32(y1), x2: Int32(x2), y2: Int32(y2))
     }
 
     /// The four corners of `rect` in device space.

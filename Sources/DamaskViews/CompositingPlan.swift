@@ -76,6 +76,8 @@ import Foundation
     private var visible: [Region] = []
     /// How many items before each index are visible (prefix sums over ``visible``).
     private var visibleBefore: [Int] = []
+    /// The planned layers, held strongly while a plan with a tiled layer paints.
+    private var keptAlive: [Layer] = []
     /// Whether some planned layer has a tiled backing store (it may run `draw` code while
     /// it is painted).
     private var hasTiledLayer = false
@@ -244,8 +246,9 @@ import Foundation
     /// covers, then paints each visible layer inside what it shows, opaque parts with SRC.
     func paint(in context: GraphicsContext, target: Bitmap) {
         // User `draw` code may run (a tiled layer drawing a missing tile): hold the layers.
-        let keptAlive: [Layer] = hasTiledLayer ? entries.map { $0.layer } : []
-        defer { withExtendedLifetime(keptAlive) {} }
+        // (Loops, not closures: a main-actor closure checks its executor every call.)
+        if hasTiledLayer { for entry in entries { keptAlive.append(entry.layer) } }
+        defer { keptAlive.removeAll(keepingCapacity: true) }
         if !uncovered.isEmpty {
             context.saveGState()
             context.clip(to: uncovered)

@@ -500,9 +500,11 @@ import Foundation
 
     private func drawIntoBackingStore() {
         let window = self.window
-        // The kind is built (an array) only when this window has learned of some kind that
-        // does not draw.
-        if let window, !window.nonDrawingKinds.isEmpty, window.nonDrawingKinds.contains(drawingKind) {
+        // The kind is built (an array) only for a layer without a backing store (one with
+        // a store has drawn) in a window that has learned of some kind that does not draw.
+        if backingStore == nil, let window, !window.nonDrawingKinds.isEmpty,
+            window.nonDrawingKinds.contains(drawingKind)
+        {
             // Learned not to draw: ask again without a backing store, so that a class whose
             // first instance drew nothing is never kept from drawing.
             guard !drawsIntoProbe() else {
