@@ -11,6 +11,9 @@ import Foundation
     static let sidebarBackground = Color(red: 0.17, green: 0.20, blue: 0.26)
     /// The selected sidebar row.
     static let sidebarSelection = Color(red: 0.26, green: 0.47, blue: 0.85)
+    /// The sidebar row under the pointer (when it is not the selected one): a faint lift
+    /// of the background, well apart from the selection's accent.
+    static let sidebarHover = Color(red: 0.25, green: 0.29, blue: 0.37)
     /// Primary text.
     static let text = Color(red: 0.13, green: 0.15, blue: 0.19)
     /// Secondary text.

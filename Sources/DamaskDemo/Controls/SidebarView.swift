@@ -4,8 +4,10 @@ import Foundation
 
 /// The list of scenes on the left: one row per scene with its key (1–9) and title.
 ///
-/// Selecting a row redraws only the old and the new row (`setNeedsDisplay(_:)` with their
-/// rects). Main-actor.
+/// The selected row is filled with the accent colour; the row under the pointer, when it is
+/// another one, gets a faint highlight, as a desktop sidebar's rows do. Selecting a row, or
+/// the pointer moving to another row, redraws only the rows whose look changed
+/// (`setNeedsDisplay(_:)` with their rects). Main-actor.
 final class SidebarView: View {
     /// The row titles, top to bottom.
     let titles: [String]
@@ -17,6 +19,17 @@ final class SidebarView: View {
             guard selectedIndex != oldValue else { return }
             setNeedsDisplay(rowRect(oldValue))
             setNeedsDisplay(rowRect(selectedIndex))
+        }
+    }
+    /// The row under the pointer, or `nil` when the pointer is elsewhere.
+    private(set) var hoveredIndex: Int? {
+        didSet {
+            // Hovering the selected row changes nothing on screen, so only a hovered row
+            // other than the selected one counts.
+            let (old, new) = (highlight(for: oldValue), highlight(for: hoveredIndex))
+            guard old != new else { return }
+            if let old { setNeedsDisplay(rowRect(old)) }
+            if let new { setNeedsDisplay(rowRect(new)) }
         }
     }
 
@@ -49,6 +62,9 @@ final class SidebarView: View {
             if index == selectedIndex {
                 context.setFillColor(DemoStyle.sidebarSelection)
                 context.fill(row.insetBy(dx: 8, dy: 3))
+            } else if index == hoveredIndex {
+                context.setFillColor(DemoStyle.sidebarHover)
+                context.fill(row.insetBy(dx: 8, dy: 3))
             }
             let baseline = (row.minY + 23).rounded()
             context.draw("\(index + 1)", at: CGPoint(x: 22, y: baseline), font: DemoStyle.buttonFont, color: DemoStyle.sidebarText)
@@ -71,10 +87,34 @@ final class SidebarView: View {
         bounds.height - 60 - 14 >= rowRect(titles.count - 1).maxY + 8
     }
 
-    override func pointerDown(_ event: PointerEvent) {
-        let point = event.location(in: self)
+    /// The row at `point` (sidebar points), or `nil` outside the rows.
+    func rowIndex(at point: CGPoint) -> Int? {
+        guard bounds.contains(point), point.y >= Self.firstRowTop else { return nil }
         let index = Int(((point.y - Self.firstRowTop) / Self.rowHeight).rounded(.down))
-        guard point.y >= Self.firstRowTop, titles.indices.contains(index) else { return }
+        return titles.indices.contains(index) ? index : nil
+    }
+
+    /// `index` when hovering it shows (it is not the selected row), else `nil`.
+    private func highlight(for index: Int?) -> Int? {
+        index == selectedIndex ? nil : index
+    }
+
+    override func pointerEntered(_ event: PointerEvent) {
+        hoveredIndex = rowIndex(at: event.location(in: self))
+    }
+
+    override func pointerMoved(_ event: PointerEvent) {
+        // During a press that began here the moves keep coming outside the sidebar (the
+        // implicit grab): a location outside the bounds hovers nothing.
+        hoveredIndex = rowIndex(at: event.location(in: self))
+    }
+
+    override func pointerExited(_ event: PointerEvent) {
+        hoveredIndex = nil
+    }
+
+    override func pointerDown(_ event: PointerEvent) {
+        guard let index = rowIndex(at: event.location(in: self)) else { return }
         onSelect(index)
     }
 }
