@@ -212,4 +212,52 @@ struct DemoDesktopTests {
         #expect(Bitmap.difference(initial, keypadMinus, tolerance: 0).differingPixelCount == 0, "KP_Subtract undid it")
         #expect(Bitmap.difference(keypadPlus, plus, tolerance: 0).differingPixelCount == 0, "KP_Add is +")
     }
+
+    @Test("Keypad + and − zoom the paths scene under a real seat, and the caption's draw counts change only when the views draw again", .integration)
+    func keypadZoomsOnSeat() throws {
+        let demo = try DemoOnSeat(arguments: ["--scene", "paths"])
+        try demo.move(toScreen: 0, 0)
+        // The star's yellow at content (614, 300) once the scene is on screen.
+        #expect(demo.waitForColor(0xFFCC00, at: (614, 300)).map { DemoOnSeat.isClose($0, 0xFFCC00) } == true)
+        let initial = try demo.content(of: try demo.screenshot())
+        try demo.press("KP_Add")
+        let keypadPlus = try waitForContent(demo) { Bitmap.difference(initial, $0, tolerance: 0).differingPixelCount > 1000 }
+        #expect(Bitmap.difference(initial, keypadPlus, tolerance: 0).differingPixelCount > 1000, "KP_Add zoomed")
+        try demo.press("KP_Subtract")
+        let keypadMinus = try waitForContent(demo) { Bitmap.difference(initial, $0, tolerance: 0).differingPixelCount == 0 }
+        #expect(Bitmap.difference(initial, keypadMinus, tolerance: 0).differingPixelCount == 0, "KP_Subtract undid it")
+        try demo.press("plus")
+        let plus = try waitForContent(demo) { Bitmap.difference(keypadPlus, $0, tolerance: 0).differingPixelCount == 0 }
+        #expect(Bitmap.difference(keypadPlus, plus, tolerance: 0).differingPixelCount == 0, "KP_Add is +")
+        // The caption's second line ("draw(_:) calls: triangle 1, star 1 …", content y
+        // 456…476 right of the sidebar) is the same after zooming (no draw), and changes
+        // once the scene was left and shown again (its views drew again: "2").
+        let countsLine = (x: 180, y: 456, width: 620, height: 20)
+        #expect(Self.differingPixels(initial, plus, in: countsLine) == 0, "the draw counts changed with zooming")
+        try demo.press("1")
+        try demo.press("3")
+        let revisited = try waitForContent(demo) { Self.differingPixels(initial, $0, in: countsLine) > 0 }
+        #expect(Self.differingPixels(initial, revisited, in: countsLine) > 0, "the draw counts did not follow the new draws")
+        #expect(demo.quit() == 0)
+    }
+
+    /// Takes content screenshots until `accept` holds (up to 20 s); the last one.
+    private func waitForContent(_ demo: DemoOnSeat, until accept: (Bitmap) -> Bool) throws -> Bitmap {
+        let deadline = Date().addingTimeInterval(20)
+        var shot = try demo.content(of: try demo.screenshot())
+        while !accept(shot) && Date() < deadline {
+            usleep(50_000)
+            shot = try demo.content(of: try demo.screenshot())
+        }
+        return shot
+    }
+
+    /// How many pixels of `rect` differ between `a` and `b`.
+    static func differingPixels(_ a: Bitmap, _ b: Bitmap, in rect: (x: Int, y: Int, width: Int, height: Int)) -> Int {
+        var count = 0
+        for y in rect.y..<rect.y + rect.height {
+            for x in rect.x..<rect.x + rect.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 }
+        }
+        return count
+    }
 }

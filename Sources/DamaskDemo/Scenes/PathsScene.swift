@@ -14,14 +14,15 @@ final class PathsScene: DemoScene {
     let triangleView: TriangleView
     /// The filled star.
     let starView: StarView
-    private let infoLabel: LabelView
+    /// The caption under the panels: the transform and the views' draw counts.
+    let infoLabel: LabelView
     private var scale: CGFloat = 1
     private var rotationDegrees: CGFloat = 0
 
     init(environment: DemoEnvironment) {
         triangleView = TriangleView(frame: CGRect(x: 0, y: 0, width: 200, height: 200))
         starView = StarView(frame: CGRect(x: 0, y: 0, width: 200, height: 200))
-        infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 36), font: DemoStyle.captionFont)
+        infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 54), font: DemoStyle.captionFont)
         super.init(
             name: "paths", sidebarTitle: "Paths", title: "Paths: stroke and fill",
             summary: "A triangle stroked 2 points wide and a star path built once, filled in draw(_:).\n"
@@ -84,9 +85,12 @@ final class PathsScene: DemoScene {
         infoLabel.text = String(format: "transform: scale %.2f, rotation %d°", scale, Int(rotationDegrees))
             + "\ndraw(_:) calls: triangle \(triangleView.drawCount), star \(starView.drawCount)"
             + " (scaling and rotating add none)"
+            + "\nShowing the scene again draws each once more (leaving it freed their backing stores)."
     }
 
     override func sceneDidAppear() {
+        // The views draw in the next pass (the first time, and again after the scene was
+        // left): count those draws once they happened.
         window?.afterNextDisplay { [weak self] in self?.updateInfo() }
     }
 
