@@ -17,6 +17,11 @@ final class DemoApplication {
     private var window: Window?
     private var rootView: DemoRootView?
     private var signalMonitor: SignalMonitor?
+    private var snapshotMonitor: SignalMonitor?
+    /// Where SIGUSR1 writes the presented frame (`--snapshot`), checked at start.
+    private var snapshotFile: OutputFile?
+    /// The files a snapshot must never replace: the inputs and the other outputs.
+    private var snapshotProtectedPaths: [String] = []
     private var damageLog: DamageLog?
     private var playback: DemoPlayback?
     private var decoratedWindow: DecoratedWindow?
@@ -77,6 +82,14 @@ final class DemoApplication {
             log.onWriteFailure = { message in Self.fail(with: message, status: 1) }
             damageLog = log
         }
+        if let path = options.snapshotPath {
+            snapshotProtectedPaths = inputs + [options.damageLogPath, options.recordPath].compactMap { $0 }
+            do {
+                snapshotFile = try OutputFile(path: path, purpose: "the snapshot", inputs: snapshotProtectedPaths)
+            } catch {
+                throw DemoError.usage(error.description)
+            }
+        }
         if let path = options.recordPath {
             recording = try DemoRecording(
                 path: path, inputs: inputs + [options.damageLogPath].compactMap { $0 },
@@ -105,6 +118,9 @@ final class DemoApplication {
         self.window = window
         self.rootView = rootView
         signalMonitor = SignalMonitor { [weak self] _ in self?.quit(status: 0) }
+        if snapshotFile != nil {
+            snapshotMonitor = SignalMonitor(signals: [SIGUSR1]) { [weak self] _ in self?.writeSnapshot() }
+        }
         connection?.start()
         rootView.layoutIfNeeded()
         rootView.currentScene.sceneDidAppear()
@@ -164,6 +180,27 @@ final class DemoApplication {
             surface.inputObserver = { recording.observe($0) }
         }
         return window
+    }
+
+    /// `--snapshot` on SIGUSR1: writes the buffer the compositor was last given (title bar,
+    /// shadow and content, in buffer pixels) as a PNG and says so on standard output. A
+    /// failure is reported on standard error and the demo goes on.
+    private func writeSnapshot() {
+        guard let file = snapshotFile else { return }
+        guard let bitmap = (window?.surface as? any PresentedContentProvider)?.presentedContent else {
+            StandardError.write("damask-demo: no snapshot written to '\(file.path)': nothing presented yet\n")
+            return
+        }
+        do {
+            // Checked again: what is at the path may have changed since the start.
+            try OutputFile(path: file.path, purpose: file.purpose, inputs: snapshotProtectedPaths)
+                .write(try bitmap.pngData())
+        } catch {
+            StandardError.write("damask-demo: \(error)\n")
+            return
+        }
+        // Unbuffered, so that a reader of a pipe sees the line at once.
+        _ = FileDescriptorWriter.write(Array("damask-demo: wrote snapshot \(file.path)\n".utf8), to: STDOUT_FILENO)
     }
 
     private func playbackDidFinish(status: Int32) {

@@ -17,6 +17,7 @@ struct DemoOptions {
     var sequencePath: String?
     var keymap = "us"
     var screenshotDirectory: String?
+    var snapshotPath: String?
     var showHelp = false
 
     /// One line per option, printed by `--help`.
@@ -40,6 +41,7 @@ struct DemoOptions {
           --sequence FILE       FASTA file for the chromosome scene
           --keymap LAYOUT[:VARIANT]  xkb layout for scripted keys (default us)
           --screenshots DIR     with --play: write a screenshot of every scene into DIR
+          --snapshot FILE       on SIGUSR1, write the window's last presented frame to FILE (PNG)
           --help                show this help and exit
         """
 
@@ -87,6 +89,7 @@ struct DemoOptions {
             case "--sequence": sequencePath = try value(for: argument)
             case "--keymap": keymap = try value(for: argument)
             case "--screenshots": screenshotDirectory = try value(for: argument)
+            case "--snapshot": snapshotPath = try value(for: argument)
             default:
                 throw DemoError.usage("unknown option '\(argument)' (see damask-demo --help)")
             }

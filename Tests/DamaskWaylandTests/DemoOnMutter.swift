@@ -101,6 +101,17 @@ final class DemoOnMutter {
         try #require(arrived, "the demo did not receive the click")
     }
 
+    /// Presses (`down`) or releases a button (evdev code: 272 left) where the pointer is;
+    /// returns once `demo` received it.
+    func button(_ button: Int = 272, down: Bool, in demo: Demo) throws {
+        let before = demo.process.lines.count { $0.contains("wl_pointer@") && $0.contains(".button(") }
+        send("button \(button) \(down ? "down" : "up")")
+        let arrived = demo.process.waitUntil(timeout: 10) { lines in
+            lines.count { $0.contains("wl_pointer@") && $0.contains(".button(") } >= before + 1
+        }
+        try #require(arrived, "the demo did not receive the button \(down ? "press" : "release")")
+    }
+
     /// Presses chords such as "ctrl+a", "End", "a" (keysym names from ``keysyms``) in turn;
     /// returns once `demo` received at least every press and release.
     func press(_ chords: String..., in demo: Demo) throws {
