@@ -1,3 +1,4 @@
+import DamaskGraphics
 import DamaskTestSupport
 import Foundation
 import Testing
@@ -11,7 +12,7 @@ struct DemoCommandLineTests {
         #expect(result.status == 0)
         let options = [
             "--size", "--scene", "--headless", "--scale", "--play", "--stay", "--speed", "--record",
-            "--damage-log", "--sequence", "--keymap", "--screenshots", "--help",
+            "--damage-log", "--sequence", "--keymap", "--screenshots", "--snapshot", "--help",
         ]
         let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for option in options {
@@ -112,5 +113,58 @@ struct DemoRecordCommandLineTests {
         #expect(result.status == 2)
         #expect(result.output.contains("--record"))
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
+
+/// `--snapshot FILE`: SIGUSR1 writes the presented frame; a path that cannot be written is
+/// refused before any window opens.
+@Suite("damask-demo --snapshot", .exclusive)
+struct DemoSnapshotTests {
+    @Test("SIGUSR1 writes the presented frame as PNG (headless: the window's pixels), says so, and the demo runs on")
+    func signalWritesTheFrame() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = (directory as NSString).appendingPathComponent("frame.png")
+        let log = (directory as NSString).appendingPathComponent("damage.jsonl")
+        let process = try TestProcess(
+            DemoRun.executable, ["--headless", "--scene", "paths", "--snapshot", path, "--damage-log", log],
+            environment: DemoRun.environment(nil), mergingErrors: true)
+        defer { process.kill() }
+        // Up (the signal is handled) once the first frame is committed.
+        let deadline = Date().addingTimeInterval(20)
+        var committed = false
+        while !committed && Date() < deadline && process.isRunning {
+            committed = !((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").isEmpty
+            if !committed { usleep(20_000) }
+        }
+        try #require(committed, "no first commit: \(process.transcript.suffix(400))")
+        for round in 1...2 {
+            kill(process.processIdentifier, SIGUSR1)
+            let written = process.waitUntil(timeout: 10) { lines in
+                lines.count { $0 == "damask-demo: wrote snapshot \(path)" } >= round
+            }
+            try #require(written, "no snapshot: \(process.transcript.suffix(400))")
+        }
+        #expect(process.isRunning, "the demo ended after a snapshot")
+        let bitmap = try Bitmap(contentsOfPNGFile: path)
+        #expect(bitmap.width == 800 && bitmap.height == 600)
+        #expect(bitmap.pixel(x: 2, y: 2) & 0xFF_FFFF == DemoOnSeat.sidebarColor, "the sidebar's corner")
+        #expect(bitmap.pixel(x: 614, y: 300) & 0xFF_FFFF == 0xFFCC00, "the paths scene's star")
+    }
+
+    @Test("--snapshot naming a directory, or the --sequence input, exits 2 with the reason before any window opens")
+    func unwritablePathsAreRefused() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try DemoRun.runPlain(["--headless", "--snapshot", directory])
+        #expect(result.status == 2)
+        #expect(result.output.contains("cannot write the snapshot to '\(directory)': it is a directory"), "\(result.output)")
+
+        let sequence = (directory as NSString).appendingPathComponent("sample.fasta")
+        try ">s\nACGT\n".write(toFile: sequence, atomically: true, encoding: .utf8)
+        let input = try DemoRun.runPlain(["--headless", "--sequence", sequence, "--snapshot", sequence])
+        #expect(input.status == 2)
+        #expect(input.output.contains("it is the input"), "\(input.output)")
+        #expect(try String(contentsOfFile: sequence, encoding: .utf8) == ">s\nACGT\n", "the input is intact")
     }
 }
