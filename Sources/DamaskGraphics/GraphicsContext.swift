@@ -50,7 +50,7 @@ public final class GraphicsContext {
     public func resetState() {
         savedStates.removeAll(keepingCapacity: true)
         state = GraphicsState(clipRegion: wholeBitmap)
-        currentPath = Path()
+        if !currentPath.isEmpty { currentPath = Path() }
         currentRequestCount = 0
     }
 

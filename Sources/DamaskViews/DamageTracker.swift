@@ -74,6 +74,7 @@ import Foundation
             add(state.footprint)
         }
         layer.presented = state
+        layer.presentedPlacement = placement
         layer.appearanceChanged = false
         layer.subtreeNeedsRepaint = false
         layer.placementChanged = false
@@ -102,6 +103,7 @@ import Foundation
     func forgetPresentedState(of layer: Layer) {
         if let presented = layer.presented { add(presented.footprint) }
         layer.presented = nil
+        layer.presentedPlacement = nil
         layer.presentedSubtreeFootprint = .null
         for sublayer in layer.sublayers { forgetPresentedState(of: sublayer) }
     }

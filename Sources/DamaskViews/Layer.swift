@@ -745,6 +745,10 @@ import Foundation
 
     /// What the window last composited for this layer (buffer pixels), or `nil`.
     var presented: PresentedLayerState?
+    /// The placement the window's last damage walk computed for this layer (`nil` before
+    /// the first, or after the layer left the window). Current for every layer of the tree
+    /// as long as no compositing change was recorded since that walk.
+    var presentedPlacement: LayerPlacement?
     /// Set when the layer's own pixels changed as a whole (background, contents).
     var appearanceChanged = false
     /// Set when the whole subtree must be repainted (added, or moved in z-order).

@@ -280,7 +280,14 @@ private let environmentFlashesDamage: Bool = {
         drawCount += 1
         passDrawCount += 1
         if !rects.isEmpty {
-            let placement = LayerPlacement.of(layer, scale: scale)
+            // With no compositing change since the last damage walk, the placement it
+            // stored is current: no walk up the tree.
+            let placement: LayerPlacement
+            if !damage.compositingChanged, let presented = layer.presentedPlacement {
+                placement = presented
+            } else {
+                placement = LayerPlacement.of(layer, scale: scale)
+            }
             for rect in rects { damage.add(placement.footprint(ofContentRect: rect, in: layer)) }
         }
         if passConsumesChanges { return }
