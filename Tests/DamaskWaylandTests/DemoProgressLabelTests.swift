@@ -8,11 +8,11 @@ import Testing
 @MainActor
 @Suite("Demo progress label: percentages round half up")
 struct DemoProgressLabelTests {
-    @Test("Exact halves round away from zero: 0.5 % → 1 %, 37.5 % → 38 %, 42.5 % → 43 %, 99.5 % → 100 %")
+    @Test("Exact halves round away from zero: 0.5 % → 1 %, 37.5 % → 38 %, 42.5 % → 43 %, 99.5 % → 100 %; out of range clamps, no trap")
     func halvesRoundUp() {
         let cases: [(CGFloat, String)] = [
             (0, "0%"), (0.004, "0%"), (0.005, "1%"), (0.125, "13%"), (0.375, "38%"), (0.425, "43%"),
-            (0.4249, "42%"), (0.42499999, "42%"), (0.5, "50%"), (0.995, "100%"), (0.9949, "99%"), (1, "100%"), (.nan, "–%"),
+            (0.4249, "42%"), (0.42499999, "42%"), (0.5, "50%"), (0.995, "100%"), (0.9949, "99%"), (1, "100%"), (.nan, "–%"), (.infinity, "–%"), (-0.2, "0%"), (1e300, "100%"),
         ]
         for (progress, text) in cases {
             #expect(ProgressScene.percentText(progress) == text, "\(progress)")

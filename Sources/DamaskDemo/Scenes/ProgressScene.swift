@@ -90,11 +90,12 @@ final class ProgressScene: DemoScene {
     /// `progress` as a whole percentage, rounded half away from zero (42.5 % → 43 %,
     /// 37.5 % → 38 %, 42.49 % → 42 %). The percentage is first snapped to millionths of a
     /// percent, so that a value reached by adding thirds of 5 % (37.49999999999997) rounds
-    /// like the 37.5 it stands for, while a real 42.49 still rounds down. A value that is not
-    /// finite shows "–%".
+    /// like the 37.5 it stands for, while a real 42.49 still rounds down. Values outside
+    /// 0…1 show as 0 % or 100 %, as the bar does; a value that is not finite shows "–%".
     static func percentText(_ progress: CGFloat) -> String {
         guard progress.isFinite else { return "–%" }
-        let snapped = (progress * 100 * 1_000_000).rounded(.toNearestOrAwayFromZero) / 1_000_000
+        let clamped = min(max(progress, 0), 1)
+        let snapped = (clamped * 100 * 1_000_000).rounded(.toNearestOrAwayFromZero) / 1_000_000
         return "\(Int(snapped.rounded(.toNearestOrAwayFromZero)))%"
     }
 
