@@ -12,7 +12,7 @@ import Testing
 ///
 /// Owns mutter's session script, the injector and every demo it launched (killed in
 /// ``stop()`` / `deinit`, demos first). Use from one test.
-final class DemoOnMutter {
+final class DemoOnMutter: DemoSeat {
     /// One demo process on this mutter.
     typealias Demo = WaylandDebugDemo
 
@@ -89,9 +89,17 @@ final class DemoOnMutter {
     /// Moves the pointer to `demo`'s content point (x, y).
     func move(to x: Int, _ y: Int, in demo: Demo) { move(to: demo.origin.x + x, demo.origin.y + y) }
 
+    /// Presses and releases the left button where the pointer is; returns once `demo`
+    /// received both.
+    func click(in demo: Demo) throws { try click(button: 272, in: demo) }
+
+    /// Presses and releases the middle button where the pointer is; returns once `demo`
+    /// received both.
+    func middleClick(in demo: Demo) throws { try click(button: 274, in: demo) }
+
     /// Presses and releases a button (evdev code: 272 left, 274 middle) where the pointer
     /// is; returns once `demo` received both.
-    func click(button: Int = 272, in demo: Demo) throws {
+    func click(button: Int, in demo: Demo) throws {
         let before = demo.process.lines.count { $0.contains("wl_pointer@") && $0.contains(".button(") }
         send("button \(button) down")
         send("button \(button) up")

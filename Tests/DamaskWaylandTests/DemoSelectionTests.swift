@@ -2,14 +2,13 @@ import DamaskTestSupport
 import Foundation
 import Testing
 
-/// The demo's clipboard and primary selection with other clients under mutter:
-/// `wl-copy`/`wl-paste` and a second Damask window, with RemoteDesktop input (real key and
-/// button serials).
+/// The demo's clipboard and primary selection with other clients, with real input (real
+/// key and button serials): under mutter (RemoteDesktop input) `wl-copy`/`wl-paste` and a
+/// second Damask window; under Weston on Xvfb (xdotool) a second Damask window.
 ///
-/// Under mutter there are no screenshots, so the field's text is read back as a user would:
-/// select all, copy, `wl-paste` (repeated until it holds, since a paste arrives through a
-/// pipe some time after Ctrl+V).
-@Suite("Demo selections with other clients under GNOME (mutter)", .serialized, .exclusive, .integration)
+/// The field's text is read back as a user would: select all, copy, `wl-paste` (repeated
+/// until it holds, since a paste arrives through a pipe some time after Ctrl+V).
+@Suite("Demo selections with other clients (mutter and Weston, real input)", .serialized, .exclusive, .integration)
 struct DemoSelectionTests {
     /// The text field's middle, in content points (text scene at a 640×480 window).
     static let field = (x: 300, y: 180)
@@ -17,13 +16,13 @@ struct DemoSelectionTests {
 
     /// The field's text as Ctrl+A, Ctrl+C and `wl-paste` see it, once it equals `expected`
     /// (or what it was when 15 s passed).
-    static func fieldText(_ demo: DemoOnMutter.Demo, on mutter: DemoOnMutter, expecting expected: String) throws -> String {
+    static func fieldText(_ demo: WaylandDebugDemo, on seat: some DemoSeat, expecting expected: String) throws -> String {
         let deadline = Date().addingTimeInterval(15)
         var last = ""
         repeat {
-            try mutter.refocus(demo, clickingAt: field.x, field.y)
-            try mutter.press("ctrl+a", "ctrl+c", in: demo)
-            let pasted = try mutter.wlPaste(["--no-newline"])
+            try seat.refocus(demo, clickingAt: field.x, field.y)
+            try seat.press("ctrl+a", "ctrl+c", in: demo)
+            let pasted = try seat.wlPaste(["--no-newline"])
             last = pasted.output
             if pasted.status == 0, last == expected { return last }
             usleep(200_000)
@@ -34,28 +33,94 @@ struct DemoSelectionTests {
     /// Empties `demo`'s focused field (Ctrl+A, BackSpace: harmless if repeated) and runs
     /// `input` (keys into it) until no key of it was held past the repeat delay, at most 3
     /// times.
-    static func typeWithoutHeldKeys(_ demo: DemoOnMutter.Demo, on mutter: DemoOnMutter, _ input: () throws -> Void) throws {
+    static func typeWithoutHeldKeys(_ demo: WaylandDebugDemo, on seat: some DemoSeat, _ input: () throws -> Void) throws {
         for _ in 1...3 {
-            try mutter.press("ctrl+a", "BackSpace", in: demo)
+            try seat.press("ctrl+a", "BackSpace", in: demo)
             let start = demo.process.lines.count
             try input()
             if !demo.keyWasHeld(since: start) { return }
         }
-        Issue.record("mutter held a key past the repeat delay in 3 attempts (machine load): \(demo.process.lines.filter { $0.contains(".key(") }.suffix(20))")
+        Issue.record("the compositor held a key past the repeat delay in 3 attempts (machine load): \(demo.process.lines.filter { $0.contains(".key(") }.suffix(20))")
     }
 
     /// Presses Ctrl+V in `demo` and waits until the pasted text is drawn: the text comes
     /// through a pipe later, and a Ctrl+A before it arrives would have it replace the line.
-    static func paste(into demo: DemoOnMutter.Demo, on mutter: DemoOnMutter) throws {
+    static func paste(into demo: WaylandDebugDemo, on seat: some DemoSeat) throws {
         let commits = demo.commits.count
-        try mutter.press("ctrl+v", in: demo)
+        try seat.press("ctrl+v", in: demo)
         try #require(demo.waitForTextDamage(beyond: commits), "the pasted text was never drawn")
     }
 
     /// Clicks `demo`'s field with the left button.
-    static func clickField(_ demo: DemoOnMutter.Demo, on mutter: DemoOnMutter, x: Int = field.x) throws {
-        mutter.move(to: x, field.y, in: demo)
-        try mutter.click(in: demo)
+    static func clickField(_ demo: WaylandDebugDemo, on seat: some DemoSeat, x: Int = field.x) throws {
+        try seat.move(to: x, field.y, in: demo)
+        try seat.click(in: demo)
+    }
+
+    /// How many times `demo`'s sources were asked for their text (`send` events) on
+    /// `interface` (`wl_data_source`, `zwp_primary_selection_source_v1`).
+    static func sends(_ demo: WaylandDebugDemo, on interface: String) -> Int {
+        demo.process.lines.count { $0.contains("\(interface)@") && $0.contains(".send(") && !$0.contains(" -> ") }
+    }
+
+    /// Copy in one demo window, paste in a second and back, with the text served by the
+    /// window that copied it; then, where the compositor offers a primary selection, a
+    /// selection in the first window pastes into the second with a middle click.
+    /// `bringToFront` makes a window (that another may cover) the focused, topmost one.
+    static func selectionsBetweenTwoDemos(
+        on seat: some DemoSeat, primary: Bool, bringToFront: (WaylandDebugDemo, WaylandDebugDemo) throws -> Void
+    ) throws {
+        let first = try seat.launch(smallWindow)
+        try clickField(first, on: seat)
+        try typeWithoutHeldKeys(first, on: seat) { try seat.type("from a", in: first) }
+        try seat.press("ctrl+a", "ctrl+c", in: first)
+        #expect(first.requests(containing: "wl_data_device@").contains { $0.contains(".set_selection(") })
+
+        let second = try seat.launch(smallWindow)
+        try clickField(second, on: seat)
+        try typeWithoutHeldKeys(second, on: seat) { try seat.type("b-", in: second) }
+        let served = sends(first, on: "wl_data_source")
+        try paste(into: second, on: seat)
+        #expect(second.requests(containing: "wl_data_offer@").contains { $0.contains(".receive(") }, "the paste read an offer")
+        #expect(
+            first.process.waitUntil(timeout: 10) { _ in sends(first, on: "wl_data_source") > served },
+            "the first window served the second's paste")
+        let secondText = try fieldText(second, on: seat, expecting: "b-from a")
+        #expect(secondText == "b-from a")
+
+        // The second window now owns the clipboard ("b-from a", copied by fieldText); the
+        // first pastes it.
+        try bringToFront(first, second)
+        try clickField(first, on: seat)
+        try typeWithoutHeldKeys(first, on: seat) { try seat.type("from a", in: first) }
+        let servedBack = sends(second, on: "wl_data_source")
+        try paste(into: first, on: seat)
+        #expect(
+            second.process.waitUntil(timeout: 10) { _ in sends(second, on: "wl_data_source") > servedBack },
+            "the second window served the first's paste")
+        let firstText = try fieldText(first, on: seat, expecting: "from ab-from a")
+        #expect(firstText == "from ab-from a")
+
+        let offersPrimary = first.process.lines.contains { $0.contains("global(") && $0.contains("zwp_primary_selection_device_manager_v1") }
+        #expect(offersPrimary == primary, "the compositor offers a primary selection: \(offersPrimary)")
+        guard primary else { return }
+        // The first window's selection (Shift+Home from the end: all of it) is the primary
+        // selection; a middle click at the end of the second window's text pastes it there.
+        try seat.press("End", "shift+Home", in: first)
+        let servedPrimary = sends(first, on: "zwp_primary_selection_source_v1")
+        try bringToFront(second, first)
+        try seat.move(to: field.x + 200, field.y, in: second)
+        let commits = second.commits.count
+        try seat.middleClick(in: second)
+        #expect(second.waitForTextDamage(beyond: commits), "the middle click drew no pasted text")
+        #expect(
+            second.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },
+            "the middle click read the first window's primary selection offer")
+        #expect(
+            first.process.waitUntil(timeout: 10) { _ in sends(first, on: "zwp_primary_selection_source_v1") > servedPrimary },
+            "the first window served the middle click")
+        let primaryText = try fieldText(second, on: seat, expecting: "b-from afrom ab-from a")
+        #expect(primaryText == "b-from afrom ab-from a")
     }
 
     @Test("mutter: Ctrl+C in the field reaches wl-paste, and wl-copy's text pastes into the field with Ctrl+V")
@@ -113,7 +178,7 @@ struct DemoSelectionTests {
         try Self.clickField(demo, on: mutter)
         mutter.move(to: Self.field.x + 200, Self.field.y, in: demo)
         let commits = demo.commits.count
-        try mutter.click(button: 274, in: demo)
+        try mutter.middleClick(in: demo)
         let drawn = demo.waitForTextDamage(beyond: commits)
         #expect(drawn, "the middle click drew no pasted text: \(demo.process.transcript.suffix(6000))")
         #expect(
@@ -123,28 +188,23 @@ struct DemoSelectionTests {
         #expect(text == "abfrom wl-copy")
     }
 
-    @Test("mutter: text copied in one Damask window pastes into another, both ways")
-    func clipboardBetweenTwoDemosUnderMutter() throws {
+    @Test("mutter: copy in one Damask window pastes in a second and back; a selection in one middle-click pastes in the other")
+    func selectionsBetweenTwoDemosUnderMutter() throws {
         let mutter = try DemoOnMutter()
         defer { mutter.stop() }
-        let first = try mutter.launch(Self.smallWindow)
-        try Self.clickField(first, on: mutter)
-        try Self.typeWithoutHeldKeys(first, on: mutter) { try mutter.type("from a", in: first) }
-        try mutter.press("ctrl+a", "ctrl+c", in: first)
+        // mutter places the second window beside the first: a click on the field focuses it.
+        try Self.selectionsBetweenTwoDemos(on: mutter, primary: true) { demo, _ in
+            try Self.clickField(demo, on: mutter)
+            try #require(demo.waitForFocus())
+        }
+    }
 
-        let second = try mutter.launch(Self.smallWindow)
-        try Self.clickField(second, on: mutter)
-        try Self.typeWithoutHeldKeys(second, on: mutter) { try mutter.type("b:", in: second) }
-        try Self.paste(into: second, on: mutter)
-        let secondText = try Self.fieldText(second, on: mutter, expecting: "b:from a")
-        #expect(secondText == "b:from a")
-        // The second window now owns the clipboard ("b:from a", copied by fieldText); the
-        // first pastes it.
-        try Self.clickField(first, on: mutter)
-        try #require(first.waitForFocus())
-        try Self.typeWithoutHeldKeys(first, on: mutter) { try mutter.type("from a", in: first) }
-        try Self.paste(into: first, on: mutter)
-        let firstText = try Self.fieldText(first, on: mutter, expecting: "from ab:from a")
-        #expect(firstText == "from ab:from a")
+    @Test("Weston: copy in one Damask window pastes in a second and back (Weston 10 offers no primary selection)")
+    func clipboardBetweenTwoDemosUnderWeston() throws {
+        let weston = try DemosOnWestonSeat()
+        defer { weston.stop() }
+        try Self.selectionsBetweenTwoDemos(on: weston, primary: false) { demo, other in
+            try weston.raise(demo, under: other, contentSize: (640, 480))
+        }
     }
 }
