@@ -131,6 +131,9 @@ final class DemoPlayback {
         }
         guard report.succeeded else { return 1 }
         print("damask-demo: played \(path): \(report.commandCount) commands, every expectation held")
+        // With --stay the window stays open: whoever watches the output sees the result now
+        // (nil: every stream, stdout among them).
+        fflush(nil)
         return 0
     }
 

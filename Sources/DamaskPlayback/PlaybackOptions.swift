@@ -21,8 +21,10 @@ public struct PlaybackOptions: Sendable {
     public var timeout: Duration = .seconds(5)
     /// Whether playback stops at the first failed expectation (default) or checks them all.
     public var stopsAtFirstFailure = true
-    /// Whether checks and screenshots first let the window finish pending work (up to
-    /// `settleFrameLimit` frames), so `click …` then `expect …` sees the click's result.
+    /// Whether checks on what was drawn (pixels, images, damage, draws) and screenshots
+    /// first let the window finish pending work (up to `settleFrameLimit` frames), so
+    /// `click …` then `expect …` sees the click's result. Text and pasteboard checks never
+    /// settle: they look again until they hold.
     public var settlesBeforeChecks = true
     /// The most frames settling waits before checking anyway (an animation never settles).
     public var settleFrameLimit = 60

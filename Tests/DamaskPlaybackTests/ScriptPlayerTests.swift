@@ -85,6 +85,29 @@ struct ScriptPlayerTests {
         ])
     }
 
+    @Test("text and pasteboard checks do not wait for a never-idle window to settle; pixel checks do")
+    func textChecksDoNotSettle() async throws {
+        let fixture = PlaybackFixture()
+        // Redraws on every frame, as a blinking caret or an animation keeps a window busy.
+        let busy = RedrawingView(frame: CGRect(x: 0, y: 60, width: 10, height: 10))
+        fixture.window.contentView.addSubview(busy)
+        let saved = MemoryPasteboard.clipboard.string
+        defer { MemoryPasteboard.clipboard.string = saved }
+        MemoryPasteboard.clipboard.string = "copied"
+        _ = try await fixture.play("type \"abc\"")
+        let limit = PlaybackOptions().settleFrameLimit
+
+        var before = fixture.window.passCount
+        let text = try await fixture.play("expect text \"abc\"\nexpect clipboard \"copied\"\nexpect primary \"\"")
+        #expect(text.succeeded, "\(text.failures)")
+        #expect(fixture.window.passCount - before < limit, "text checks ran \(fixture.window.passCount - before) passes")
+
+        before = fixture.window.passCount
+        let pixel = try await fixture.play("expect pixel 20 20 #0000ff")
+        #expect(pixel.succeeded, "\(pixel.failures)")
+        #expect(fixture.window.passCount - before >= limit, "a pixel check settles first (up to the frame limit)")
+    }
+
     @Test("expect clipboard waits for a value that arrives later, up to the timeout")
     func expectPasteboardWaitsForALateValue() async throws {
         let fixture = PlaybackFixture()

@@ -19,3 +19,13 @@ final class ToggleView: View {
         setNeedsDisplay()
     }
 }
+
+/// A view that asks to be drawn again each time it draws: a window holding it never
+/// settles (as with a blinking caret or an animation).
+final class RedrawingView: View {
+    override func draw(_ rect: CGRect) {
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated { self?.setNeedsDisplay() }
+        }
+    }
+}

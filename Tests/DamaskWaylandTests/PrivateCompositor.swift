@@ -8,7 +8,10 @@ import Foundation
 /// compositor). Not thread-safe: use from one test.
 final class PrivateCompositor {
     enum Kind {
-        case weston(scale: Int = 1, size: String = "800x600")
+        /// Headless Weston; `seat` gives it a seat with a pointer and a keyboard that send no
+        /// events (`scripts/with-weston --seat`), so that windows get keyboard focus and
+        /// with it the selections.
+        case weston(scale: Int = 1, size: String = "800x600", seat: Bool = false)
         case westonX11(display: String, size: String = "800x600")
         case gnome(size: String = "800x600")
     }
@@ -40,9 +43,9 @@ final class PrivateCompositor {
         var arguments: [String]
         var environment = base ?? ProcessInfo.processInfo.environment
         switch kind {
-        case .weston(let scale, let size):
+        case .weston(let scale, let size, let seat):
             executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
-            arguments = ["--scale", "\(scale)", "--size", size]
+            arguments = ["--scale", "\(scale)", "--size", size] + (seat ? ["--seat"] : [])
         case .westonX11(let display, let size):
             executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
             arguments = ["--x11", "--size", size]
