@@ -74,7 +74,7 @@ struct DemoSelectionTests {
         try clickField(first, on: seat)
         try typeWithoutHeldKeys(first, on: seat) { try seat.type("from a", in: first) }
         try seat.press("ctrl+a", "ctrl+c", in: first)
-        #expect(first.requests(containing: "wl_data_device@").contains { $0.contains(".set_selection(") })
+        try #require(first.waitForSelectionTaken(on: "wl_data_device"), "the compositor did not take the first window's copy")
 
         let second = try seat.launch(smallWindow)
         try clickField(second, on: seat)
@@ -106,7 +106,11 @@ struct DemoSelectionTests {
         guard primary else { return }
         // The first window's selection (Shift+Home from the end: all of it) is the primary
         // selection; a middle click at the end of the second window's text pastes it there.
+        try seat.refocus(first, clickingAt: field.x, field.y)
         try seat.press("End", "shift+Home", in: first)
+        try #require(
+            first.waitForSelectionTaken(on: "zwp_primary_selection_device_v1"),
+            "the compositor did not take the first window's selection")
         let servedPrimary = sends(first, on: "zwp_primary_selection_source_v1")
         try bringToFront(second, first)
         try seat.move(to: field.x + 200, field.y, in: second)

@@ -102,6 +102,21 @@ final class WaylandDebugDemo {
         return false
     }
 
+    /// Waits until the demo's latest `set_selection` on `device` (`wl_data_device`,
+    /// `zwp_primary_selection_device_v1`) came back as a `selection` event with an offer:
+    /// the compositor took the copy. (A compositor ignores a copy from a client that lost
+    /// keyboard focus before the request arrived, which a test that clicks another window
+    /// right after a key could otherwise race.)
+    func waitForSelectionTaken(on device: String, timeout: TimeInterval = 10) -> Bool {
+        process.waitUntil(timeout: timeout) { lines in
+            guard let request = lines.lastIndex(where: { $0.contains(" -> \(device)@") && $0.contains(".set_selection(") })
+            else { return false }
+            return lines[(request + 1)...].contains {
+                !$0.contains(" -> ") && $0.contains("\(device)@") && $0.contains(".selection(") && !$0.contains("(nil)")
+            }
+        }
+    }
+
     /// Requests of the demo whose WAYLAND_DEBUG line contains `text`.
     func requests(containing text: String) -> [String] {
         process.lines.filter { $0.contains(" -> ") && $0.contains(text) }
