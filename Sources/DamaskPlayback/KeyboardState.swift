@@ -18,6 +18,8 @@ public final class KeyboardState {
     /// The keys currently held down (XKB keycodes).
     public private(set) var pressedKeys: Set<UInt32> = []
 
+    /// The locale whose compose table presses go through.
+    public let composeLocale: String
     /// The compose table (nil when the locale has none), owned by this object.
     private let composeTable: OpaquePointer?
     /// The compose state over ``composeTable``, owned by this object.
@@ -33,8 +35,9 @@ public final class KeyboardState {
         guard let state = xkb_state_new(keymap.keymap) else { return nil }
         self.keymap = keymap
         self.state = state
+        self.composeLocale = composeLocale ?? Self.userLocale
         composeTable = xkb_compose_table_new_from_locale(
-            keymap.context, composeLocale ?? Self.userLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+            keymap.context, self.composeLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
         composeState = composeTable.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
     }
 
@@ -66,6 +69,13 @@ public final class KeyboardState {
         xkb_state_update_key(state, keycode, XKB_KEY_UP)
         pressedKeys.remove(keycode)
         return transition
+    }
+
+    /// How a person types `character` on this keyboard: one key, or a dead-key or
+    /// `Multi_key` sequence of this keyboard's compose table (see
+    /// ``Keymap/strokes(for:composeLocale:)``); nil when neither produces it.
+    public func strokes(for character: Unicode.Scalar) -> [KeyStroke]? {
+        keymap.strokes(for: character, composeLocale: composeLocale)
     }
 
     /// The transitions of one stroke: modifiers down, key down, key up, modifiers up in

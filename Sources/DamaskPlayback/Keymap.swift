@@ -17,6 +17,10 @@ public final class Keymap {
     private var strokeByKeysym: [UInt32: KeyStroke] = [:]
     private var modifierKeycode: [KeyModifier: UInt32] = [:]
     private var keypadKeycodes: Set<UInt32> = []
+    /// Compose sequences found per resolved locale name (see ``strokes(for:composeLocale:)``).
+    private var composeSequences: [String: ComposeSequences] = [:]
+    /// Locales whose compose table libxkbcommon could not load.
+    private var localesWithoutCompose: Set<String> = []
 
     /// Compiles the keymap for `layout`; nil if XKB cannot (an unknown layout or variant).
     public init?(layout: KeyboardLayout) {
@@ -79,9 +83,44 @@ public final class Keymap {
         modifierKeycode[modifier]
     }
 
-    /// The first character of `text` (a Unicode scalar) that this keymap cannot type, or nil.
-    public func firstUntypableCharacter(in text: String) -> Unicode.Scalar? {
-        text.unicodeScalars.first { stroke(for: $0) == nil }
+    /// How to type `character` as a person with this keymap would: its key (one stroke) when
+    /// a key level produces it, otherwise the shortest dead-key or `Multi_key` sequence of
+    /// the compose table of `composeLocale` (nil: the user's locale, as ``KeyboardState``
+    /// uses; `XCOMPOSEFILE` or `~/.XCompose` replace the locale's table when they exist).
+    /// Nil when neither produces it.
+    public func strokes(for character: Unicode.Scalar, composeLocale: String? = nil) -> [KeyStroke]? {
+        if let stroke = stroke(for: character) { return [stroke] }
+        return sequences(composeLocale: composeLocale ?? KeyboardState.userLocale)?.strokes(for: character)
+    }
+
+    /// The first character of `text` (a Unicode scalar) that this keymap cannot type, neither
+    /// with one key nor through the compose table of `composeLocale` (nil: the user's
+    /// locale), or nil.
+    public func firstUntypableCharacter(in text: String, composeLocale: String? = nil) -> Unicode.Scalar? {
+        text.unicodeScalars.first { strokes(for: $0, composeLocale: composeLocale) == nil }
+    }
+
+    /// Every keysym a key level types, with its best stroke, best strokes first (fewer
+    /// modifiers, main block before keypad, lower keycode).
+    var keysymStrokes: [(keysym: UInt32, stroke: KeyStroke)] {
+        strokeByKeysym.map { (keysym: $0.key, stroke: $0.value) }.sorted {
+            rank($0.stroke) != rank($1.stroke) ? rank($0.stroke) < rank($1.stroke) : $0.keysym < $1.keysym
+        }
+    }
+
+    /// The compose sequences of `locale`'s table on this keymap, loaded on first use; nil
+    /// when libxkbcommon has no table for it.
+    private func sequences(composeLocale locale: String) -> ComposeSequences? {
+        if let known = composeSequences[locale] { return known }
+        if localesWithoutCompose.contains(locale) { return nil }
+        guard let table = xkb_compose_table_new_from_locale(context, locale, XKB_COMPOSE_COMPILE_NO_FLAGS) else {
+            localesWithoutCompose.insert(locale)
+            return nil
+        }
+        defer { xkb_compose_table_unref(table) }
+        let sequences = ComposeSequences(table: table, keymap: self)
+        composeSequences[locale] = sequences
+        return sequences
     }
 
     /// The keysym of Return.
@@ -168,10 +207,13 @@ public final class Keymap {
     /// keycodes, so lookups are natural and deterministic.
     private func isBetter(_ candidate: KeyStroke, than current: KeyStroke?) -> Bool {
         guard let current else { return true }
-        func rank(_ stroke: KeyStroke) -> (Int, Int, UInt32) {
-            (keypadKeycodes.contains(stroke.keycode) ? 1 : 0, stroke.modifierKeycodes.count, stroke.keycode)
-        }
         return rank(candidate) < rank(current)
+    }
+
+    /// How natural `stroke` is to press: main block before keypad, then fewer modifiers,
+    /// then the lower keycode (lower is better).
+    private func rank(_ stroke: KeyStroke) -> (Int, Int, UInt32) {
+        (keypadKeycodes.contains(stroke.keycode) ? 1 : 0, stroke.modifierKeycodes.count, stroke.keycode)
     }
 
     /// The keysyms of `key` at `level` of the first group.

@@ -97,16 +97,19 @@ extension ScriptPlayer {
         await deliver([isDown ? keyboard.press(stroke.keycode) : keyboard.release(stroke.keycode)])
     }
 
-    /// Types `text` key by key with the modifiers each character's level needs.
+    /// Types `text` key by key as a person would: each character's key with the modifiers
+    /// its level needs, or, for a character no key level has, its dead-key or `Multi_key`
+    /// sequence through the keyboard's compose table (so the view gets the composed text
+    /// on the key that ends the sequence, as from a real seat).
     func type(_ text: String, at location: SourceLocation) async throws(PlaybackError) {
         let keyboard = try requireKeyboard(at: location)
         for character in text.unicodeScalars {
-            guard let stroke = keyboard.keymap.stroke(for: character) else {
+            guard let strokes = keyboard.strokes(for: character) else {
                 throw PlaybackError(
                     "character '\(ScriptPrinter.escaped(String(character)))' cannot be typed "
                         + "with layout '\(keyboard.keymap.layout)'", at: location)
             }
-            await deliver(keyboard.type(stroke))
+            for stroke in strokes { await deliver(keyboard.type(stroke)) }
         }
     }
 

@@ -112,6 +112,41 @@ struct KeyboardTranslationTests {
         #expect(typed(e) == "e")
     }
 
+    @Test("characters no key level has are found as compose sequences of the keymap's keys, shortest first")
+    func composeSequencesForType() throws {
+        let de = try #require(Keymap(layout: KeyboardLayout(layout: "de")))
+        let keyboard = try #require(KeyboardState(keymap: de, composeLocale: "en_US.UTF-8"))
+        // ü has its own key: one stroke; é needs dead_acute then e.
+        #expect(keyboard.strokes(for: "ü")?.count == 1)
+        let strokes = try #require(keyboard.strokes(for: "é"))
+        #expect(strokes.count == 2)
+        let acuteSym = try #require(Keymap.keysym(named: "dead_acute"))
+        #expect(strokes.first == de.stroke(forKeysym: acuteSym))
+        #expect(strokes.last == de.stroke(for: "e"))
+        // What the sequence types, through the keyboard's own compose state.
+        for text in ["é", "ê", "à", "É", "ô"] {
+            let scalar = try #require(text.unicodeScalars.first)
+            let typed = try #require(keyboard.strokes(for: scalar)).flatMap { keyboard.type($0) }.map(\.text).joined()
+            #expect(typed == text)
+        }
+        #expect(keyboard.pressedKeys.isEmpty)
+        #expect(de.firstUntypableCharacter(in: "Café", composeLocale: "en_US.UTF-8") == nil)
+    }
+
+    @Test("a character neither a key nor a compose sequence of the layout produces stays untypable")
+    func untypableWithoutKeyOrSequence() throws {
+        // us has no dead keys and no Compose key, so é cannot be typed there.
+        let us = try #require(Keymap(layout: .us))
+        #expect(us.strokes(for: "é", composeLocale: "en_US.UTF-8") == nil)
+        #expect(us.firstUntypableCharacter(in: "Café", composeLocale: "en_US.UTF-8") == "é")
+        // Without a compose table, de's dead keys compose nothing.
+        let de = try #require(Keymap(layout: KeyboardLayout(layout: "de")))
+        #expect(de.strokes(for: "é", composeLocale: "xx_NOSUCH.UTF-8") == nil)
+        #expect(de.strokes(for: "ü", composeLocale: "xx_NOSUCH.UTF-8")?.count == 1)
+        // No layout key or sequence types a Han character.
+        #expect(de.strokes(for: "字", composeLocale: "en_US.UTF-8") == nil)
+    }
+
     @Test("without a compose table (an unknown locale) a dead key types nothing and the next key types itself")
     func noComposeTable() throws {
         let intl = try #require(Keymap(layout: KeyboardLayout(layout: "us", variant: "intl")))

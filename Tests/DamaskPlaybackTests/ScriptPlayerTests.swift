@@ -167,6 +167,39 @@ struct ScriptPlayerTests {
         #expect(umlaut.modifiers == [])
     }
 
+    @Test("type reaches a character no key has through its dead key, as a person types it: de types é as dead_acute then e")
+    func typeComposesThroughDeadKeys() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            layout de
+            type "Café déjà"
+            """)
+        #expect(report.succeeded)
+        #expect(fixture.textView.text == "Café déjà")
+        let presses = fixture.textView.events.filter { $0.phase == .down && $0.keysym != 0xFFE1 }
+        // The dead key's press types nothing; the key after it types the composed letter.
+        let acute = try #require(presses.firstIndex { $0.keysym == 0xFE51 })  // XK_dead_acute
+        #expect(presses[acute].text == "")
+        #expect(presses[acute + 1].text == "é")
+        #expect(presses[acute + 1].keysym == 0xE9)  // XK_eacute
+        #expect(presses[acute + 1].keycode == 18 + 8)  // the E key (evdev 18)
+        #expect(presses.contains { $0.keysym == 0xFE50 })  // XK_dead_grave, for à
+    }
+
+    @Test("type with a layout that has dead keys: Greek accented letters arrive through the tonos dead key")
+    func typeGreekWithTonos() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            layout gr
+            type "Καλημέρα κόσμε"
+            """)
+        #expect(report.succeeded)
+        #expect(fixture.textView.text == "Καλημέρα κόσμε")
+        #expect(fixture.textView.events.filter { $0.phase == .down && $0.text.isEmpty && $0.keysym != 0xFFE1 }.count == 2)
+    }
+
     @Test("a key chord presses its modifiers around the key")
     func keyChordModifiers() async throws {
         let fixture = PlaybackFixture()

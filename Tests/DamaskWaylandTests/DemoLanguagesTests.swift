@@ -69,6 +69,15 @@ struct DemoLanguagesTests {
         #expect(Font.system(size: 16).missingCharacterCount(in: text) == 0)
     }
 
+    @Test(
+        "type reaches accented letters through the layout's dead keys, as a person types them: gr tonos, de acute and grave",
+        arguments: [("gr", "Καλημέρα κόσμε"), ("de", "Café déjà vu")])
+    func deadKeysTypeIntoTheField(layout: String, text: String) throws {
+        let screenshot = try Self.textScene(afterTyping: "type \"\(text)\"", layout: layout)
+        #expect(try Self.fieldShows(text, in: screenshot) < 20, "field does not show \(text)")
+        #expect(try Self.fieldShows("", in: screenshot) > 100, "field is empty")
+    }
+
     @Test("Backspace removes one grapheme cluster: a Bengali conjunct typed through a script key by key")
     func backspaceRemovesOneCluster() throws {
         // "কি" (KA + vowel sign I) is one cluster; Backspace after "নকি" leaves "ন".

@@ -1,0 +1,38 @@
+import Testing
+
+@testable import DamaskGraphics
+
+/// Laid-out lines are cached per string and font: the same text in the same font is laid
+/// out once, whichever `String` value carries it, and no other text or font shares its line.
+@Suite("Text line cache")
+struct TextLineCacheTests {
+    @Test("the same text in the same font is one cached line, also when looked up again after other lines")
+    func sameTextIsOneLine() throws {
+        let font = Font.system(size: 15)
+        let bengali = "আমি আমার অ্যাপ্লিকেশনে একটি ভিউ আঁকি"
+        let first = font.line(for: bengali)
+        // An equal string with its own storage finds the same line.
+        let rebuilt = String(String.UnicodeScalarView(bengali.unicodeScalars.map { $0 }))
+        #expect(font.line(for: rebuilt) === first)
+        // After more lines than the recently-used look-up holds, still the same line.
+        for index in 0..<(FreeTypeLibrary.recentLineLimit * 2) { _ = font.line(for: "other line \(index)") }
+        #expect(font.line(for: bengali) === first)
+        #expect(first.serial != 0)
+    }
+
+    @Test("strings of the same length, or the same string in another size, never share a line")
+    func otherTextOrSizeIsAnotherLine() throws {
+        let font = Font.system(size: 15)
+        let a = font.line(for: "Damask draws lines")
+        let b = font.line(for: "Damask draws lines".uppercased())
+        #expect(a !== b)
+        #expect(a.serial != b.serial)
+        #expect(b.width > a.width)
+        // Looked up again, each finds its own line (the recent look-up compares bytes).
+        #expect(font.line(for: "Damask draws lines") === a)
+        #expect(font.line(for: "DAMASK DRAWS LINES") === b)
+        let larger = Font.system(size: 30).line(for: "Damask draws lines")
+        #expect(larger !== a)
+        #expect(larger.width > a.width * 1.9)
+    }
+}
