@@ -55,6 +55,8 @@ let package = Package(
             providers: [.apt(["libcairo2-dev"])]),
 
         // MARK: C shims.
+        // Reads of a client's shared memory that survive the client shrinking it (SIGBUS guard).
+        .target(name: "CDamaskShmGuard", cSettings: [.define("_GNU_SOURCE")]),
         // Generated protocol glue (scripts/generate-protocols).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
         // What Swift cannot do safely by itself: memfd, interface addresses, libwayland's log.
@@ -85,7 +87,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
-        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics"], swiftSettings: strictSettings),
+        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard"], swiftSettings: strictSettings),
 
         // MARK: Applications.
         .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),

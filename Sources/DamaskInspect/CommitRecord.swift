@@ -57,6 +57,9 @@ public struct CommitRecord: Sendable, Equatable {
     public var heldWrite = false
     /// Microseconds the inspector spent copying and comparing for this record.
     public var costMicroseconds = 0
+    /// The content is `unreadable` because the client's pool file was shorter than the buffer
+    /// (it shrank the file before or while the inspector read it).
+    public var poolShrunk = false
 
     public init(kind: Kind, time: Double, client: Int, surface: UInt32, role: String, commit: Int) {
         (self.kind, self.time, self.client, self.surface, self.role, self.commit) = (kind, time, client, surface, role, commit)
@@ -122,6 +125,7 @@ public struct CommitRecord: Sendable, Equatable {
             "\"over_damage_boxes\":\(number(overDamageOfBoxes))",
             "\"held_write\":\(heldWrite)",
             "\"cost_us\":\(costMicroseconds)",
+            "\"pool_shrunk\":\(poolShrunk)",
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }

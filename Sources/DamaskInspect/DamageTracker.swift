@@ -19,8 +19,6 @@ public final class DamageTracker {
     private var surfaces: [UInt32: TrackedSurface] = [:]
     /// Role objects (viewport, xdg_surface, xdg_toplevel, …) → their surface id.
     private var surfaceOf: [UInt32: UInt32] = [:]
-    /// Reads buffers' rows for comparison; its scratch area is reused by every commit.
-    private let reader = RowReader()
     /// Buffers attached through an interface other than wl_shm (dmabuf, single-pixel, …).
     public private(set) var foreignBufferCommits = 0
     /// Time spent reading and comparing pixels at commits and releases, in µs (wall clock),
@@ -125,9 +123,9 @@ public final class DamageTracker {
         guard let by = buffer.heldBy, let held = buffer.store else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         var comparison = ContentComparison()
-        let complete = buffer.readRows(with: reader) { y, row in
+        let complete = (try? buffer.readRows { y, row in
             comparison.addRow(y, old: held.row(y), new: row, width: held.width, format: held.format, damage: [])
-        }
+        }) != nil
         let cost = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
         pixelMicroseconds += cost
         guard complete, comparison.changedPixels > 0 else { return }
@@ -236,8 +234,13 @@ public final class DamageTracker {
             $0.fits(width: buffer.width, height: buffer.height, format: buffer.format) && surface.contentGeometry == surface.geometry ? $0 : nil
         }
         let region = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
-        guard let captured = capture(buffer, on: surface, previous: previous, damage: region) else {
+        let captured: Captured
+        switch capture(buffer, on: surface, previous: previous, damage: region) {
+        case .success(let result):
+            captured = result
+        case .failure(let failure):
             record.content = .unreadable
+            record.poolShrunk = failure == .fileShrunk
             surface.content = nil
             emit()
             return
@@ -271,14 +274,14 @@ public final class DamageTracker {
     ///
     /// The store is the buffer's own, rewritten in place (only rows that differ are copied),
     /// unless it is `previous` itself or another surface shows it; then the surface's spare
-    /// store or a new one. Returns nil when the pixels cannot all be read; the buffer then has
+    /// store or a new one. Fails when the pixels cannot all be read; the buffer then has
     /// no stored content (a release check is skipped).
     private func capture(
         _ buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?, damage: DamageRegion
-    ) -> (store: PixelStore, comparison: ContentComparison, heldWrite: Bool)? {
+    ) -> Result<Captured, ShmReadFailure> {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { pixelMicroseconds += Int((DispatchTime.now().uptimeNanoseconds - start) / 1000) }
-        guard buffer.isReadable else { return nil }
+        guard buffer.isReadable else { return .failure(.outsidePool) }
         let (width, height, format) = (buffer.width, buffer.height, buffer.format)
         let own = buffer.store.flatMap { $0.fits(width: width, height: height, format: format) ? $0 : nil }
         let held = buffer.heldBy == nil ? nil : own
@@ -301,25 +304,27 @@ public final class DamageTracker {
         // content too, it equals the store's and needs neither a comparison nor a copy.
         let knownRows = storeIsCurrent ? previous.flatMap { $0.wasCompared(with: store) ? $0 : nil } : nil
         store.beginRewrite(basis: previous)
-        let complete = buffer.readRows(with: reader) { y, row in
-            var equalToPrevious = false
-            if let previous {
-                equalToPrevious = !comparison.addRow(y, old: previous.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y))
+        let read = Result { () throws(ShmReadFailure) in
+            try buffer.readRows { y, row in
+                var equalToPrevious = false
+                if let previous {
+                    equalToPrevious = !comparison.addRow(y, old: previous.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y))
+                }
+                store.setRow(y, equalToBasis: equalToPrevious)
+                let destination = store.row(y)
+                if !storeIsCurrent {
+                    memcpy(destination, row, rowBytes)
+                } else if !(equalToPrevious && knownRows?.rowWasEqualToBasis(y) == true), memcmp(destination, row, rowBytes) != 0 {
+                    if held === store { heldWrite = true }
+                    memcpy(destination, row, rowBytes)
+                }
+                if let held, held !== store, !heldWrite, memcmp(held.row(y), row, rowBytes) != 0 { heldWrite = true }
             }
-            store.setRow(y, equalToBasis: equalToPrevious)
-            let destination = store.row(y)
-            if !storeIsCurrent {
-                memcpy(destination, row, rowBytes)
-            } else if !(equalToPrevious && knownRows?.rowWasEqualToBasis(y) == true), memcmp(destination, row, rowBytes) != 0 {
-                if held === store { heldWrite = true }
-                memcpy(destination, row, rowBytes)
-            }
-            if let held, held !== store, !heldWrite, memcmp(held.row(y), row, rowBytes) != 0 { heldWrite = true }
         }
         let replaced = buffer.store
-        guard complete else {
+        if case .failure(let failure) = read {
             buffer.store = nil
-            return nil
+            return .failure(failure)
         }
         buffer.store = store
         // The buffer's former content, if nothing shows it once this surface shows the new
@@ -327,6 +332,15 @@ public final class DamageTracker {
         if let replaced, replaced !== store, surface.spare == nil, replaced.shownBy == (replaced === surface.content ? 1 : 0) {
             surface.spare = replaced
         }
-        return (store, comparison, heldWrite)
+        return .success(Captured(store: store, comparison: comparison, heldWrite: heldWrite))
+    }
+
+    /// What ``capture(_:on:previous:damage:)`` read: the store now holding the buffer's
+    /// content, its comparison with the surface's previous content, and whether the compositor
+    /// held the buffer while it was written.
+    private struct Captured {
+        let store: PixelStore
+        let comparison: ContentComparison
+        let heldWrite: Bool
     }
 }

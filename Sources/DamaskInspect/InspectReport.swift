@@ -113,6 +113,10 @@ public final class InspectReport {
         if rows.isEmpty { text += "(no surface committed)\n" }
         let compare = Double(pixelMicroseconds) / 1e6
         text += "under-damage commits: \(underDamageCommits), held-buffer writes: \(heldWrites)\n"
+        let shrunk = surfaces.reduce(0) { $0 + $1.poolShrunkCommits }
+        if shrunk > 0 {
+            text += "not checked: \(shrunk) commits whose wl_shm pool file the client had shrunk below the buffer (read as unreadable, no SIGBUS)\n"
+        }
         if foreignBufferCommits > 0 {
             text += "not checked: \(foreignBufferCommits) commits of buffers that are not wl_shm (dmabuf is out of scope)\n"
         }

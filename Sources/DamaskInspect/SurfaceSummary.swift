@@ -11,6 +11,8 @@ public struct SurfaceSummary: Sendable {
     public var frameOnlyCommits = 0
     public var reusedBufferCommits = 0
     public var unreadableCommits = 0
+    /// Unreadable commits whose pool file the client had shrunk under the buffer.
+    public var poolShrunkCommits = 0
     public var firstTime: Double?
     public var lastTime: Double?
     public var damagePixels: [Int] = []
@@ -48,6 +50,7 @@ public struct SurfaceSummary: Sendable {
             if record.isDamageless { damagelessCommits += 1 }
             if record.reused { reusedBufferCommits += 1 }
             if record.content == .unreadable { unreadableCommits += 1 }
+            if record.poolShrunk { poolShrunkCommits += 1 }
             damagePixels.append(record.damagePixels)
             if record.content == .compared {
                 changedPixels.append(record.changedPixels)

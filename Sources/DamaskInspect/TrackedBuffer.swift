@@ -33,10 +33,13 @@ final class TrackedBuffer {
         return stride >= width * bpp
     }
 
-    /// Reads its rows top to bottom into `body` (see ``RowReader/readRows(from:offset:stride:rowBytes:height:_:)``);
-    /// false when they cannot all be read.
-    func readRows(with reader: RowReader, _ body: (Int, UnsafeRawPointer) -> Void) -> Bool {
-        guard isReadable, let pool, let bpp = format.bytesPerPixel else { return false }
-        return reader.readRows(from: pool, offset: offset, stride: stride, rowBytes: width * bpp, height: height, body)
+    /// Reads its rows top to bottom into `body`, in place in the client's memory (see
+    /// ``ShmPool/readRows(offset:stride:rowBytes:height:_:)``).
+    ///
+    /// - Throws: why they cannot all be read (``ShmReadFailure/outsidePool`` also for a buffer
+    ///   that is not readable at all).
+    func readRows(_ body: (Int, UnsafeRawPointer) -> Void) throws(ShmReadFailure) {
+        guard isReadable, let pool, let bpp = format.bytesPerPixel else { throw .outsidePool }
+        try pool.readRows(offset: offset, stride: stride, rowBytes: width * bpp, height: height, body)
     }
 }

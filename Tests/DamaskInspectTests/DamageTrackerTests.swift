@@ -174,6 +174,32 @@ struct DamageTrackerTests {
         _ = ftruncate(f.fd, 100)
         f.commit(buffer: 8, damage: [])
         #expect(f.records.last?.content == .unreadable)
+        #expect(f.records.last?.poolShrunk == true)
+    }
+
+    @Test("A client that shrinks its pool after attaching gets that commit reported as a shrunk pool; once the file is back, its commits are compared again")
+    func poolShrunkAfterAttachingIsReportedThenRecovered() throws {
+        let f = try Fixture()
+        f.commitBaseline()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "attach", values: [.object(8), .int(0), .int(0)])
+        _ = ftruncate(f.fd, 600)  // buffer 8 (bytes 512..<1024) now ends past the file
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "damage_buffer", values: [.int(0), .int(0), .int(16), .int(8)])
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "commit", values: [])
+        let shrunk = try #require(f.records.last)
+        #expect(shrunk.content == .unreadable)
+        #expect(shrunk.poolShrunk)
+        #expect(shrunk.jsonLine.contains("\"pool_shrunk\":true"))
+        _ = ftruncate(f.fd, 1024)
+        f.commitWhole(7)
+        #expect(f.records.last?.content == .new)
+        #expect(f.records.last?.poolShrunk == false)
+        f.release(7)
+        f.write(buffer: 8, x: 2, y: 3, 0xff00)
+        f.commit(buffer: 8, damage: [PixelRect(x: 2, y: 3, width: 1, height: 1)])
+        let compared = try #require(f.records.last)
+        #expect(compared.content == .compared)
+        #expect(compared.changedPixels == 1)
+        #expect(compared.underDamagePixels == 0)
     }
 }
 

@@ -2,9 +2,9 @@
 import Foundation
 import Testing
 
-/// The inspector's copies of a client's pool file survive a client that shrinks the file
-/// (which, with a memory mapping, would raise SIGBUS in the inspector).
-@Suite("Shared-memory pool copies")
+/// The inspector's reads of a client's mapped pool file survive a client that shrinks the
+/// file (a read past its new end raises SIGBUS, which the guard turns into a failed read).
+@Suite("Shared-memory pool reads")
 struct ShmPoolTests {
     /// A temporary file of `size` bytes filled with a byte pattern; closed and removed at deinit.
     final class PoolFile: @unchecked Sendable {
@@ -53,6 +53,26 @@ struct ShmPoolTests {
         #expect(pool.copyRows(offset: 0, stride: 256, rowBytes: 256, height: 3)?.count == 768)
         pool.resize(to: 100)
         #expect(pool.copyRows(offset: 0, stride: 256, rowBytes: 256, height: 1) == nil)
+    }
+
+    @Test("A file shrunk while its rows are read fails that read (the SIGBUS is caught), and the next read maps the file again")
+    func shrinkDuringReadIsCaught() throws {
+        let size = 1 << 16
+        let file = try PoolFile(size: size)
+        let pool = ShmPool(duplicating: file.fd, size: size)
+        var rowsSeen = 0, sum = 0
+        #expect(throws: ShmReadFailure.fileShrunk) {
+            try pool.readRows(offset: 0, stride: 4096, rowBytes: 4096, height: 16) { y, row in
+                if y == 0 { _ = ftruncate(file.fd, 4096) }
+                // Row 1 onwards lies past the file's new end: reading it faults.
+                sum &+= Int(row.load(fromByteOffset: 4095, as: UInt8.self))
+                rowsSeen += 1
+            }
+        }
+        #expect(rowsSeen == 16, "every row was handed over (zeros past the end), none crashed")
+        try file.fill()
+        let rows = try #require(pool.copyRows(offset: 0, stride: 4096, rowBytes: 4096, height: 16))
+        #expect(rows == (0..<size).map(PoolFile.pattern))
     }
 
     @Test("Copying while another thread keeps shrinking and regrowing the file never faults")

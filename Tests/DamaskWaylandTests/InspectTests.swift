@@ -78,6 +78,25 @@ struct InspectTests {
         #expect(commits.allSatisfy { ["compared", "new", "unreadable"].contains($0["content"] as? String ?? "") }, "\(run.output)")
     }
 
+    @Test("A client that shrinks its pool file after attaching a buffer gets that commit reported as a shrunk pool, and the inspector carries on")
+    func poolShrunkAfterAttachingIsReported() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("shrinking-pool")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "once"], environment: weston.clientEnvironment, timeout: 60)
+        defer { run.removeDirectory() }
+        #expect(run.reason == .exit, "\(run.output)")
+        #expect(run.output.contains("inspector cost"), "\(run.output)")
+        let commits = run.records(role: "toplevel").filter { $0["kind"] as? String == "buffer" }
+        #expect(commits.count == 2, "\(commits)")
+        #expect(commits.first?["content"] as? String == "new", "\(commits)")
+        #expect(commits.first?["pool_shrunk"] as? Bool == false, "\(commits)")
+        #expect(commits.last?["content"] as? String == "unreadable", "\(commits)")
+        #expect(commits.last?["pool_shrunk"] as? Bool == true, "\(commits)")
+        #expect(run.output.contains("1 commits whose wl_shm pool file the client had shrunk"), "\(run.output)")
+    }
+
     @Test("A synchronized sub-surface is checked when its parent's commit applies it: a correct client that declares damage ahead has no under-damage", arguments: ["weston", "gnome"])
     func synchronizedSubsurfaceIsCheckedAtTheParentCommit(compositorName: String) throws {
         let compositor = try PrivateCompositor(compositorName == "weston" ? .weston() : .gnome())

@@ -3,11 +3,14 @@
  * the buffers in it are being committed (and read).
  *
  *   shrinking-pool [FRAMES]
+ *   shrinking-pool once
  *
  * Maps an 800x600 toplevel from one memfd pool, then commits FRAMES frames with full damage
  * while a second thread keeps truncating the memfd to 4 KiB and growing it back to the pool
  * size. Whoever reads the pool through a memory mapping at the wrong moment gets SIGBUS; a
  * compositor guards its reads and may disconnect the client, which ends the loop early.
+ * "once" instead commits one full frame, truncates the memfd to 4 KiB, then attaches the same
+ * buffer again with full damage and commits (the buffer now lies past the file's end).
  * Prints "committed N" at the end and exits 0, or 2 when it cannot connect or map.
  */
 #define _GNU_SOURCE
@@ -70,6 +73,24 @@ int main(int argc, char **argv)
 	while (!configured)
 		if (wl_display_dispatch(display) < 0)
 			return 2;
+
+	if (argc > 1 && strcmp(argv[1], "once") == 0) {
+		int committed = 0;
+		for (int frame = 0; frame < 2; frame++) {
+			if (frame == 1 && ftruncate(fd, 4096) < 0)
+				return 2;
+			wl_surface_attach(surface, buffer, 0, 0);
+			wl_surface_damage_buffer(surface, 0, 0, WIDTH, HEIGHT);
+			wl_surface_commit(surface);
+			if (wl_display_roundtrip(display) < 0)
+				break; /* the compositor disconnected us for the shrunk pool */
+			committed++;
+		}
+		printf("committed %d\n", committed);
+		fflush(stdout);
+		wl_display_disconnect(display);
+		return 0;
+	}
 
 	pthread_t thread;
 	if (pthread_create(&thread, NULL, shrink_loop, &fd) != 0)
