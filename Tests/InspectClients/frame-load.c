@@ -9,8 +9,11 @@
  * place), "full" changes every pixel (damage: the whole buffer). After each commit it sends
  * wl_display.sync and times the reply: the round trip of a commit, which an inspector in
  * between lengthens by what it adds per commit (both hops, plus its copy and comparison).
- * At the end it prints one line:
+ * At the end it prints two lines:
  *   frames N fps F interval_ms median M p95 P max X roundtrip_us median M p95 P max X
+ *   intervals_ms p5 A p25 B p75 C p99 D; <=20 ms K, 20-37 ms L, 37-54 ms M, >54 ms N
+ * (the second: the distribution of frame-callback intervals, and how many intervals took one
+ * 60 Hz frame, two, three, or more).
  * Exits 0, or 2 when it cannot connect or map.
  */
 #define _GNU_SOURCE
@@ -199,9 +202,17 @@ int main(int argc, char **argv)
 	double elapsed = now() - start;
 	double im, ip, ix, rm, rp, rx;
 	stats(intervals, interval_count, &im, &ip, &ix);
+	int buckets[4] = { 0, 0, 0, 0 };
+	for (int i = 0; i < interval_count; i++)
+		buckets[intervals[i] <= 20 ? 0 : intervals[i] <= 37 ? 1 : intervals[i] <= 54 ? 2 : 3]++;
 	stats(roundtrips, roundtrip_count, &rm, &rp, &rx);
 	printf("frames %d fps %.1f interval_ms median %.1f p95 %.1f max %.1f roundtrip_us median %.0f p95 %.0f max %.0f\n",
 	       frames, frames / elapsed, im, ip, ix, rm, rp, rx);
+	if (interval_count > 0)
+		printf("intervals_ms p5 %.1f p25 %.1f p75 %.1f p99 %.1f; <=20 ms %d, 20-37 ms %d, 37-54 ms %d, >54 ms %d\n",
+		       intervals[(int)(interval_count * 0.05)], intervals[(int)(interval_count * 0.25)],
+		       intervals[(int)(interval_count * 0.75)], intervals[(int)(interval_count * 0.99)],
+		       buckets[0], buckets[1], buckets[2], buckets[3]);
 	fflush(stdout);
 	wl_display_disconnect(display);
 	return 0;
