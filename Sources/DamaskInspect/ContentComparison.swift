@@ -61,8 +61,9 @@ public struct ContentComparison: Sendable, Equatable {
     /// Exact, and cheap where nothing changed: an unchanged row costs one `memcmp`; in a row
     /// that differs, each damaged span and each gap between them is first checked with one
     /// `memcmp`, and only a segment that differs is counted pixel by pixel (4-byte formats:
-    /// the first and last changed pixel are found, then the pixels between are counted with
-    /// the format's visible mask, a loop the compiler vectorizes).
+    /// the first and last changed pixel are found, then one pass over the pixels between,
+    /// eight at a time with the format's visible mask, both counts them and splits them into
+    /// separate changes).
     ///
     /// - Returns: whether the row's bytes differ at all (a change of only the X byte of an
     ///   XRGB pixel differs, though it counts as no changed pixel).
@@ -106,7 +107,7 @@ public struct ContentComparison: Sendable, Equatable {
             var high = range.upperBound - 1
             while !differs(high) { high -= 1 }
             (first, last) = (low, high)
-            count = Self.countChanged(old: old + low * 4, new: new + low * 4, pixels: high - low + 1, mask: mask)
+            // Counted below, in the same pass that splits the changes into runs.
         } else {
             for x in range where memcmp(old + x * bpp, new + x * bpp, bpp) != 0 {
                 count += 1
@@ -116,7 +117,9 @@ public struct ContentComparison: Sendable, Equatable {
             guard count > 0 else { return }
         }
         // Runs of changed pixels, split where more than the clusters' gap lies unchanged:
-        // eight pixels at a time where all or none of them changed.
+        // eight pixels at a time where all or none of them changed. For 4-byte formats this
+        // pass also counts them (each pixel from `first` to `last` is counted once, in a block
+        // of eight or alone).
         let mask = SIMD8<UInt32>(repeating: format.visibleMask), zero = SIMD8<UInt32>()
         var x = first
         while x <= last {
@@ -130,11 +133,13 @@ public struct ContentComparison: Sendable, Equatable {
                 }
                 if !any(same), run.lowerBound >= 0, x - run.upperBound <= ChangeClusters.gap {
                     run = run.lowerBound..<(x &+ 8)
+                    count &+= 8
                     x &+= 8
                     continue
                 }
             }
             if Self.differs(x, old: old, new: new, format: format) {
+                if bpp == 4 { count &+= 1 }
                 if run.lowerBound >= 0, x - run.upperBound > ChangeClusters.gap {
                     changes.add(row: y, from: run.lowerBound, to: run.upperBound)
                     run = -1..<(-1)
@@ -150,7 +155,7 @@ public struct ContentComparison: Sendable, Equatable {
         underDamagePixels += count
         underDamageBounds = underDamageBounds.union(bounds)
         if let underDamage {
-            for x in first...last where memcmp(old + x * bpp, new + x * bpp, bpp) != 0 && (bpp != 4 || Self.countChanged(old: old + x * 4, new: new + x * 4, pixels: 1, mask: format.visibleMask) == 1) {
+            for x in first...last where Self.differs(x, old: old, new: new, format: format) {
                 underDamage(x, y)
             }
         }
@@ -162,29 +167,5 @@ public struct ContentComparison: Sendable, Equatable {
         guard bpp == 4 else { return memcmp(old + x * bpp, new + x * bpp, bpp) != 0 }
         return (old.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) ^ new.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self))
             & format.visibleMask != 0
-    }
-
-    /// How many of `pixels` 32-bit pixels differ in the bits of `mask`: eight at a time with
-    /// vector compares (per-lane counts cannot overflow: a row has at most 2¹⁵ pixels), the
-    /// rest one by one.
-    private static func countChanged(old: UnsafeRawPointer, new: UnsafeRawPointer, pixels: Int, mask: UInt32) -> Int {
-        let lanes = SIMD8<UInt32>(repeating: mask)
-        let zero = SIMD8<UInt32>(), one = SIMD8<UInt32>(repeating: 1)
-        var counts = SIMD8<UInt32>()
-        var i = 0
-        while i &+ 8 <= pixels {
-            let a = old.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-            let b = new.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<UInt32>.self)
-            counts &+= one.replacing(with: zero, where: (a ^ b) & lanes .== zero)
-            i &+= 8
-        }
-        var count = Int(counts.wrappedSum())
-        while i < pixels {
-            let a = old.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
-            let b = new.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
-            count &+= (a ^ b) & mask != 0 ? 1 : 0
-            i &+= 1
-        }
-        return count
     }
 }
