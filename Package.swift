@@ -93,7 +93,7 @@ let package = Package(
         .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskDemo",
-            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics"],
+            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics", "CDamaskShims"],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings),
         .executableTarget(

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -96,3 +97,5 @@ void damask_main_queue_drain(void) {
     }
     _dispatch_main_queue_callback_4CF(NULL);
 }
+
+int damask_set_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }

@@ -25,7 +25,7 @@ struct BenchOptions {
     var profilesColdCaches = false
     /// Only the figures whose name contains this (`--case`), if set.
     var caseFilter: String?
-    /// The damask-demo the startup suite starts (`--demo`); nil: the one next to damask-bench.
+    /// The damask-demo the startup suite starts (`--demo`); nil: the one `scripts/build-demo-release` builds.
     var demoPath: String?
     /// Whether `--help` was asked for.
     var showHelp = false
@@ -84,7 +84,8 @@ struct BenchOptions {
           --quick              a smoke run: 3 repeats, 1 warm-up, 4 frames, 1 s idle
           --offscreen          skip the parts that need a private Weston
           --demo PATH          the damask-demo executable the startup suite starts (default: the
-                               one next to damask-bench), e.g. one built with --static-swift-stdlib
+                               one scripts/build-demo-release builds, .build/static/release),
+                               e.g. .build/release/damask-demo for the shared Swift runtime
           --profile SCENARIO   run one damage scenario alone at 3840x2160 (no baselines), for
                                valgrind --tool=callgrind --toggle-collect='*profiledFrames*'
                                or perf; SCENARIO is one of: \(DamageScenario.allCases.map(\.rawValue).joined(separator: ", "))

@@ -40,20 +40,34 @@ import Foundation
         var arguments: [String]
     }
 
+    /// The damask-demo `scripts/build-demo-release` builds (`.build/static/release/damask-demo`:
+    /// the Swift runtime linked in, the build README's demo command runs), under
+    /// `DAMASK_ROOT`, the current directory or the package this file was compiled from;
+    /// nil when none is built.
+    static func releaseDemoPath() -> String? {
+        var roots: [String] = []
+        if let root = ProcessInfo.processInfo.environment["DAMASK_ROOT"] { roots.append(root) }
+        roots.append(FileManager.default.currentDirectoryPath)
+        roots.append(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path)
+        return roots.map { $0 + "/.build/static/release/damask-demo" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// Runs the suite.
     func run() throws {
         guard !options.offscreenOnly else {
             report.skip("startup", reason: "--offscreen")
             return
         }
-        let demoPath =
-            options.demoPath
-            ?? URL(fileURLWithPath: ChildProcess.benchExecutable).deletingLastPathComponent()
-            .appendingPathComponent("damask-demo").path
-        guard FileManager.default.isExecutableFile(atPath: demoPath) else {
+        guard let demoPath = options.demoPath ?? Self.releaseDemoPath() else {
             throw BenchError.helper(
-                options.demoPath == nil
-                    ? "damask-demo is not built next to damask-bench" : "--demo \(demoPath) is not an executable")
+                "the released damask-demo is not built (scripts/build-demo-release builds it in "
+                    + ".build/static), or pass --demo PATH")
+        }
+        guard FileManager.default.isExecutableFile(atPath: demoPath) else {
+            throw BenchError.helper("--demo \(demoPath) is not an executable")
         }
         guard let footPath = Self.executableInPath("foot") else {
             throw BenchError.helper("foot is not installed (scripts/setup)")

@@ -1,3 +1,4 @@
+import CDamaskShims
 import DamaskWayland
 import Foundation
 
@@ -5,6 +6,12 @@ import Foundation
 
 // A closed stdout or stderr pipe must end in an error return from write(2), not a signal.
 signal(SIGPIPE, SIG_IGN)
+
+// Window-sized temporaries (a view's trial backing store, decoded images) are returned to the
+// system when freed: with glibc's default dynamic threshold, the first such free raises the
+// mmap threshold and every later one is carved from the heap, which keeps its high-water mark
+// (about 1.2 MiB of the demo's settled RSS; docs/performance.md, "Start-up and memory").
+_ = damask_set_malloc_mmap_threshold(128 * 1024)
 
 let options: DemoOptions
 do {

@@ -129,7 +129,10 @@ extension BenchTests {
 extension BenchTests {
     @Test("startup runs damask-demo and foot under one Weston with a seat and times each from exec to its first frame", .integration)
     func startupComparesDemoWithFoot() throws {
-        let result = try Self.run(["startup", "--quick"])
+        // The demo of this build (the default is the one scripts/build-demo-release builds,
+        // which a test run does not make).
+        let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo").path
+        let result = try Self.run(["startup", "--quick", "--demo", demo])
         #expect(result.status == 0, "\(result.output)")
         let json = try #require(result.json)
         let figures = try #require(json["figures"] as? [[String: Any]], "no figures: \(result.output)")

@@ -59,3 +59,12 @@ int damask_main_queue_descriptor(void);
 /// Clears the main queue's eventfd (when it is readable) and runs the work queued on the
 /// main queue. Call on the main thread only.
 void damask_main_queue_drain(void);
+
+// MARK: - Allocator
+
+/// Fixes glibc malloc's mmap threshold at `bytes` (`mallopt(M_MMAP_THRESHOLD, bytes)`):
+/// blocks of at least that size are mapped on their own and unmapped when freed, and glibc
+/// stops raising the threshold after such a free (which would otherwise carve later large
+/// temporaries from the heap, whose high-water mark stays resident). Returns 1 when glibc
+/// accepted the value. Call early, on the main thread, before other threads allocate.
+int damask_set_malloc_mmap_threshold(int bytes);
