@@ -6,8 +6,10 @@ import Foundation
 /// A seat's `wl_keyboard`: the compositor's keymap compiled with xkbcommon, modifiers, key
 /// events with their text, key repeat, and keyboard focus.
 ///
-/// The keymap arrives as a file descriptor, mapped read-only and private, copied into an
-/// ``XKBKeyboard`` and unmapped and closed at once. A keymap change or focus loss stops
+/// The keymap arrives as a file descriptor, mapped read-only and private, its text copied
+/// and the file unmapped and closed at once; the text is compiled into an ``XKBKeyboard``
+/// when a focus, key or modifier event first needs it (not before the window's first
+/// frame). A keymap change or focus loss stops
 /// key repeat. Key events go to the focused surface, whose window hands them to its first
 /// responder.
 ///
@@ -26,7 +28,26 @@ public final class WaylandKeyboard {
     /// How many keymaps the compositor sent so far.
     public private(set) var keymapCount = 0
 
-    private var xkb: XKBKeyboard?
+    /// The keymap text the compositor sent and nobody has needed yet. It is compiled when a
+    /// focus, key or modifier event first asks for ``xkb``: compiling (and loading the compose
+    /// table) takes milliseconds, and the compositor sends the keymap while the window is
+    /// still making its first frame.
+    private var pendingKeymapText: String?
+    /// The compiled keymap and its state; nil before a keymap compiled or after one failed.
+    private var compiledXKB: XKBKeyboard?
+    /// The keyboard's xkb state, compiling the pending keymap first if there is one.
+    private var xkb: XKBKeyboard? {
+        if let text = pendingKeymapText {
+            pendingKeymapText = nil
+            do {
+                compiledXKB = try XKBKeyboard(keymapText: text)
+            } catch {
+                // Keys typed under an unknown keymap would mean something else: ignore them.
+                StandardError.write("damask: the compositor's keymap does not compile; the keyboard is ignored\n")
+            }
+        }
+        return compiledXKB
+    }
     private let repeater = KeyRepeater()
     private var focus: Int?
     private var pressedKeys: Set<UInt32> = []
@@ -65,11 +86,12 @@ public final class WaylandKeyboard {
         defer { close(fd) }
         keymapCount += 1
         repeater.stop()
+        compiledXKB = nil
         do {
-            xkb = try Self.compileKeymap(format: format, fd: fd, size: size)
+            pendingKeymapText = try Self.readKeymap(format: format, fd: fd, size: size)
         } catch {
             // Keys typed under an unknown keymap would mean something else: ignore them.
-            xkb = nil
+            pendingKeymapText = nil
             StandardError.write("damask: \(error.message); the keyboard is ignored\n")
         }
     }
@@ -84,12 +106,27 @@ public final class WaylandKeyboard {
     }
 
     /// Compiles the keymap the compositor sent in `fd` (`size` bytes including the final
-    /// NUL, in `format`). Maps the file read-only and private and unmaps it before
-    /// returning; the caller keeps ownership of `fd` and closes it.
+    /// NUL, in `format`), as ``readKeymap(format:fd:size:)`` reads it; the caller keeps
+    /// ownership of `fd` and closes it.
     ///
     /// - Throws: ``KeymapProblem`` for an unknown format, a file that cannot be mapped or
     ///   is shorter than `size`, or text xkbcommon does not compile.
     nonisolated static func compileKeymap(format: UInt32, fd: Int32, size: UInt32) throws(KeymapProblem) -> XKBKeyboard {
+        let text = try readKeymap(format: format, fd: fd, size: size)
+        do {
+            return try XKBKeyboard(keymapText: text)
+        } catch {
+            throw KeymapProblem(message: "the compositor's keymap does not compile")
+        }
+    }
+
+    /// The text of the keymap the compositor sent in `fd` (`size` bytes including the final
+    /// NUL, in `format`). Maps the file read-only and private and unmaps it before
+    /// returning; the caller keeps ownership of `fd` and closes it.
+    ///
+    /// - Throws: ``KeymapProblem`` for an unknown format, or a file that cannot be mapped or
+    ///   is shorter than `size`.
+    nonisolated static func readKeymap(format: UInt32, fd: Int32, size: UInt32) throws(KeymapProblem) -> String {
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue else {
             if format == WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue {
                 throw KeymapProblem(message: "the compositor sends no keymap")
@@ -116,12 +153,7 @@ public final class WaylandKeyboard {
         // The text is NUL-terminated within `size` bytes.
         // strnlen, not a Swift per-byte closure: a keymap can be megabytes long.
         let length = strnlen(mapping.assumingMemoryBound(to: CChar.self), Int(size))
-        let text = String(decoding: UnsafeRawBufferPointer(start: mapping, count: length), as: UTF8.self)
-        do {
-            return try XKBKeyboard(keymapText: text)
-        } catch {
-            throw KeymapProblem(message: "the compositor's keymap does not compile")
-        }
+        return String(decoding: UnsafeRawBufferPointer(start: mapping, count: length), as: UTF8.self)
     }
 
     /// The xkb keycode of an evdev key code from the wire (xkb numbers keys from evdev + 8),
