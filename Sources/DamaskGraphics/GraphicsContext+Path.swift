@@ -115,7 +115,8 @@ extension GraphicsContext {
 
     /// Paints `path`'s device polygons (made by `makePolygons` unless the path's cache has
     /// them for this CTM and `stroke` style) with `color`, reusing the cached edge table
-    /// when the clip box is the same, and leaves what it computed in the cache.
+    /// when the clip box is the same and replaying the cached coverage when the fill rule
+    /// and antialiasing are too, and leaves what it computed in the cache.
     private func paintCached(
         _ path: Path, stroke: PathGeometryCache.StrokeStyle?, rule: FillRule, color: Color,
         makePolygons: () -> [[CGPoint]]
@@ -128,15 +129,33 @@ extension GraphicsContext {
             if changed { cache.store(entry) }
             return
         }
-        paintPolygons(entry.polygons, rule: rule, color: color) { bounds in
-            let box = PathGeometryCache.Bounds(x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1)
-            if entry.tableBounds != box {
-                entry.table = EdgeTable(polygons: entry.polygons, bounds: bounds)
-                entry.tableBounds = box
+        let antialias = state.shouldAntialias
+        paintPolygons(
+            entry.polygons, rule: rule, color: color,
+            edgeTable: { bounds in
+                let box = PathGeometryCache.Bounds(x0: bounds.x0, y0: bounds.y0, x1: bounds.x1, y1: bounds.y1)
+                if entry.tableBounds != box {
+                    entry.table = EdgeTable(polygons: entry.polygons, bounds: bounds)
+                    entry.tableBounds = box
+                    entry.coverage = nil
+                    changed = true
+                }
+                return entry.table
+            },
+            scan: { table, painter in
+                if let coverage = entry.coverage, coverage.rule == rule, coverage.antialias == antialias {
+                    coverage.recording.replay(into: &painter)
+                    return
+                }
+                var recorder = RecordingSink(inner: painter, limit: PathGeometryCache.coverageLimit)
+                Rasterizer.scan(table, rule: rule, antialias: antialias, into: &recorder)
+                painter = recorder.inner
+                entry.coverage = recorder.overflowed
+                    ? nil
+                    : PathGeometryCache.RecordedCoverage(
+                        rule: rule, antialias: antialias, recording: recorder.recording)
                 changed = true
-            }
-            return entry.table
-        }
+            })
         if changed { cache.store(entry) }
     }
 
@@ -157,10 +176,12 @@ extension GraphicsContext {
     }
 
     /// ``paintPolygons(_:rule:color:)`` with the edge table for a clip box supplied by
-    /// `edgeTable` (which may take it from a cache).
+    /// `edgeTable` (which may take it from a cache) and, when the spans go straight into
+    /// the bitmap, the scan conversion done by `scan` (which may replay recorded coverage).
     private func paintPolygons(
         _ polygons: [[CGPoint]], rule: FillRule, color: Color,
-        edgeTable: ((x0: Int, y0: Int, x1: Int, y1: Int)) -> EdgeTable?
+        edgeTable: ((x0: Int, y0: Int, x1: Int, y1: Int)) -> EdgeTable?,
+        scan: ((EdgeTable, inout SolidSpanPainter) -> Void)? = nil
     ) {
         guard let bounds = clipBounds else { return }
         guard state.blendMode == .normal, state.clipMask == nil, state.clipRegion.isRectangle,
@@ -176,7 +197,11 @@ extension GraphicsContext {
         var painter = SolidSpanPainter(
             origin: bitmap.bytes.assumingMemoryBound(to: UInt32.self) + table.y0 * pixelsPerRow + table.x0,
             pixelsPerRow: pixelsPerRow, color: packed)
-        Rasterizer.scan(table, rule: rule, antialias: state.shouldAntialias, into: &painter)
+        if let scan {
+            scan(table, &painter)
+        } else {
+            Rasterizer.scan(table, rule: rule, antialias: state.shouldAntialias, into: &painter)
+        }
     }
 
     /// Appends a user-space path, mapped to device space. With `continuing`, its

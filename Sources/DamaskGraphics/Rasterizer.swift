@@ -214,16 +214,18 @@ extension Rasterizer {
 }
 
 /// The antialiased scan converter for one box. ``fill(edges:into:)`` allocates the cell
-/// row and the band's crossing list, owns them for the call and frees them before it
-/// returns.
+/// row, the coverage row handed to the sink and the band's crossing list, owns them for
+/// the call and frees them before it returns.
 ///
 /// Invariants that make the unchecked pointer accesses safe:
 /// - `cells` has `width + 2` entries; every write goes to an index clamped to `0…width`
 ///   (pieces left of the mask are folded into cell 0, pieces right of it are dropped).
 /// - `crossings` has room for every active edge (its capacity is the edge count).
 /// - Every cell written in a row lies in a range recorded in `touched` (ranges stay within
-///   `0…width`), and ``emit(row:cells:touched:folding:into:)`` zeroes exactly those, so the
-///   cells are all zero again at the start of each row.
+///   `0…width`), and ``emit(row:cells:values:touched:folding:into:)`` zeroes exactly those,
+///   so the cells are all zero again at the start of each row.
+/// - `values` has `width` entries; ``emit(row:cells:values:touched:folding:into:)`` writes
+///   index `c − first` of a run of cells `first…last` only for `c < width`.
 private struct ScanConverter {
     let width: Int
     let height: Int
@@ -240,6 +242,8 @@ private struct ScanConverter {
         let cells = UnsafeMutablePointer<Int32>.allocate(capacity: cellCount)
         cells.initialize(repeating: 0, count: cellCount)
         defer { cells.deallocate() }
+        let values = UnsafeMutablePointer<UInt8>.allocate(capacity: max(width, 1))
+        defer { values.deallocate() }
         let edgeCapacity = max(edges.count, 1)
         let crossings = UnsafeMutablePointer<Rasterizer.Crossing>.allocate(capacity: edgeCapacity)
         defer { crossings.deallocate() }
@@ -298,7 +302,7 @@ private struct ScanConverter {
                             from: e.x(at: top), to: e.x(at: bottom), height: bottom - top, sign: e.winding,
                             cells: cells, touched: &touched)
                     }
-                    emit(row: row, cells: cells, touched: &touched, folding: true, into: &sink)
+                    emit(row: row, cells: cells, values: values, touched: &touched, folding: true, into: &sink)
                     continue
                 }
                 var splits = 0
@@ -347,7 +351,7 @@ private struct ScanConverter {
                         bandTop = bandBottom
                     }
                 }
-                emit(row: row, cells: cells, touched: &touched, folding: false, into: &sink)
+                emit(row: row, cells: cells, values: values, touched: &touched, folding: false, into: &sink)
             }
         }
     }
@@ -494,19 +498,25 @@ private struct ScanConverter {
         cells[c + 1] &+= sign &* right
     }
 
-    /// Turns the row's touched cells into coverage and hands it on as spans, zeroing the
-    /// cells. The touched ranges are visited in order, cell by cell; a span ends only where
-    /// the coverage changes, so between ranges (constant coverage) and across equal cells
-    /// it is one span. The work is the touched cells plus one call per span. A span whose
-    /// right edge is beyond the mask runs to the row's end.
+    /// Turns the row's touched cells into coverage and hands it on, zeroing the cells.
+    ///
+    /// The touched ranges are visited in order. Between them the coverage is constant, so
+    /// each gap is one ``CoverageSink/span(row:x:count:coverage:)`` call; the cells of a
+    /// range (the pixels edges pass through, mostly partly covered, each with its own
+    /// coverage) are summed into `values` and handed on in one
+    /// ``CoverageSink/coverage(row:x:values:count:)`` call, without a branch per pixel.
+    /// The work is the touched cells plus one call per range and gap. A gap whose right
+    /// side is beyond the mask runs to the row's end.
     ///
     /// With `folding`, cells hold summed windings rather than rule-resolved spans, and the
     /// fill rule is applied to each pixel's average winding (non-zero: its magnitude
     /// clamped to 1; even-odd: its distance from the nearest even number).
+    ///
+    /// `values` has room for `width` bytes (the caller owns it).
     @inline(__always)
     private func emit<Sink: CoverageSink>(
-        row: Int, cells: UnsafeMutablePointer<Int32>, touched: inout TouchedRanges,
-        folding: Bool, into sink: inout Sink
+        row: Int, cells: UnsafeMutablePointer<Int32>, values: UnsafeMutablePointer<UInt8>,
+        touched: inout TouchedRanges, folding: Bool, into sink: inout Sink
     ) {
         guard touched.count > 0 else { return }
         touched.sort()
@@ -527,30 +537,49 @@ private struct ScanConverter {
             v = min(max(v, 0), one)
             return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
         }
-        var spanStart = 0
-        var spanValue: UInt8 = 0
-        var done = 0  // cells below this index are already summed
-        for k in 0..<touched.count {
-            let range = touched.ranges[k]
-            var c = max(Int(range >> 32), done)
-            let last = Int(range & 0xFFFF_FFFF)
+        var done = 0  // cells below this index are already summed and handed on
+        var k = 0
+        while k < touched.count {
+            // Merge the ranges that overlap or abut into one run of cells.
+            let first = max(Int(touched.ranges[k] >> 32), done)
+            var last = Int(touched.ranges[k] & 0xFFFF_FFFF)
+            k += 1
+            while k < touched.count, Int(touched.ranges[k] >> 32) <= last + 1 {
+                last = max(last, Int(touched.ranges[k] & 0xFFFF_FFFF))
+                k += 1
+            }
+            guard last >= first else { continue }
+            // The gap before the run keeps the coverage reached so far.
+            if first > done {
+                let value = byte(running)
+                if value != 0 { sink.span(row: row, x: done, count: first - done, coverage: value) }
+            }
+            // Cells at or beyond `width` only carry the sum on; no pixel is there.
+            let end = min(last + 1, width)
+            var c = first
+            while c < end {
+                running &+= cells[c]
+                cells[c] = 0
+                values[c - first] = byte(running)
+                c += 1
+            }
             while c <= last {
                 running &+= cells[c]
                 cells[c] = 0
-                if c < width {
-                    let value = byte(running)
-                    if value != spanValue {
-                        if spanValue != 0 { sink.span(row: row, x: spanStart, count: c - spanStart, coverage: spanValue) }
-                        spanStart = c
-                        spanValue = value
-                    }
-                }
                 c += 1
             }
-            done = max(done, last + 1)
+            if end > first {
+                // Leave out the uncovered pixels at both ends of the run.
+                var lo = 0, hi = end - first
+                while lo < hi, values[lo] == 0 { lo += 1 }
+                while hi > lo, values[hi - 1] == 0 { hi -= 1 }
+                if lo < hi { sink.coverage(row: row, x: first + lo, values: values + lo, count: hi - lo) }
+            }
+            done = last + 1
         }
-        if spanValue != 0 && spanStart < width {
-            sink.span(row: row, x: spanStart, count: width - spanStart, coverage: spanValue)
+        if done < width {
+            let value = byte(running)
+            if value != 0 { sink.span(row: row, x: done, count: width - done, coverage: value) }
         }
         touched.count = 0
     }

@@ -120,4 +120,61 @@ struct PathGeometryCacheTests {
             }
         }
     }
+
+    @Test("a fill or stroke drawn again replays its recorded coverage with the new colour and alpha")
+    func recordedCoverageReplaysWithNewColours() throws {
+        let path = Self.shape()
+        _ = try Self.render { $0.fill(path); $0.stroke(path) }
+        let cache = try #require(path.geometryCache)
+        let fillKey = PathGeometryCache.Key(version: path.geometryVersion, ctm: .identity, stroke: nil)
+        let recorded = try #require(cache.entry(for: fillKey)?.coverage, "the fill's coverage was not recorded")
+        #expect(recorded.rule == .winding && recorded.antialias)
+        #expect(!recorded.recording.items.isEmpty && !recorded.recording.values.isEmpty)
+        func recoloured(_ context: GraphicsContext, _ shape: Path) {
+            context.setFillColor(Color(red: 0.9, green: 0.6, blue: 0.05, alpha: 1))
+            context.setStrokeColor(Color(red: 0.2, green: 0.7, blue: 0.4, alpha: 0.35))
+            context.setAlpha(0.8)
+            context.fill(shape)
+            context.stroke(shape)
+        }
+        let replayed = try Self.render { recoloured($0, path) }
+        let fresh = try Self.render { recoloured($0, Self.shape()) }
+        #expect(Self.differences(replayed, fresh) == 0)
+        #expect(Self.differences(replayed, try Self.render { $0.fill(path); $0.stroke(path) }) > 0)
+    }
+
+    @Test("recorded coverage is not replayed under another fill rule or antialiasing")
+    func recordedCoverageFollowsRuleAndAntialiasing() throws {
+        // A self-intersecting pentagram: its centre is inside by the non-zero rule only.
+        var path = Path()
+        let points = (0..<5).map { index -> CGPoint in
+            let angle = -CGFloat.pi / 2 + CGFloat(index) * 4 * .pi / 5
+            return CGPoint(x: 32.3 + 27 * cos(angle), y: 33.1 + 27 * sin(angle))
+        }
+        path.move(to: points[0])
+        for point in points.dropFirst() { path.addLine(to: point) }
+        path.closeSubpath()
+        let fresh = { () -> Path in
+            var copy = Path()
+            copy.move(to: points[0])
+            for point in points.dropFirst() { copy.addLine(to: point) }
+            copy.closeSubpath()
+            return copy
+        }
+        let draws: [(String, (GraphicsContext, Path) -> Void)] = [
+            ("non-zero", { c, p in c.fill(p, using: .winding) }),
+            ("even-odd", { c, p in c.fill(p, using: .evenOdd) }),
+            ("aliased even-odd", { c, p in c.setShouldAntialias(false); c.fill(p, using: .evenOdd) }),
+            ("aliased non-zero", { c, p in c.setShouldAntialias(false); c.fill(p, using: .winding) }),
+            ("non-zero again", { c, p in c.fill(p, using: .winding) }),
+        ]
+        for (name, draw) in draws {
+            let cached = try Self.render { draw($0, path) }
+            let expected = try Self.render { draw($0, fresh()) }
+            #expect(Self.differences(cached, expected) == 0, "\(name)")
+        }
+        let nonZero = try Self.render { $0.fill(fresh(), using: .winding) }
+        let evenOdd = try Self.render { $0.fill(fresh(), using: .evenOdd) }
+        #expect(Self.differences(nonZero, evenOdd) > 0, "the rules must differ on this shape")
+    }
 }
