@@ -116,7 +116,8 @@ extension GraphicsContext {
     /// Paints `path`'s device polygons (made by `makePolygons` unless the path's cache has
     /// them for this CTM and `stroke` style) with `color`, reusing the cached edge table
     /// when the clip box is the same and replaying the cached coverage when the fill rule
-    /// and antialiasing are too, and leaves what it computed in the cache.
+    /// and antialiasing are too (recorded by the second conversion with them), and leaves
+    /// what it computed in the cache.
     private func paintCached(
         _ path: Path, stroke: PathGeometryCache.StrokeStyle?, rule: FillRule, color: Color,
         makePolygons: () -> [[CGPoint]]
@@ -138,6 +139,7 @@ extension GraphicsContext {
                     entry.table = EdgeTable(polygons: entry.polygons, bounds: bounds)
                     entry.tableBounds = box
                     entry.coverage = nil
+                    entry.unrecordedScan = nil
                     changed = true
                 }
                 return entry.table
@@ -145,6 +147,14 @@ extension GraphicsContext {
             scan: { table, painter in
                 if let coverage = entry.coverage, coverage.rule == rule, coverage.antialias == antialias {
                     coverage.recording.replay(into: &painter)
+                    return
+                }
+                let settings = PathGeometryCache.ScanSettings(rule: rule, antialias: antialias)
+                guard entry.unrecordedScan == settings else {
+                    // A first conversion with these settings: recorded only if it comes again.
+                    Rasterizer.scan(table, rule: rule, antialias: antialias, into: &painter)
+                    entry.unrecordedScan = settings
+                    changed = true
                     return
                 }
                 var recorder = RecordingSink(inner: painter, limit: PathGeometryCache.coverageLimit)

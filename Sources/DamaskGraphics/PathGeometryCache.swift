@@ -19,13 +19,17 @@ import Synchronization
 ///
 /// ## Recorded coverage
 ///
-/// When a solid fill or stroke is painted straight from the scan converter's spans, the
-/// spans are recorded (``CoverageRecording``) next to the edge table, up to
-/// ``coverageLimit`` bytes, and the next draw with the same key, box, rule and
+/// When a solid fill or stroke is painted straight from the scan converter's spans for the
+/// second time with the same edge table, rule and antialiasing, the spans are recorded
+/// (``CoverageRecording``) next to the edge table, up to ``coverageLimit`` bytes, and the
+/// next draw with the same key, box, rule and
 /// antialiasing replays them into the bitmap instead of scan-converting again: the shape
 /// is painted with the current colour, alpha and destination, pixel for pixel as a fresh
 /// conversion would paint it. A recording holds about one byte per edge pixel plus 16
-/// bytes per span, so the star of the benchmark keeps about 20 KB.
+/// bytes per span, so the star of the benchmark keeps about 20 KB. The first conversion
+/// only notes its rule and antialiasing (``Entry/unrecordedScan``): a path drawn once (most
+/// are built inside `draw(_:)` and dropped after it) pays neither the recording's time nor
+/// its memory.
 ///
 /// A draw that misses replaces the entry, so a path holds at most one fill and one stroke
 /// entry: memory proportional to its own geometry, released with the path.
@@ -65,6 +69,15 @@ final class PathGeometryCache: Sendable {
         /// What the scan conversion of ``table`` produced, and with which rule and
         /// antialiasing; nil until a draw records it, and whenever ``table`` changes.
         var coverage: RecordedCoverage?
+        /// The rule and antialiasing of a conversion of ``table`` that was not recorded
+        /// (the first one); a second conversion with the same settings records.
+        var unrecordedScan: ScanSettings?
+    }
+
+    /// The settings a scan conversion's coverage depends on besides its edge table.
+    struct ScanSettings: Equatable, Sendable {
+        var rule: FillRule
+        var antialias: Bool
     }
 
     /// A recording and what it depends on besides the edge table.

@@ -121,10 +121,25 @@ struct PathGeometryCacheTests {
         }
     }
 
+    @Test("a path converted once records nothing; its second conversion records the coverage")
+    func coverageIsRecordedByTheSecondConversion() throws {
+        let path = Self.shape()
+        let first = try Self.render { $0.fill(path) }
+        let cache = try #require(path.geometryCache)
+        let fillKey = PathGeometryCache.Key(version: path.geometryVersion, ctm: .identity, stroke: nil)
+        let entry = try #require(cache.entry(for: fillKey))
+        #expect(entry.coverage == nil, "a path drawn once must not keep recorded coverage")
+        #expect(entry.unrecordedScan == PathGeometryCache.ScanSettings(rule: .winding, antialias: true))
+        let second = try Self.render { $0.fill(path) }
+        #expect(cache.entry(for: fillKey)?.coverage != nil, "the second conversion was not recorded")
+        let replayed = try Self.render { $0.fill(path) }
+        #expect(Self.differences(first, second) == 0 && Self.differences(second, replayed) == 0)
+    }
+
     @Test("a fill or stroke drawn again replays its recorded coverage with the new colour and alpha")
     func recordedCoverageReplaysWithNewColours() throws {
         let path = Self.shape()
-        _ = try Self.render { $0.fill(path); $0.stroke(path) }
+        for _ in 0..<2 { _ = try Self.render { $0.fill(path); $0.stroke(path) } }
         let cache = try #require(path.geometryCache)
         let fillKey = PathGeometryCache.Key(version: path.geometryVersion, ctm: .identity, stroke: nil)
         let recorded = try #require(cache.entry(for: fillKey)?.coverage, "the fill's coverage was not recorded")
@@ -169,9 +184,12 @@ struct PathGeometryCacheTests {
             ("non-zero again", { c, p in c.fill(p, using: .winding) }),
         ]
         for (name, draw) in draws {
-            let cached = try Self.render { draw($0, path) }
             let expected = try Self.render { draw($0, fresh()) }
-            #expect(Self.differences(cached, expected) == 0, "\(name)")
+            // Converted, converted and recorded, replayed: each must equal a fresh path.
+            for round in 1...3 {
+                let cached = try Self.render { draw($0, path) }
+                #expect(Self.differences(cached, expected) == 0, "\(name), draw \(round)")
+            }
         }
         let nonZero = try Self.render { $0.fill(fresh(), using: .winding) }
         let evenOdd = try Self.render { $0.fill(fresh(), using: .evenOdd) }
