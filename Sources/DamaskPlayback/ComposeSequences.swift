@@ -12,8 +12,10 @@ import CXKBCommon
 /// deterministic. The search runs once, on the first look-up.
 ///
 /// Ownership: holds one reference to the `xkb_compose_table` it is given (released in
-/// `deinit`) and keeps its `Keymap` alive. Threading: use from one thread at a time, like
-/// ``Keymap``.
+/// `deinit`). Its `Keymap` owns it (a cache per locale), so it refers to the keymap
+/// `unowned`: a strong reference back made a cycle that leaked every keymap that had
+/// searched a compose table (LeakSanitizer). Threading: use from one thread at a time,
+/// like ``Keymap``.
 final class ComposeSequences {
     /// The longest sequence searched, in keys (dead keys stack; `Multi_key` sequences are
     /// usually three keys long).
@@ -23,10 +25,12 @@ final class ComposeSequences {
     static let prefixLimit = 4096
 
     private let table: OpaquePointer
-    private let keymap: Keymap
+    /// The keymap that owns this search (it outlives it).
+    private unowned let keymap: Keymap
     private var sequences: [Unicode.Scalar: [KeyStroke]]?
 
-    /// A search over `table` (an `xkb_compose_table*`, referenced here) for `keymap`'s keys.
+    /// A search over `table` (an `xkb_compose_table*`, referenced here) for `keymap`'s keys;
+    /// `keymap` must own the new object (it is not retained).
     init(table: OpaquePointer, keymap: Keymap) {
         self.table = xkb_compose_table_ref(table)
         self.keymap = keymap
