@@ -45,13 +45,7 @@ import Foundation
     /// `DAMASK_ROOT`, the current directory or the package this file was compiled from;
     /// nil when none is built.
     static func releaseDemoPath() -> String? {
-        var roots: [String] = []
-        if let root = ProcessInfo.processInfo.environment["DAMASK_ROOT"] { roots.append(root) }
-        roots.append(FileManager.default.currentDirectoryPath)
-        roots.append(
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().path)
-        return roots.map { $0 + "/.build/static/release/damask-demo" }
+        WestonSession.packageRoots.map { $0 + "/.build/static/release/damask-demo" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

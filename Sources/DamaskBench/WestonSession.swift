@@ -80,15 +80,20 @@ final class WestonSession {
         process.waitUntilExit()
     }
 
-    /// Finds `scripts/NAME` under `DAMASK_ROOT`, the current directory, or the package this
-    /// file was compiled from.
-    static func script(named name: String) -> String? {
+    /// Where a package checkout may be, in the order searched: `DAMASK_ROOT`, the current
+    /// directory, the package this file was compiled from.
+    static var packageRoots: [String] {
         var roots: [String] = []
         if let root = ProcessInfo.processInfo.environment["DAMASK_ROOT"] { roots.append(root) }
         roots.append(FileManager.default.currentDirectoryPath)
         roots.append(
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().path)
-        return roots.map { $0 + "/scripts/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return roots
+    }
+
+    /// Finds `scripts/NAME` under one of ``packageRoots``.
+    static func script(named name: String) -> String? {
+        packageRoots.map { $0 + "/scripts/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }
