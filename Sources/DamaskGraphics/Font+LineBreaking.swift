@@ -3,13 +3,14 @@ import Foundation
 /// Wrapping and truncation by shaped width.
 extension Font {
     /// `text` broken into lines no wider than `width` (user units) where possible:
-    /// at `\n`, after spaces, and between CJK characters (never before closing or after
-    /// opening CJK punctuation). Widths are shaped widths, as drawn. A word wider than
-    /// `width` on its own is broken between grapheme clusters. Spaces at the end of a
-    /// wrapped line are dropped.
+    /// at every line break (`\n`, `\r\n`, `\r`, U+2028, U+2029, U+0085, …), after spaces
+    /// (not after a no-break space) and zero-width spaces, and between CJK characters (never
+    /// before closing punctuation, CJK or Latin, nor after opening punctuation). Widths are
+    /// shaped widths, as drawn. A word wider than `width` on its own is broken between
+    /// grapheme clusters. Spaces at the end of a wrapped line are dropped.
     public func wrap(_ text: String, toWidth width: CGFloat) -> [String] {
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for paragraph in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lines += wrapParagraph(String(paragraph), width: width)
         }
         return lines
@@ -73,9 +74,18 @@ extension Font {
 
     /// Whether a line may break between `before` and `after`.
     static func canBreak(between before: Character, and after: Character) -> Bool {
+        if before == "\u{200B}" { return true }  // ZERO WIDTH SPACE: a break opportunity by itself
+        if isNoBreakSpace(before) || isNoBreakSpace(after) { return false }
         if before.isWhitespace { return !after.isWhitespace }
         guard isCJK(before) || isCJK(after), !after.isWhitespace else { return false }
         return !closingPunctuation.contains(after) && !openingPunctuation.contains(before)
+    }
+
+    /// Spaces that glue their neighbours (no-break, narrow no-break and figure spaces, word
+    /// joiner): a line never breaks at them.
+    static func isNoBreakSpace(_ character: Character) -> Bool {
+        guard character.unicodeScalars.count == 1, let value = character.unicodeScalars.first?.value else { return false }
+        return value == 0x00A0 || value == 0x202F || value == 0x2007 || value == 0x2060 || value == 0xFEFF
     }
 
     /// Han, kana, CJK symbols and fullwidth forms: scripts written without spaces, where
@@ -88,10 +98,13 @@ extension Font {
             || (0x20000...0x3FFFF).contains(value)
     }
 
-    /// CJK punctuation a line never starts with.
-    private static let closingPunctuation: Set<Character> = Set("、。，．：；！？）」』】》〉〕｝ーぁぃぅぇぉっゃゅょ々")
-    /// CJK punctuation a line never ends with.
-    private static let openingPunctuation: Set<Character> = Set("（「『【《〈〔｛")
+    /// Punctuation a line never starts with (CJK and Latin closing punctuation, small kana,
+    /// the prolonged sound mark, iteration marks).
+    private static let closingPunctuation: Set<Character> = Set(
+        "、。，．：；！？）」』】》〉〕｝］〗〙〛ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〻ゝゞヽヾ"
+            + ".,:;!?)]}%…‥’”›»‼⁇⁈⁉")
+    /// Punctuation a line never ends with (CJK and Latin opening brackets and quotes).
+    private static let openingPunctuation: Set<Character> = Set("（「『【《〈〔｛［〖〘〚([{‘“‹«")
 }
 
 extension String {

@@ -16,6 +16,16 @@ struct TextScriptTests {
         ("arabic", "مرحبا بالعالم 2026 Damask"),
         ("hebrew", "שלום עולם: 42 שורות ב-Damask"),
         ("latin-arabic", "Damask says مرحبا بالعالم in 2026"),
+        // Beyond the seeds: scripts with a fallback face or their own language, mirrored
+        // brackets and numbers inside right-to-left text, clusters of several code points.
+        ("japanese", "こんにちは、カタカナと漢字のテキスト。"),
+        ("greek", "Καλημέρα κόσμε, ΑΒΓ 2026"),
+        ("cyrillic", "Привет, мир! Съешь же ещё"),
+        ("hebrew-brackets", "הטקסט (בסוגריים) [42] וגם «ציטוט» 3.14%"),
+        ("arabic-brackets", "العدد (123) [عالم] 45.6% ومرحبا {نص}"),
+        ("hangul-jamo", "\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF} 한글 \u{1100}\u{1161}"),
+        ("bengali-conjuncts", "ক্ষ্ম স্ত্র জ্ঞান ন্দ্র র্ক কি কু"),
+        ("accents-symbols", "e\u{0301}te\u{0301} Café naïve 😀 ❤ ☺ ★"),
     ]
 
     static let size: CGFloat = 22

@@ -66,4 +66,47 @@ struct TextWrappingTests {
         #expect(font.truncate("short", toWidth: 500) == "short")
         #expect(font.truncate("anything", toWidth: 1) == "")
     }
+
+    @Test("every kind of line break splits lines: CR LF, CR, LINE and PARAGRAPH SEPARATOR, NEL")
+    func everyLineBreakSplits() throws {
+        let font = try Font(size: 16)
+        let text = "one\r\ntwo\rthree\u{2028}four\u{2029}five\u{0085}six\nseven"
+        #expect(font.wrap(text, toWidth: 500) == ["one", "two", "three", "four", "five", "six", "seven"])
+        #expect(font.wrap("a\r\n\r\nb", toWidth: 500) == ["a", "", "b"])
+    }
+
+    @Test("a no-break space, narrow no-break space or word joiner never breaks; a zero width space does")
+    func noBreakSpacesGlue() throws {
+        let font = try Font(size: 16)
+        let glued = ["100\u{00A0}km", "50\u{202F}%", "中\u{2060}文"]
+        let text = glued.joined(separator: " ") + " end"
+        let widest = glued.map { font.measure($0).width }.max() ?? 0
+        for width in stride(from: widest.rounded(.up), through: 300, by: 5) {
+            let lines = font.wrap(text, toWidth: width)
+            #expect(lines.joined(separator: " ") == text, "\(width): \(lines)")
+            for line in lines {
+                for piece in glued { #expect(line.contains(piece) || !line.contains(piece.prefix(1)), "\(width): \(lines)") }
+            }
+        }
+        let spaced = "Damask\u{200B}Graphics\u{200B}Text"
+        let lines = font.wrap(spaced, toWidth: font.measure("Damask\u{200B}Graphics").width + 1)
+        #expect(lines.count == 2 && lines.joined() == spaced, "\(lines)")
+    }
+
+    @Test("Latin punctuation and small kana after CJK never start a line; opening brackets never end one")
+    func cjkKeepsPunctuationAttached() throws {
+        let font = try Font(size: 16)
+        let text = "中文中文.日本語!カタカナっ,漢字)文字…中文(注)中文“引用”中文"
+        let closing = Set(".!,)…”っ")
+        let opening = Set("(“")
+        for width in stride(from: CGFloat(40), through: 240, by: 7) {
+            let lines = font.wrap(text, toWidth: width)
+            #expect(lines.joined() == text, "\(width): \(lines)")
+            for line in lines {
+                #expect(!(line.first.map { closing.contains($0) } ?? false), "\(width): \(lines)")
+                #expect(!(line.last.map { opening.contains($0) } ?? false), "\(width): \(lines)")
+                #expect(font.measure(line).width <= width, "\(width): \(lines)")
+            }
+        }
+    }
 }

@@ -6,7 +6,10 @@ Usage: pango-render.py OUT.png FAMILY PIXEL_SIZE WIDTH HEIGHT X BASELINE_Y TEXT
 Writes an ARGB32 PNG (black text on transparent) with the line's baseline starting at
 (X, BASELINE_Y), and prints one line per Pango run: the font family it used. Glyph
 positions are not rounded and hinting is slight with unhinted metrics, which is how Damask
-positions and renders glyphs.
+positions and renders glyphs. The context's language is English (as under an en_US
+locale, whatever this process's locale is): a script without its own language in English
+then picks fonts for that script's sample language (ja for kana, ko for Hangul, …), as
+Damask does; under the C locale Pango would ask for no language at all.
 """
 import sys
 
@@ -31,6 +34,7 @@ def main() -> int:
     options.set_hint_metrics(cairo.HINT_METRICS_OFF)
     layout = PangoCairo.create_layout(context)
     pango_context = layout.get_context()
+    pango_context.set_language(Pango.Language.from_string("en"))
     PangoCairo.context_set_font_options(pango_context, options)
     if hasattr(pango_context, "set_round_glyph_positions"):
         pango_context.set_round_glyph_positions(False)
