@@ -77,12 +77,16 @@ extension Font {
                         isPlaceholder: glyph.isPlaceholder)
                     var ink = CGRect.null
                     if !glyph.isPlaceholder, let face = run.face {
-                        let bounds = face.outline(of: glyph.index).boundingBox
+                        let bounds = face.isColorBitmap
+                            ? face.colorBounds(of: glyph.index) : face.outline(of: glyph.index).boundingBox
                         if !bounds.isNull, !bounds.isEmpty {
                             let unit = size / face.unitsPerEm
                             ink = CGRect(
                                 x: glyph.x + bounds.minX * unit, y: glyph.y - bounds.maxY * unit,
                                 width: bounds.width * unit, height: bounds.height * unit)
+                            // A colour image is placed at whole device pixels and its scaled
+                            // size rounded up: up to 1.5 device pixels beyond its bounds.
+                            if face.isColorBitmap { ink = ink.insetBy(dx: -1.5 / scale, dy: -1.5 / scale) }
                         }
                     } else if glyph.isPlaceholder || run.face == nil {
                         // The box placeholder: 0.05…0.55 em across and 0.7 em up from the

@@ -21,6 +21,12 @@ final class FontFace: @unchecked Sendable {
     let ascender: CGFloat, descender: CGFloat, height: CGFloat
     /// The family name the font file gives (e.g. "DejaVu Sans", "NanumGothic").
     let familyName: String
+    /// Whether this is a colour bitmap face (CBDT/sbix, e.g. Noto Color Emoji): its glyphs
+    /// are colour images at a fixed strike size, scaled to the font size and drawn in their
+    /// own colours (``colorImage(of:pixelSize:)``), never through the coverage glyph cache.
+    let isColorBitmap: Bool
+    /// The strike's pixels per em (colour bitmap faces; 0 for outline faces).
+    let strikePixelsPerEm: CGFloat
 
     private var indices: [Unicode.Scalar: UInt32] = [:]
     private var advances: [UInt32: CGFloat] = [:]
@@ -32,21 +38,130 @@ final class FontFace: @unchecked Sendable {
     /// FreeType load flags: `FT_LOAD_NO_SCALE` (design units) and `FT_LOAD_TARGET_LIGHT`.
     private static let loadNoScale: Int32 = 0x1
     private static let loadTargetLight: Int32 = 0x10000
+    /// `FT_LOAD_COLOR`: colour bitmaps (BGRA) from CBDT/sbix tables.
+    private static let loadColor: Int32 = 1 << 20
 
-    /// Wraps `face` (taking ownership of it); nil when HarfBuzz cannot use it.
+    /// Wraps `face` (taking ownership of it on success); nil when HarfBuzz cannot use it,
+    /// or when it is neither scalable (with units per em) nor a colour bitmap face with a
+    /// strike.
     init?(face: FT_Face) {
+        let record = face.pointee
+        let scalable = record.face_flags & FT_FACE_FLAG_SCALABLE != 0 && record.units_per_EM > 0
+        let color = record.face_flags & FT_FACE_FLAG_COLOR != 0 && record.num_fixed_sizes > 0
+        guard scalable || color else { return nil }
         guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
         defer { hb_face_destroy(hbFace) }
         guard let hbFont = hb_font_create(hbFace) else { return nil }
+        familyName = record.family_name.map { String(cString: $0) } ?? "unknown"
+        if scalable {
+            unitsPerEm = CGFloat(record.units_per_EM)
+            ascender = CGFloat(record.ascender)
+            descender = CGFloat(record.descender)
+            height = CGFloat(record.height)
+            isColorBitmap = false
+            strikePixelsPerEm = 0
+        } else {
+            // A bitmap-only colour face: FreeType gives no units per em; HarfBuzz reads the
+            // `head` table's, and the metrics come from the strike, in those units.
+            let upem = CGFloat(hb_face_get_upem(hbFace))
+            guard upem > 0, FT_Select_Size(face, 0) == 0, let size = record.size else {
+                hb_font_destroy(hbFont)
+                return nil
+            }
+            let ppem = CGFloat(record.available_sizes[0].y_ppem) / 64
+            let metrics = size.pointee.metrics
+            guard ppem > 0 else {
+                hb_font_destroy(hbFont)
+                return nil
+            }
+            unitsPerEm = upem
+            ascender = CGFloat(metrics.ascender) / 64 / ppem * upem
+            descender = CGFloat(metrics.descender) / 64 / ppem * upem
+            height = CGFloat(metrics.height) / 64 / ppem * upem
+            isColorBitmap = true
+            strikePixelsPerEm = ppem
+        }
         self.face = face
         shapingFont = hbFont
-        let record = face.pointee
-        unitsPerEm = CGFloat(record.units_per_EM)
-        hb_font_set_scale(hbFont, Int32(record.units_per_EM), Int32(record.units_per_EM))
-        ascender = CGFloat(record.ascender)
-        descender = CGFloat(record.descender)
-        height = CGFloat(record.height)
-        familyName = record.family_name.map { String(cString: $0) } ?? "unknown"
+        hb_font_set_scale(hbFont, Int32(unitsPerEm), Int32(unitsPerEm))
+    }
+
+    /// A colour glyph image: premultiplied ARGB pixels and where they sit, in device pixels
+    /// from the pen on the baseline (`left` right of it, `top` above it).
+    struct ColorImage {
+        var bitmap: Bitmap
+        var left: CGFloat
+        var top: CGFloat
+    }
+
+    /// The most colour glyph images kept per face (strike size and scaled together).
+    private static let colorImageLimit = 256
+    private var strikeImages: [UInt32: ColorImage] = [:]
+    private struct ScaledKey: Hashable {
+        var glyph: UInt32
+        var size64: Int
+    }
+    private var scaledImages: [ScaledKey: ColorImage] = [:]
+
+    /// `glyph` of a colour bitmap face as it is drawn at `pixelSize` device pixels per em
+    /// (nil for a blank glyph, or when this is not a colour face): the strike's image
+    /// scaled with area averaging; or the strike's own image when `pixelSize` is nil
+    /// (for drawing under rotation or skew, where the caller scales it). Images are
+    /// cached per face (at most 256 of each; the cache starts over when full).
+    func colorImage(of glyph: UInt32, pixelSize: CGFloat?) -> ColorImage? {
+        guard isColorBitmap else { return nil }
+        let strike: ColorImage
+        if let cached = strikeImages[glyph] {
+            strike = cached
+        } else {
+            guard let loaded = loadStrikeImage(glyph) else { return nil }
+            if strikeImages.count >= Self.colorImageLimit { strikeImages.removeAll(keepingCapacity: true) }
+            strikeImages[glyph] = loaded
+            strike = loaded
+        }
+        guard let pixelSize else { return strike }
+        guard pixelSize.isFinite, pixelSize > 0 else { return nil }
+        let key = ScaledKey(glyph: glyph, size64: Int((pixelSize * 64).rounded()))
+        if let cached = scaledImages[key] { return cached }
+        let factor = pixelSize / strikePixelsPerEm
+        let width = Int((CGFloat(strike.bitmap.width) * factor).rounded(.up))
+        let height = Int((CGFloat(strike.bitmap.height) * factor).rounded(.up))
+        guard width > 0, height > 0, let bitmap = try? Bitmap(width: width, height: height) else { return nil }
+        GraphicsContext(bitmap: bitmap).draw(
+            strike.bitmap,
+            in: CGRect(x: 0, y: 0, width: CGFloat(strike.bitmap.width) * factor, height: CGFloat(strike.bitmap.height) * factor),
+            interpolation: .high)
+        let scaled = ColorImage(bitmap: bitmap, left: strike.left * factor, top: strike.top * factor)
+        if scaledImages.count >= Self.colorImageLimit { scaledImages.removeAll(keepingCapacity: true) }
+        scaledImages[key] = scaled
+        return scaled
+    }
+
+    /// The font-unit bounds (y up) of a colour glyph's image; `.null` when blank.
+    func colorBounds(of glyph: UInt32) -> CGRect {
+        guard let image = colorImage(of: glyph, pixelSize: nil) else { return .null }
+        let unit = unitsPerEm / strikePixelsPerEm
+        return CGRect(
+            x: image.left * unit, y: (image.top - CGFloat(image.bitmap.height)) * unit,
+            width: CGFloat(image.bitmap.width) * unit, height: CGFloat(image.bitmap.height) * unit)
+    }
+
+    /// Loads `glyph`'s colour image at the strike size (FreeType's BGRA bitmaps are
+    /// premultiplied, the byte order of pixman's `a8r8g8b8` on little-endian machines).
+    private func loadStrikeImage(_ glyph: UInt32) -> ColorImage? {
+        guard FT_Select_Size(face, 0) == 0, FT_Load_Glyph(face, glyph, FontFace.loadColor) == 0 else { return nil }
+        let slot = face.pointee.glyph.pointee
+        let bitmap = slot.bitmap
+        let width = Int(bitmap.width), rows = Int(bitmap.rows)
+        guard width > 0, rows > 0, let buffer = bitmap.buffer, bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue),
+            let image = try? Bitmap(width: width, height: rows)
+        else { return nil }
+        let pitch = Int(bitmap.pitch)
+        for row in 0..<rows {
+            let sourceRow = pitch >= 0 ? buffer + row * pitch : buffer + (rows - 1 - row) * -pitch
+            (image.bytes + row * image.bytesPerRow).copyMemory(from: sourceRow, byteCount: width * 4)
+        }
+        return ColorImage(bitmap: image, left: CGFloat(slot.bitmap_left), top: CGFloat(slot.bitmap_top))
     }
 
     /// The glyph index for `scalar`; 0 means the font has no glyph for it.

@@ -81,7 +81,7 @@ final class FreeTypeLibrary: @unchecked Sendable {
         if let face = faces[key] { return face }
         var face: FT_Face?
         guard FT_New_Face(library, file, index, &face) == 0, let face else { return nil }
-        guard face.pointee.units_per_EM > 0, let result = FontFace(face: face) else {
+        guard let result = FontFace(face: face) else {
             FT_Done_Face(face)
             return nil
         }

@@ -31,6 +31,41 @@ extension GraphicsContext {
         } else {
             drawGlyphOutlines(line, at: point, font: font, color: color)
         }
+        if line.hasColorGlyphs { drawColorGlyphs(line, at: point, font: font) }
+    }
+
+    /// Draws the glyphs of colour bitmap faces (emoji) in their own colours, honouring
+    /// the CTM, clip, global alpha and blend mode like any bitmap: under a translation or
+    /// uniform scale, each glyph's image scaled once to the device pixel size (cached by
+    /// its face) at whole device pixels; otherwise the strike's image transformed.
+    private func drawColorGlyphs(_ line: TextLine, at point: CGPoint, font: Font) {
+        let t = state.ctm
+        let upright = t.b == 0 && t.c == 0 && t.a > 0 && t.a == t.d
+        let library = FreeTypeLibrary.shared
+        for run in line.runs {
+            guard let face = run.face, face.isColorBitmap else { continue }
+            for glyph in run.glyphs where !glyph.isPlaceholder {
+                let pen = CGPoint(x: point.x + glyph.x, y: point.y + glyph.y)
+                if upright {
+                    let pixelSize = font.size * t.a
+                    guard let image = library.withLock({ face.colorImage(of: glyph.index, pixelSize: pixelSize) })
+                    else { continue }
+                    let device = pen.applying(t)
+                    let x = (device.x + image.left).rounded(), y = (device.y - image.top).rounded()
+                    let rect = CGRect(
+                        x: (x - t.tx) / t.a, y: (y - t.ty) / t.a,
+                        width: CGFloat(image.bitmap.width) / t.a, height: CGFloat(image.bitmap.height) / t.a)
+                    draw(image.bitmap, in: rect, interpolation: .none)
+                } else {
+                    guard let image = library.withLock({ face.colorImage(of: glyph.index, pixelSize: nil) }) else { continue }
+                    let unit = font.size / face.strikePixelsPerEm
+                    let rect = CGRect(
+                        x: pen.x + image.left * unit, y: pen.y - image.top * unit,
+                        width: CGFloat(image.bitmap.width) * unit, height: CGFloat(image.bitmap.height) * unit)
+                    draw(image.bitmap, in: rect, interpolation: .high)
+                }
+            }
+        }
     }
 
     private func drawGlyphImages(_ line: TextLine, at origin: CGPoint, scale: CGFloat, font: Font, color: Color) {
@@ -83,7 +118,7 @@ extension GraphicsContext {
         var placed: [pixman_glyph_t] = []
         placed.reserveCapacity(line.glyphCount)
         let phases = CGFloat(FontFace.subpixelPhases)
-        for run in line.runs {
+        for run in line.runs where run.face?.isColorBitmap != true {
             for glyph in run.glyphs where run.face != nil || glyph.isPlaceholder {
                 let penX = fraction.x + glyph.x * scale
                 var whole = penX.rounded(.down)
@@ -124,7 +159,7 @@ extension GraphicsContext {
     private func drawGlyphOutlines(_ line: TextLine, at point: CGPoint, font: Font, color: Color) {
         var path = Path()
         FreeTypeLibrary.shared.withLock {
-            for run in line.runs {
+            for run in line.runs where run.face?.isColorBitmap != true {
                 for glyph in run.glyphs {
                     let x = point.x + glyph.x, y = point.y + glyph.y
                     if !glyph.isPlaceholder, let face = run.face {

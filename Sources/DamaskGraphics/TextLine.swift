@@ -120,6 +120,8 @@ final class TextLine: @unchecked Sendable {
     let isRightToLeft: Bool
     /// How many characters no installed font has (drawn as boxes).
     let missingCount: Int
+    /// Whether some run is in a colour bitmap face (emoji drawn as colour images).
+    let hasColorGlyphs: Bool
 
     init(
         runs: [Run], width: CGFloat, ascent: CGFloat, descent: CGFloat, lineHeight: CGFloat,
@@ -133,6 +135,7 @@ final class TextLine: @unchecked Sendable {
         self.clusters = clusters
         self.isRightToLeft = isRightToLeft
         self.missingCount = missingCount
+        hasColorGlyphs = runs.contains { $0.face?.isColorBitmap == true }
     }
 
     /// How many glyphs the line draws.

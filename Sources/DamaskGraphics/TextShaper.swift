@@ -161,8 +161,10 @@ enum TextShaper {
             let end = cluster + 1 < clusterStarts.count ? clusterStarts[cluster + 1] : scalars.count
             let face: FontFace?
             // A space keeps the face before it when that face has it (as Pango does): a
-            // font is never chosen just to draw a space.
-            if end == start + 1, let previous = previousFace, let space = Unicode.Scalar(scalars[start]),
+            // font is never chosen just to draw a space. Not an emoji face's: a space is
+            // text, not emoji (Pango's emoji itemization).
+            if end == start + 1, let previous = previousFace, !previous.isColorBitmap,
+                let space = Unicode.Scalar(scalars[start]),
                 space.properties.generalCategory == .spaceSeparator, previous.glyphIndex(for: space) != 0
             {
                 face = previous
@@ -204,12 +206,31 @@ enum TextShaper {
         guard let primary = font.face else { return nil }
         let visible = cluster.filter { !isIgnorable($0) }
         guard !visible.isEmpty else { return primary }
+        if isEmojiPresentation(cluster) {
+            // As Pango: an emoji shown as emoji asks fontconfig for an emoji font first
+            // (`und-zsye`, which colour emoji fonts declare), then anything that has it.
+            return library.faceLocked(covering: visible, language: "und-zsye", family: font.family, weight: font.weight)
+                ?? primary
+        }
         let language = sampleLanguage(of: script)
         if language == nil, visible.allSatisfy({ Unicode.Scalar($0).map { primary.glyphIndex(for: $0) != 0 } ?? false }) {
             return primary
         }
         return library.faceLocked(covering: visible, language: language, family: font.family, weight: font.weight)
             ?? primary
+    }
+
+    /// Whether a grapheme cluster is an emoji shown as emoji (UTS #51): a character whose
+    /// default presentation is emoji (not followed by VARIATION SELECTOR-15), or any emoji
+    /// with VARIATION SELECTOR-16, a keycap, a skin-tone modifier or a ZWJ sequence;
+    /// regional-indicator flags included.
+    static func isEmojiPresentation(_ cluster: ArraySlice<UInt32>) -> Bool {
+        guard let first = cluster.first, let scalar = Unicode.Scalar(first), !cluster.contains(0xFE0E) else { return false }
+        if cluster.contains(0xFE0F) || cluster.contains(0x20E3) { return true }
+        if scalar.properties.isEmojiPresentation { return true }
+        return scalar.properties.isEmoji && cluster.dropFirst().contains {
+            $0 == 0x200D || (Unicode.Scalar($0)?.properties.isEmojiModifier ?? false)
+        }
     }
 
     /// The language fontconfig is asked for when choosing fonts for `script` (Pango's

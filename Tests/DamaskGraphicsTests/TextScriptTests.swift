@@ -26,6 +26,9 @@ struct TextScriptTests {
         ("hangul-jamo", "\u{1112}\u{1161}\u{11AB}\u{1100}\u{1173}\u{11AF} 한글 \u{1100}\u{1161}"),
         ("bengali-conjuncts", "ক্ষ্ম স্ত্র জ্ঞান ন্দ্র র্ক কি কু"),
         ("accents-symbols", "e\u{0301}te\u{0301} Café naïve 😀 ❤ ☺ ★"),
+        // Emoji no outline font has, from the colour emoji font scripts/setup installs
+        // (fonts-noto-color-emoji): skin tone, flags, a ZWJ family, a keycap.
+        ("emoji", "ok 👍🏽 🇰🇷 🇮🇩 👨\u{200D}👩\u{200D}👧 ❤\u{FE0F} 1\u{FE0F}\u{20E3} ok"),
     ]
 
     static let size: CGFloat = 22
@@ -85,5 +88,60 @@ struct TextScriptTests {
         // Through a clip mask a copy of the line's cached mask is intersected with the clip
         // and composited by the general path: the same ink up to rounding.
         #expect(maskMismatches * 50 < inked, "\(maskMismatches) of \(inked)")
+    }
+
+    @Test("emoji are drawn in their own colours from the colour emoji font, also scaled and rotated, and a changed emoji is damaged")
+    func colourEmoji() throws {
+        let font = try Font(size: 22)
+        let text = "ok 👍🏽 🇰🇷 ok"
+        #expect(font.missingCharacterCount(in: text) == 0, "no colour emoji font: run scripts/setup (fonts-noto-color-emoji)")
+        #expect(font.faceNames(for: text).count == 2, "\(font.faceNames(for: text))")
+        /// Pixels drawn in a saturated colour (the text colour is black).
+        func colouredPixels(_ draw: (GraphicsContext) -> Void) throws -> Int {
+            let bitmap = try Bitmap(width: 240, height: 240)
+            draw(GraphicsContext(bitmap: bitmap))
+            var count = 0
+            for y in 0..<240 {
+                for x in 0..<240 {
+                    let pixel = bitmap.pixel(x: x, y: y)
+                    let r = Int((pixel >> 16) & 0xFF), g = Int((pixel >> 8) & 0xFF), b = Int(pixel & 0xFF)
+                    if max(r, g, b) - min(r, g, b) > 60 { count += 1 }
+                }
+            }
+            return count
+        }
+        let plain = try colouredPixels { $0.draw(text, at: CGPoint(x: 4, y: 40), font: font, color: .black) }
+        let latin = try colouredPixels { $0.draw("ok ok ok", at: CGPoint(x: 4, y: 40), font: font, color: .black) }
+        let scaled = try colouredPixels {
+            $0.scaleBy(x: 2, y: 2)
+            $0.draw(text, at: CGPoint(x: 2, y: 30), font: font, color: .black)
+        }
+        let rotated = try colouredPixels {
+            $0.translateBy(x: 120, y: 120)
+            $0.rotate(by: .pi / 6)
+            $0.draw(text, at: CGPoint(x: -60, y: 0), font: font, color: .black)
+        }
+        #expect(latin == 0)
+        #expect(plain > 100, "\(plain)")
+        #expect(scaled > plain * 3, "\(scaled) vs \(plain)")
+        #expect(rotated > plain / 2, "\(rotated) vs \(plain)")
+
+        // Replacing one emoji by another damages its ink: every pixel that changes lies
+        // inside the changed glyphs' bounds.
+        let before = "ok 👍🏽 ok", after = "ok 🇰🇷 ok"
+        let boxes = font.changedGlyphBounds(from: before, to: after)
+        #expect(!boxes.isEmpty)
+        let a = try Bitmap(width: 200, height: 44), b = try Bitmap(width: 200, height: 44)
+        GraphicsContext(bitmap: a).draw(before, at: CGPoint(x: 4, y: 31), font: font, color: .black)
+        GraphicsContext(bitmap: b).draw(after, at: CGPoint(x: 4, y: 31), font: font, color: .black)
+        var outside = 0, changed = 0
+        for y in 0..<44 {
+            for x in 0..<200 where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
+                changed += 1
+                let point = CGPoint(x: CGFloat(x) + 0.5 - 4, y: CGFloat(y) + 0.5 - 31)
+                if !boxes.contains(where: { $0.contains(point) }) { outside += 1 }
+            }
+        }
+        #expect(changed > 100 && outside == 0, "\(changed) changed, \(outside) outside \(boxes)")
     }
 }

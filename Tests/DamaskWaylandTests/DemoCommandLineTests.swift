@@ -29,7 +29,7 @@ struct DemoCommandLineTests {
         // Chinese: NanumGothic has these Hanja; WenQuanYi Micro Hei takes the ones it lacks.
         let expected = [
             "Korean": ["NanumGothic"], "Chinese": ["NanumGothic", "WenQuanYi Micro Hei"], "Bengali": ["Lohit Bengali"],
-            "Arabic": ["DejaVu Sans"], "Hebrew": ["DejaVu Sans"],
+            "Arabic": ["DejaVu Sans"], "Hebrew": ["DejaVu Sans"], "Emoji": ["Noto Color Emoji"],
         ]
         for (language, faces) in expected {
             let line = lines.first { $0.hasPrefix(language + ": ") }
@@ -58,6 +58,8 @@ struct DemoCommandLineTests {
         #expect(result.status == 0)
         let bengali = result.output.split(separator: "\n").first { $0.contains("Bengali: ") }.map(String.init) ?? ""
         #expect(bengali.contains("drawn as boxes") && bengali.contains("fonts-lohit-beng-bengali"), "\(bengali)")
+        let emoji = result.output.split(separator: "\n").first { $0.contains("Emoji: ") }.map(String.init) ?? ""
+        #expect(emoji.contains("drawn as boxes") && emoji.contains("fonts-noto-color-emoji"), "\(emoji)")
     }
 
     @Test("an unknown option exits 2 and names it")

@@ -30,14 +30,19 @@ final class TextScene: DemoScene {
     /// The Debian package `scripts/setup` installs for a language's script.
     static let fontPackages = [
         "Korean": "fonts-nanum", "Chinese": "fonts-wqy-microhei", "Bengali": "fonts-lohit-beng-bengali",
+        "Emoji": "fonts-noto-color-emoji",
     ]
 
-    /// What `--help` prints about fonts: per language of the text scene, the faces
-    /// fontconfig chose on this machine, and for a script no installed font has, that it
-    /// is drawn as boxes and which package provides one.
+    /// What `--help` reports fonts for: the scene's sentences, and emoji (skin tone, flag,
+    /// ZWJ family), which the field takes when pasted.
+    static let reportedSamples = sentences + [("Emoji", "👍🏽 🇰🇷 👨\u{200D}👩\u{200D}👧")]
+
+    /// What `--help` prints about fonts: per language of the text scene (and emoji), the
+    /// faces fontconfig chose on this machine, and for a script no installed font has,
+    /// that it is drawn as boxes and which package provides one.
     static var fontReport: String {
         var lines = ["Fonts (fontconfig on this machine; the text scene's sentences, sans-serif):"]
-        for (language, text) in sentences {
+        for (language, text) in reportedSamples {
             let faces = sentenceFont.faceNames(for: text)
             let missing = sentenceFont.missingCharacterCount(in: text)
             var line = "  \(language): \(faces.joined(separator: ", "))"
@@ -47,6 +52,9 @@ final class TextScene: DemoScene {
             }
             lines.append(line)
         }
+        lines.append(
+            "  Other scripts: the first installed font that has them (fontconfig's order); a character no font has is a box"
+                + " (e.g. Thai: install fonts-thai-tlwg; Devanagari: fonts-lohit-deva)")
         return lines.joined(separator: "\n")
     }
 
