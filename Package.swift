@@ -57,6 +57,8 @@ let package = Package(
         // MARK: C shims.
         // Reads of a client's shared memory that survive the client shrinking it (SIGBUS guard).
         .target(name: "CDamaskShmGuard", cSettings: [.define("_GNU_SOURCE")]),
+        // damask-inspect's inner loop: one pass per row that compares, counts and copies (AVX2).
+        .target(name: "CDamaskInspectScan"),
         // Generated protocol glue (scripts/generate-protocols).
         .target(name: "CWaylandProtocols", dependencies: ["CWaylandClient"]),
         // What Swift cannot do safely by itself: memfd, interface addresses, libwayland's log.
@@ -87,7 +89,7 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
-        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard"], swiftSettings: strictSettings),
+        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
 
         // MARK: Applications.
         .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
@@ -98,7 +100,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "CPixman", "CCairo"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "CDamaskInspectScan", "CPixman", "CCairo"],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose
@@ -135,7 +137,7 @@ let package = Package(
             name: "DamaskConformanceTests",
             dependencies: ["DamaskViews", "DamaskTestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "DamaskTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
             dependencies: [

@@ -272,9 +272,13 @@ public final class DamageTracker {
     /// buffer's own stored content if the compositor still holds it (a write since that
     /// commit), and leaves the pixels in a store that becomes the buffer's content.
     ///
-    /// The store is the buffer's own, rewritten in place (only rows that differ are copied),
-    /// unless it is `previous` itself or another surface shows it; then the surface's spare
-    /// store or a new one. Fails when the pixels cannot all be read; the buffer then has
+    /// One pass per row does all of it (``ContentComparison/addRow(_:old:new:width:format:damage:store:storeMode:)``):
+    /// compare with `previous`, count, and update the store — a row the tracker knows the
+    /// store already equals in `previous` is written only where it changed, a held store is
+    /// compared before it is written (a difference is a held write), any other row is copied
+    /// with non-temporal stores. The store is the buffer's own, rewritten in place, unless it
+    /// is `previous` itself or another surface shows it; then the surface's spare store or a
+    /// new one. Fails when the pixels cannot all be read; the buffer then has
     /// no stored content (a release check is skipped).
     private func capture(
         _ buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?, damage: DamageRegion
@@ -300,24 +304,21 @@ public final class DamageTracker {
         var comparison = ContentComparison()
         var heldWrite = false
         // The store's rows that equal the previous content's (known from when the previous
-        // content was written against this store): where the new row equals the previous
-        // content too, it equals the store's and needs neither a comparison nor a copy.
+        // content was written against this store): there the store needs a write only where
+        // the new row differs from the previous content, which the comparison finds anyway.
         let knownRows = storeIsCurrent ? previous.flatMap { $0.wasCompared(with: store) ? $0 : nil } : nil
         store.beginRewrite(basis: previous)
         let read = Result { () throws(ShmReadFailure) in
             try buffer.readRows { y, row in
-                var equalToPrevious = false
-                if let previous {
-                    equalToPrevious = !comparison.addRow(y, old: previous.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y))
-                }
-                store.setRow(y, equalToBasis: equalToPrevious)
-                let destination = store.row(y)
-                if !storeIsCurrent {
-                    memcpy(destination, row, rowBytes)
-                } else if !(equalToPrevious && knownRows?.rowWasEqualToBasis(y) == true), memcmp(destination, row, rowBytes) != 0 {
-                    if held === store { heldWrite = true }
-                    memcpy(destination, row, rowBytes)
-                }
+                // One pass per row: compare with the previous content, count, and bring the
+                // store up to date (checking it first only when the compositor holds it).
+                let mode: ContentComparison.StoreMode =
+                    held === store ? .update : knownRows?.rowWasEqualToBasis(y) == true ? .copyChanged : .copy
+                let scanned = comparison.addRow(
+                    y, old: previous?.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y),
+                    store: store.row(y), storeMode: mode)
+                if scanned.storeDiffered { heldWrite = true }
+                store.setRow(y, equalToBasis: previous != nil && !scanned.differs)
                 if let held, held !== store, !heldWrite, memcmp(held.row(y), row, rowBytes) != 0 { heldWrite = true }
             }
         }

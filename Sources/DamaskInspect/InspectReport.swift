@@ -136,7 +136,7 @@ public final class InspectReport {
             text += "commit latency (proxy woke up → sent to the compositor), \(commitLatencies.count) commits: wall \(figures(commitLatencies)); "
                 + "the proxy's CPU \(figures(commitCPUTimes))\n"
         }
-        text += "inspector cost: \(f(cpuSeconds, 3)) s CPU over \(f(wallSeconds, 1)) s (\(f(wallSeconds > 0 ? 100 * cpuSeconds / wallSeconds : nil))%), of which copy+compare \(f(compare, 3)) s\n"
+        text += "inspector cost: \(f(cpuSeconds, 3)) s CPU over \(f(wallSeconds, 2)) s (\(f(wallSeconds > 0 ? 100 * cpuSeconds / wallSeconds : nil))%), of which copy+compare \(f(compare, 3)) s\n"
         return text
     }
 }

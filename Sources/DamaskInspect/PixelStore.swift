@@ -1,7 +1,8 @@
 import Glibc
 
 /// Reusable storage for a buffer's pixels as the inspector last read them: `height` rows of
-/// `rowBytes` bytes, packed (no stride padding).
+/// `rowBytes` bytes, each starting on a 64-byte boundary (`stride` apart), so the row scan
+/// (`CDamaskInspectScan`) writes whole cache lines with non-temporal stores.
 ///
 /// The tracker keeps one per `wl_buffer` (its content at its last commit, which is also the
 /// content a surface showing that buffer is compared against) and rewrites it in place at the
@@ -13,6 +14,8 @@ final class PixelStore {
     let height: Int
     let format: BufferFormat
     let rowBytes: Int
+    /// Bytes from one row to the next: `rowBytes` rounded up to a multiple of 64.
+    let stride: Int
     /// The pixels; owned by the store.
     private let base: UnsafeMutableRawPointer
     /// How many surfaces show this content (their `TrackedSurface.content` is this store).
@@ -33,8 +36,9 @@ final class PixelStore {
     init(width: Int, height: Int, format: BufferFormat) {
         let bpp = format.bytesPerPixel ?? 4
         (self.width, self.height, self.format, rowBytes) = (width, height, format, width * bpp)
-        base = UnsafeMutableRawPointer.allocate(byteCount: max(1, rowBytes * height), alignment: 64)
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, rowBytes * height))
+        stride = (rowBytes + 63) & ~63
+        base = UnsafeMutableRawPointer.allocate(byteCount: max(64, stride * height), alignment: 64)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: max(64, stride * height))
     }
 
     deinit { base.deallocate() }
@@ -44,8 +48,8 @@ final class PixelStore {
         self.width == width && self.height == height && self.format == format
     }
 
-    /// Row `y` (0 ≤ y < height); valid while the store lives.
-    func row(_ y: Int) -> UnsafeMutableRawPointer { base + y * rowBytes }
+    /// Row `y` (0 ≤ y < height): `rowBytes` bytes, 64-byte aligned; valid while the store lives.
+    func row(_ y: Int) -> UnsafeMutableRawPointer { base + y * stride }
 
     /// Starts rewriting the store for a new commit compared with `basis` (nil: not compared).
     func beginRewrite(basis: PixelStore?) {
@@ -69,7 +73,9 @@ final class PixelStore {
 
     /// An immutable copy, for evidence images.
     func snapshot() -> ContentSnapshot {
-        let bytes = [UInt8](UnsafeRawBufferPointer(start: base, count: rowBytes * height))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rowBytes * height)
+        for y in 0..<height { bytes.append(contentsOf: UnsafeRawBufferPointer(start: row(y), count: rowBytes)) }
         return ContentSnapshot(width: width, height: height, format: format, bytes: bytes)
     }
 }

@@ -55,7 +55,11 @@ public final class ProxySession {
         processRequests(wokeAt: wokeAt, cpuAt: cpuAt)
         if !server.flush() { finish("the compositor's socket failed") }
         noteForwardedCommits()
-        if !open && !isFinished { finish(nil) }
+        if !open && !isFinished {
+            // A compositor drops a message cut off by the hang-up; so does the proxy, and says so.
+            let partial = client.unconsumedRange.count
+            finish(partial > 0 ? "the client hung up in the middle of a message: its last \(partial) bytes were never completed and were not forwarded" : nil)
+        }
     }
 
     /// Reads, decodes and forwards what the compositor sent.

@@ -1,3 +1,4 @@
+import CDamaskInspectScan
 @testable import DamaskInspect
 import Foundation
 import Testing
@@ -63,6 +64,88 @@ struct ContentComparisonTests {
                 current: ContentSnapshot(width: width, height: height, format: format, bytes: new), damage: damage)
             #expect(measured == Self.reference(old: old, new: new, width: width, height: height, format: format, damage: damage),
                     "format \(format.name), \(width)x\(height), damage \(rects)")
+        }
+    }
+
+    @Test("The row scan's AVX2 and plain C paths give the same counts, runs and store as the pixel-by-pixel definition, in every store mode")
+    func rowScanPathsAgree() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            let width = [1, 15, 16, 17, 100, 333, 1920][round % 7]
+            let mask: UInt32 = round % 2 == 0 ? 0x00ff_ffff : 0xffff_ffff
+            let old = (0..<width).map { _ in UInt32.random(in: 0...UInt32.max, using: &generator) }
+            var new = old
+            for _ in 0..<Int.random(in: 0...(round % 3 == 0 ? 2 * width : 6), using: &generator) {
+                // Some changes touch only the X byte, which counts only when it is visible.
+                new[Int.random(in: 0..<width, using: &generator)] ^= Bool.random(using: &generator) ? 0xff00_0000 : UInt32.random(in: 1...UInt32.max, using: &generator)
+            }
+            var spans: [Int64] = []
+            var x = 0
+            while x < width, spans.count < 8, Bool.random(using: &generator) {
+                let low = Int.random(in: x..<width, using: &generator), high = Int.random(in: (low + 1)...width, using: &generator)
+                spans += [Int64(low), Int64(high)]
+                x = high + 1
+            }
+            let mode = [DAMASK_SCAN_STORE_NONE, DAMASK_SCAN_STORE_COPY, DAMASK_SCAN_STORE_COPY_CHANGED, DAMASK_SCAN_STORE_UPDATE][round % 4]
+            // A store known to equal `old` for COPY_CHANGED; for UPDATE, half the rows already
+            // hold the new pixels (nothing differed) and half hold other pixels.
+            let initialStore = mode == DAMASK_SCAN_STORE_COPY_CHANGED || (mode == DAMASK_SCAN_STORE_UPDATE && round % 8 == 3) ? old
+                : mode == DAMASK_SCAN_STORE_UPDATE ? new : old.map { ~$0 }
+            // Reference: changed pixels, under-damage, runs split at more than the gap.
+            var changed = 0, under = 0, first = -1, last = -1, runs: [Int64] = []
+            var differs = false
+            for x in 0..<width {
+                if old[x] != new[x] { differs = true }
+                guard (old[x] ^ new[x]) & mask != 0 else { continue }
+                changed += 1
+                if first < 0 { first = x }
+                last = x
+                if !stride(from: 0, to: spans.count, by: 2).contains(where: { spans[$0] <= x && x < spans[$0 + 1] }) { under += 1 }
+                if let end = runs.last, Int64(x) - end <= Int64(ChangeClusters.gap) {
+                    runs[runs.count - 1] = Int64(x + 1)
+                } else {
+                    runs += [Int64(x), Int64(x + 1)]
+                }
+            }
+            for portable in [false, true] {
+                // 64-byte aligned (non-temporal stores) in even rounds, misaligned in odd ones.
+                let memory = UnsafeMutableRawPointer.allocate(byteCount: 4 * width + 64, alignment: 64)
+                defer { memory.deallocate() }
+                let store = (memory + (round % 2 == 0 ? 0 : 4)).bindMemory(to: UInt32.self, capacity: width)
+                store.initialize(from: initialStore, count: width)
+                let capacity = damask_scan_run_capacity(Int64(width), Int64(ChangeClusters.gap))
+                var outRuns = [Int64](repeating: -1, count: Int(2 * capacity))
+                var row = damask_scan_row()
+                old.withUnsafeBufferPointer { a in
+                    new.withUnsafeBufferPointer { b in
+                        spans.withUnsafeBufferPointer { d in
+                            outRuns.withUnsafeMutableBufferPointer { r in
+                                row.old = UnsafeRawPointer(a.baseAddress)
+                                row.current = UnsafeRawPointer(b.baseAddress)
+                                row.store = UnsafeMutableRawPointer(store)
+                                row.store_mode = Int32(mode.rawValue)
+                                row.visible_mask = mask
+                                row.width = Int64(width)
+                                row.damage = d.baseAddress
+                                row.damage_count = Int64(spans.count / 2)
+                                row.gap = Int64(ChangeClusters.gap)
+                                row.runs = r.baseAddress
+                                row.run_capacity = capacity
+                                if portable { damask_scan_row32_portable(&row) } else { damask_scan_row32(&row) }
+                            }
+                        }
+                    }
+                }
+                let context = "round \(round), width \(width), mode \(mode.rawValue), portable \(portable)"
+                #expect(row.changed == Int64(changed), "\(context)")
+                #expect(row.under_damage == Int64(under), "\(context)")
+                #expect(row.first == Int64(first) && row.last == Int64(last), "\(context)")
+                #expect(row.bytes_differ == (differs ? 1 : 0), "\(context)")
+                #expect(Array(outRuns.prefix(Int(2 * row.run_count))) == runs, "\(context)")
+                let stored = Array(UnsafeBufferPointer(start: store, count: width))
+                #expect(stored == (mode == DAMASK_SCAN_STORE_NONE ? initialStore : new), "\(context)")
+                #expect(row.store_differed == (mode == DAMASK_SCAN_STORE_UPDATE && initialStore != new ? 1 : 0), "\(context)")
+            }
         }
     }
 

@@ -2,7 +2,17 @@
  * A wl_shm client that draws a 1920x1080 window at the compositor's frame rate, for measuring
  * what damask-inspect costs (scripts/inspect-cost).
  *
- *   frame-load SECONDS square|full [WIDTH HEIGHT]
+ *   frame-load SECONDS square|full [WIDTH HEIGHT [frame|timer [COMMIT_LOG]]]
+ *
+ * Pacing "frame" (the default) draws at each frame callback. Pacing "timer" commits on a
+ * 60 Hz clock of its own (a tick every 16.667 ms, absolute deadlines), whatever the
+ * compositor's frame callbacks do, so that a compositor pacing slower than 60 Hz (headless
+ * Weston 10) still receives 60 commits a second; a tick that finds no released buffer is
+ * skipped (counted), one that comes more than a period late is counted late. With
+ * COMMIT_LOG it writes one line per commit there: "commit N sent MS", MS the moment the
+ * commit left for the socket, on the clock of libwayland's WAYLAND_DEBUG timestamps
+ * (CLOCK_REALTIME µs modulo 2^32, in ms), so scripts/inspect-cost can match each commit
+ * with the moment the compositor dispatched it.
  *
  * Every frame callback it redraws a buffer (three in rotation, each used only once released)
  * and commits it with exact damage: "square" moves a 64x64 square (damage: its old and new
@@ -14,6 +24,8 @@
  *   intervals_ms p5 A p25 B p75 C p99 D; <=20 ms K, 20-37 ms L, 37-54 ms M, >54 ms N
  * (the second: the distribution of frame-callback intervals, and how many intervals took one
  * 60 Hz frame, two, three, or more).
+ * Timer pacing adds a third line:
+ *   ticks T commits C skipped_no_buffer S late_ticks L
  * Exits 0, or 2 when it cannot connect or map.
  */
 #define _GNU_SOURCE
@@ -22,13 +34,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include "inspect-client.h"
 
-enum { BUFFERS = 3, SQUARE = 64, MAX_SAMPLES = 100000 };
+enum { BUFFERS = 4, FRAME_BUFFERS = 3, SQUARE = 64, MAX_SAMPLES = 100000 };
 
 static bool frame_due = true;
 static double intervals[MAX_SAMPLES], roundtrips[MAX_SAMPLES];
@@ -40,6 +53,16 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Now as libwayland's WAYLAND_DEBUG prints it: CLOCK_REALTIME in µs, modulo 2^32 (it keeps
+ * the time in a 32-bit unsigned), printed as ms with three decimals. Wraps every 71.6 min. */
+static double debug_clock_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint32_t us = (uint32_t)((uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u);
+	return us / 1000.0;
 }
 
 static void frame_done(void *data, struct wl_callback *callback, uint32_t time)
@@ -102,8 +125,16 @@ static void fill_rect(uint32_t *pixels, int width, int x0, int y0, int w, int h,
 
 int main(int argc, char **argv)
 {
-	if (argc < 3 || (strcmp(argv[2], "square") != 0 && strcmp(argv[2], "full") != 0)) {
-		fprintf(stderr, "usage: frame-load SECONDS square|full [WIDTH HEIGHT]\n");
+	if (argc < 3 || (strcmp(argv[2], "square") != 0 && strcmp(argv[2], "full") != 0) ||
+	    (argc > 5 && strcmp(argv[5], "frame") != 0 && strcmp(argv[5], "timer") != 0)) {
+		fprintf(stderr, "usage: frame-load SECONDS square|full [WIDTH HEIGHT [frame|timer [COMMIT_LOG]]]\n");
+		return 2;
+	}
+	bool timer = argc > 5 && strcmp(argv[5], "timer") == 0;
+	int buffer_count = timer ? BUFFERS : FRAME_BUFFERS;
+	FILE *commit_log = NULL;
+	if (argc > 6 && !(commit_log = fopen(argv[6], "w"))) {
+		fprintf(stderr, "frame-load: cannot write %s\n", argv[6]);
 		return 2;
 	}
 	double seconds = atof(argv[1]);
@@ -129,14 +160,14 @@ int main(int argc, char **argv)
 
 	size_t size = (size_t)width * height * 4;
 	int fd = memfd_create("frame-load", MFD_CLOEXEC);
-	if (fd < 0 || ftruncate(fd, BUFFERS * size) < 0)
+	if (fd < 0 || ftruncate(fd, buffer_count * size) < 0)
 		return 2;
-	uint8_t *memory = mmap(NULL, BUFFERS * size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	uint8_t *memory = mmap(NULL, buffer_count * size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (memory == MAP_FAILED)
 		return 2;
-	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, BUFFERS * size);
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, buffer_count * size);
 	struct buffer buffers[BUFFERS];
-	for (int i = 0; i < BUFFERS; i++) {
+	for (int i = 0; i < buffer_count; i++) {
 		buffers[i].buffer = wl_shm_pool_create_buffer(pool, i * size, width, height, width * 4,
 							      WL_SHM_FORMAT_XRGB8888);
 		buffers[i].pixels = (uint32_t *)(memory + i * size);
@@ -157,17 +188,49 @@ int main(int argc, char **argv)
 
 	double start = now();
 	int frames = 0, old_x = 0, old_y = 0;
+	int ticks = 0, skipped = 0, late = 0;
+	const double period = 1.0 / 60.0;
+	double deadline = start;
 	while (now() - start < seconds) {
-		while (!frame_due)
-			if (wl_display_dispatch(display) < 0)
-				return 2;
 		struct buffer *b = NULL;
-		while (!b) {
-			for (int i = 0; i < BUFFERS && !b; i++)
+		if (timer) {
+			/* Wait for the next tick, handling events meanwhile; then use a released
+			 * buffer, or skip the tick when the compositor still holds all of them. */
+			for (;;) {
+				if (wl_display_dispatch_pending(display) < 0)
+					return 2;
+				double wait = deadline - now();
+				if (wait <= 0)
+					break;
+				wl_display_flush(display);
+				struct pollfd pfd = { wl_display_get_fd(display), POLLIN, 0 };
+				if (poll(&pfd, 1, (int)(wait * 1000) + 1) > 0 && wl_display_dispatch(display) < 0)
+					return 2;
+			}
+			ticks++;
+			if (now() - deadline > period)
+				late++;
+			deadline += period;
+			while (deadline < now() - period)
+				deadline += period;
+			for (int i = 0; i < buffer_count && !b; i++)
 				if (!buffers[i].busy)
 					b = &buffers[i];
-			if (!b && wl_display_dispatch(display) < 0)
-				return 2;
+			if (!b) {
+				skipped++;
+				continue;
+			}
+		} else {
+			while (!frame_due)
+				if (wl_display_dispatch(display) < 0)
+					return 2;
+			while (!b) {
+				for (int i = 0; i < buffer_count && !b; i++)
+					if (!buffers[i].busy)
+						b = &buffers[i];
+				if (!b && wl_display_dispatch(display) < 0)
+					return 2;
+			}
 		}
 		int x = (frames * 7) % (width - SQUARE), y = (frames * 3) % (height - SQUARE);
 		if (full) {
@@ -196,6 +259,8 @@ int main(int argc, char **argv)
 		wl_callback_add_listener(sync, &sync_listener, NULL);
 		sync_sent = now();
 		wl_display_flush(display);
+		if (commit_log)
+			fprintf(commit_log, "commit %d sent %.3f\n", frames + 1, debug_clock_ms());
 		frames++;
 	}
 	wl_display_roundtrip(display);
@@ -213,7 +278,11 @@ int main(int argc, char **argv)
 		       intervals[(int)(interval_count * 0.05)], intervals[(int)(interval_count * 0.25)],
 		       intervals[(int)(interval_count * 0.75)], intervals[(int)(interval_count * 0.99)],
 		       buckets[0], buckets[1], buckets[2], buckets[3]);
+	if (timer)
+		printf("ticks %d commits %d skipped_no_buffer %d late_ticks %d\n", ticks, frames, skipped, late);
 	fflush(stdout);
+	if (commit_log)
+		fclose(commit_log);
 	wl_display_disconnect(display);
 	return 0;
 }

@@ -1,0 +1,165 @@
+/*
+ * Correct wl_shm clients in situations the other test clients do not reach, for the
+ * damask-inspect tests.
+ *
+ *   edge-cases mixed-scale [FRAMES]
+ *     Buffer scale 2 (a 200x150 buffer, a 100x75 surface). Each frame changes two
+ *     rectangles, declares one with wl_surface.damage (surface coordinates, covering it after
+ *     scaling) and the other with wl_surface.damage_buffer, in the same commit.
+ *   edge-cases grow-pool [FRAMES]
+ *     Starts with a pool that holds one 200x150 buffer; each frame grows the pool file and the
+ *     pool (wl_shm_pool.resize), makes a new buffer at the new end, draws the last content
+ *     plus a 10x10 change into it, commits it with exact damage, and destroys the buffer it
+ *     replaced once the compositor released it.
+ *   edge-cases exit-mid-commit
+ *     Commits one frame, then attaches and damages again, writes the first half of a
+ *     wl_surface.commit straight onto the socket and exits without a word.
+ *
+ * Prints "frame N" for each frame committed after the first, then "done" (not in
+ * exit-mid-commit). Exits 0, or 2 when it cannot connect or map.
+ */
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include "inspect-client.h"
+
+enum { WIDTH = 200, HEIGHT = 150, STRIDE = WIDTH * 4, SIZE = STRIDE * HEIGHT, MAX_FRAMES = 64 };
+
+static bool busy[MAX_FRAMES + 1];
+
+static void buffer_release(void *data, struct wl_buffer *wl_buffer)
+{
+	busy[(intptr_t)data] = false;
+}
+
+static const struct wl_buffer_listener buffer_listener = { buffer_release };
+
+static void fill(uint32_t *pixels, int x0, int y0, int w, int h, uint32_t color)
+{
+	for (int y = y0; y < y0 + h; y++)
+		for (int x = x0; x < x0 + w; x++)
+			pixels[y * WIDTH + x] = color;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int frames = argc > 2 ? atoi(argv[2]) : 6;
+	bool mixed = strcmp(mode, "mixed-scale") == 0, grow = strcmp(mode, "grow-pool") == 0,
+	     mid = strcmp(mode, "exit-mid-commit") == 0;
+	if (!(mixed || grow || mid) || frames < 1 || frames > MAX_FRAMES) {
+		fprintf(stderr, "usage: edge-cases mixed-scale|grow-pool|exit-mid-commit [FRAMES ≤ %d]\n", MAX_FRAMES);
+		return 2;
+	}
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "edge-cases: cannot connect\n");
+		return 2;
+	}
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, NULL);
+	wl_display_roundtrip(display);
+	if (!compositor || !shm || !wm_base) {
+		fprintf(stderr, "edge-cases: missing globals\n");
+		return 2;
+	}
+	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+
+	/* Room for every frame's buffer: grow-pool uses one more slot per frame, the others
+	 * alternate two. The pool starts with what it needs first. */
+	size_t capacity = (size_t)(MAX_FRAMES + 1) * SIZE;
+	int fd = memfd_create("edge-cases", MFD_CLOEXEC);
+	size_t pool_size = grow ? SIZE : 2 * SIZE;
+	if (fd < 0 || ftruncate(fd, pool_size) < 0)
+		return 2;
+	uint8_t *memory = mmap(NULL, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (memory == MAP_FAILED)
+		return 2;
+	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, pool_size);
+	struct wl_buffer *buffers[MAX_FRAMES + 1] = { 0 };
+
+	struct wl_surface *surface = wl_compositor_create_surface(compositor);
+	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
+	xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, NULL);
+	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
+	xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
+	xdg_toplevel_set_title(toplevel, "edge-cases");
+	if (mixed)
+		wl_surface_set_buffer_scale(surface, 2);
+	wl_surface_commit(surface);
+	while (!configured)
+		if (wl_display_dispatch(display) < 0)
+			return 2;
+
+	static uint32_t shown[WIDTH * HEIGHT];
+	for (int i = 0; i < WIDTH * HEIGHT; i++)
+		shown[i] = 0xff808080;
+	int last = -1;
+	for (int frame = 0; frame <= (mid ? 1 : frames); frame++) {
+		int slot = grow ? frame : frame % 2;
+		if (grow && frame > 0) {
+			pool_size = (size_t)(frame + 1) * SIZE;
+			if (ftruncate(fd, pool_size) < 0)
+				return 2;
+			wl_shm_pool_resize(pool, pool_size);
+		}
+		if (!buffers[slot]) {
+			buffers[slot] = wl_shm_pool_create_buffer(pool, slot * SIZE, WIDTH, HEIGHT, STRIDE,
+								  WL_SHM_FORMAT_XRGB8888);
+			wl_buffer_add_listener(buffers[slot], &buffer_listener, (void *)(intptr_t)slot);
+		}
+		while (busy[slot])
+			if (wl_display_dispatch(display) < 0)
+				return 2;
+		uint32_t color = 0xff000000 | (uint32_t)(frame * 0x3a5f17 + 0x102030);
+		/* Buffer rectangles: a at odd coordinates (declared in surface coordinates, so
+		 * the declaration rounds outwards to even buffer pixels), b declared exactly. */
+		int ax = 11 + (frame * 14) % 120, ay = 7 + (frame * 9) % 90, bx = 150 - (frame * 6) % 100, by = 120 - (frame * 5) % 80;
+		if (frame > 0) {
+			fill(shown, ax, ay, 9, 7, color);
+			if (mixed)
+				fill(shown, bx, by, 12, 10, ~color | 0xff000000);
+		}
+		memcpy(memory + slot * SIZE, shown, SIZE);
+		wl_surface_attach(surface, buffers[slot], 0, 0);
+		if (frame == 0) {
+			wl_surface_damage_buffer(surface, 0, 0, WIDTH, HEIGHT);
+		} else if (mixed) {
+			wl_surface_damage(surface, ax / 2, ay / 2, (ax + 9 + 1) / 2 - ax / 2, (ay + 7 + 1) / 2 - ay / 2);
+			wl_surface_damage_buffer(surface, bx, by, 12, 10);
+		} else {
+			wl_surface_damage_buffer(surface, ax, ay, 9, 7);
+		}
+		if (mid && frame == 1) {
+			/* Half of a wl_surface.commit header (object id, then nothing), and gone. */
+			wl_display_flush(display);
+			uint32_t half = wl_proxy_get_id((struct wl_proxy *)surface);
+			ssize_t written = write(wl_display_get_fd(display), &half, sizeof half);
+			_exit(written == sizeof half ? 0 : 2);
+		}
+		busy[slot] = true;
+		wl_surface_commit(surface);
+		wl_display_roundtrip(display);
+		if (frame > 0)
+			printf("frame %d\n", frame);
+		if (grow && last >= 0) {
+			while (busy[last])
+				if (wl_display_dispatch(display) < 0)
+					return 2;
+			wl_buffer_destroy(buffers[last]);
+			buffers[last] = NULL;
+		}
+		last = grow ? slot : -1;
+		fflush(stdout);
+	}
+	printf("done\n");
+	fflush(stdout);
+	wl_display_disconnect(display);
+	return 0;
+}
