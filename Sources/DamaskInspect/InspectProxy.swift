@@ -115,6 +115,13 @@ public final class InspectProxy {
         if let evidence, evidence.written > 0 {
             FileHandle.standardError.write(Data("evidence: \(evidence.written) PNG files in \(evidence.directory)\n".utf8))
         }
+        if let ratio = options.failOver {
+            for surface in report.surfacesOver(ratio) {
+                let median = SurfaceSummary.median(surface.overDamageOfChanged) ?? 0
+                let line = "over --fail-over \(ratio): client \(surface.client) @\(surface.surface) \(surface.role): median damage ÷ changed px \(String(format: "%.2f", median))\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
         return report.exitStatus(failOver: options.failOver)
     }
 

@@ -9,8 +9,8 @@
  * compositor's frame callbacks do, so that a compositor pacing slower than 60 Hz (headless
  * Weston 10) still receives 60 commits a second; a tick that finds no released buffer is
  * skipped (counted), one that comes more than a period late is counted late. With
- * COMMIT_LOG it writes one line per commit there: "commit N sent MS", MS the moment the
- * commit left for the socket, on the clock of libwayland's WAYLAND_DEBUG timestamps
+ * COMMIT_LOG it writes one line per commit there: "commit N sent MS", MS the moment just
+ * before the commit was flushed to the socket, on the clock of libwayland's WAYLAND_DEBUG timestamps
  * (CLOCK_REALTIME µs modulo 2^32, in ms), so scripts/inspect-cost can match each commit
  * with the moment the compositor dispatched it.
  *
@@ -258,9 +258,12 @@ int main(int argc, char **argv)
 		struct wl_callback *sync = wl_display_sync(display);
 		wl_callback_add_listener(sync, &sync_listener, NULL);
 		sync_sent = now();
+		/* Stamped before the flush: the compositor may dispatch the commit before the
+		 * flush returns. */
+		double sent = debug_clock_ms();
 		wl_display_flush(display);
 		if (commit_log)
-			fprintf(commit_log, "commit %d sent %.3f\n", frames + 1, debug_clock_ms());
+			fprintf(commit_log, "commit %d sent %.3f\n", frames + 1, sent);
 		frames++;
 	}
 	wl_display_roundtrip(display);
