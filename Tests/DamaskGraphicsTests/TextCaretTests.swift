@@ -98,6 +98,51 @@ struct TextCaretTests {
         #expect(field.caretOffset(in: font) < offsets[0])
     }
 
+    @Test("in a right-to-left line a number reads left to right, and the caret steps through it digit by digit")
+    func numbersInsideRightToLeftText() throws {
+        let font = try Font(size: 20)
+        for text in ["مرحبا 2026 عالم", "שלום 3.14 עולם"] {
+            #expect(font.isRightToLeft(text))
+            let offsets = (0...text.count).map { font.caretOffset(atCharacter: $0, in: text) }
+            let characters = Array(text)
+            let digits = characters.indices.filter { characters[$0].isNumber || characters[$0] == "." }
+            let first = try #require(digits.first), last = try #require(digits.last)
+            // Inside the number each step forward moves the caret right.
+            for index in (first + 1)..<last { #expect(offsets[index] < offsets[index + 1], "\(text): \(offsets)") }
+            // The number as a whole sits left of the word before it, right of the word after it.
+            let ranges = font.selectionRanges(forCharacters: first..<(last + 1), in: text)
+            let before = font.selectionRanges(forCharacters: 0..<(first - 1), in: text)
+            let after = font.selectionRanges(forCharacters: (last + 2)..<text.count, in: text)
+            #expect(ranges.count == 1 && before.count == 1 && after.count == 1)
+            if let number = ranges.first, let b = before.first, let a = after.first {
+                #expect(number.upperBound <= b.lowerBound + 0.01 && a.upperBound <= number.lowerBound + 0.01, "\(text)")
+            }
+            // Backspace from the end of the number removes its last digit.
+            var field = EditableText(text, caret: last + 1)
+            field.deleteBackward()
+            #expect(field.text == String(characters[..<last]) + String(characters[(last + 1)...]))
+        }
+    }
+
+    @Test("Shift+Right across a Latin to Arabic boundary selects in logical order; the selection is drawn in two pieces")
+    func shiftSelectionAcrossBidiBoundary() throws {
+        let font = try Font(size: 20)
+        let text = "abc مرحبا def"
+        var field = EditableText(text, caret: 2)
+        for _ in 0..<4 { field.moveRight(in: font, extending: true) }
+        #expect(field.selection == 2..<6 && field.selectedText == "c مر")
+        let pieces = font.selectionRanges(forCharacters: field.selection, in: text)
+        #expect(pieces.count == 2, "\(pieces)")
+        // The pieces cover exactly the ink of "c " and of the first two Arabic letters.
+        let c = font.selectionRanges(forCharacters: 2..<4, in: text), arabic = font.selectionRanges(forCharacters: 4..<6, in: text)
+        #expect(pieces == (c + arabic).sorted { $0.lowerBound < $1.lowerBound }, "\(pieces) vs \(c) \(arabic)")
+        // Shift+Left shrinks it back from the caret's end; typing replaces it.
+        field.moveLeft(in: font, extending: true)
+        #expect(field.selection == 2..<5)
+        field.insert("X")
+        #expect(field.text == "abXرحبا def" && field.caret == 3)
+    }
+
     @Test("clicking at a caret's x finds that caret; selections split where the direction changes")
     func hitTestingAndSelection() throws {
         let font = try Font(size: 20)

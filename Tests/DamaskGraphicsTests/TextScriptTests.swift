@@ -144,4 +144,74 @@ struct TextScriptTests {
         }
         #expect(changed > 100 && outside == 0, "\(changed) changed, \(outside) outside \(boxes)")
     }
+
+    /// Whether fontconfig lists an installed scalable font with `scalar` (asked through
+    /// `fc-list`, independently of Damask).
+    static func someFontHas(_ scalar: Unicode.Scalar) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/fc-list")
+        process.arguments = [":scalable=true:charset=\(String(scalar.value, radix: 16))", "family"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return !output.allSatisfy { $0 == 0x0A || $0 == 0x20 }
+    }
+
+    @Test("a character some installed font has is never a box, whatever its script; one no font has is a visible box")
+    func boxesExactlyWhereNoFontHasTheCharacter() throws {
+        let font = try Font(size: 20)
+        // Korean, Chinese, Bengali, kana, Thai, Devanagari, Hebrew, Greek, Cyrillic, Arabic,
+        // emoji, a regional indicator, Ethiopic, Tamil, Georgian, Armenian, Khmer,
+        // Bopomofo and a private-use character.
+        let characters: [Unicode.Scalar] = [
+            "한", "中", "ক", "あ", "カ", "ก", "क", "א", "Ω", "Ж", "ب", "😀", "👍", "\u{1F1F0}", "ሀ", "த", "ა", "ա",
+            "ក", "ㄅ", "\u{E000}",
+        ]
+        var boxes = 0
+        for scalar in characters {
+            let text = String(Character(scalar))
+            let expected = try Self.someFontHas(scalar) ? 0 : 1
+            boxes += expected
+            #expect(
+                font.missingCharacterCount(in: text) == expected,
+                "U+\(String(scalar.value, radix: 16, uppercase: true)) \(text): faces \(font.faceNames(for: text))")
+            // Drawn: ink either way (a glyph, or the box outline).
+            let bitmap = try Bitmap(width: 60, height: 36)
+            GraphicsContext(bitmap: bitmap).draw(text, at: CGPoint(x: 8, y: 26), font: font, color: .black)
+            var inked = 0
+            for y in 0..<36 { for x in 0..<60 where bitmap.pixel(x: x, y: y) >> 24 > 128 { inked += 1 } }
+            #expect(inked > 10, "U+\(String(scalar.value, radix: 16, uppercase: true)) draws nothing")
+        }
+        // The private-use character has no font anywhere: the check above saw a box.
+        #expect(boxes >= 1)
+    }
+
+    @Test("mixed lines share one baseline: each face's glyphs sit where they sit alone, and the line's metrics are the largest")
+    func mixedLinesShareOneBaseline() throws {
+        let font = try Font(size: 22)
+        let pieces = ["Hg", "한글", "中文", "কি", "مرحبا", "😀"]
+        let line = pieces.joined()
+        let metrics = font.measure(line)
+        for piece in pieces {
+            #expect(metrics.ascent >= font.measure(piece).ascent && metrics.descent >= font.measure(piece).descent, "\(piece)")
+        }
+        #expect(metrics.ascent == pieces.map { font.measure($0).ascent }.max())
+        #expect(metrics.descent == pieces.map { font.measure($0).descent }.max())
+        /// The inked rows of `text` drawn at baseline 40.
+        func inkedRows(_ text: String) throws -> ClosedRange<Int>? {
+            let bitmap = try Bitmap(width: 400, height: 70)
+            GraphicsContext(bitmap: bitmap).draw(text, at: CGPoint(x: 4, y: 40), font: font, color: .black)
+            let rows = (0..<70).filter { y in (0..<400).contains { bitmap.pixel(x: $0, y: y) >> 24 > 64 } }
+            guard let first = rows.first, let last = rows.last else { return nil }
+            return first...last
+        }
+        // The Latin "H" and the Hangul, Han and Bengali pieces keep their rows next to each other.
+        for piece in pieces.dropFirst() {
+            let alone = try #require(try inkedRows(piece)), latin = try #require(try inkedRows("Hg"))
+            let together = try #require(try inkedRows("Hg" + piece))
+            #expect(together == min(alone.lowerBound, latin.lowerBound)...max(alone.upperBound, latin.upperBound), "\(piece)")
+        }
+    }
 }
