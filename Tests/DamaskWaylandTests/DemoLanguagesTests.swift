@@ -78,6 +78,48 @@ struct DemoLanguagesTests {
         #expect(try Self.fieldShows("", in: screenshot) > 100, "field is empty")
     }
 
+    @Test("the text scene shows one sentence from each seed in its language, and Arabic and Hebrew, as Damask draws them, with no boxes")
+    func sceneShowsEverySentence() throws {
+        // TextScene.sentences, in order: labels 572×24 at (24, 296 + 44 i) in the scene,
+        // which starts at x 180; 15 px system font; baseline at the font's rounded ascent.
+        let sentences = [
+            "UIView를 강제로 다시 그리는 가장 강력한 방법은 무엇입니까?",
+            "我們也可以直接用Core Graphics直接繪制寄宿圖。",
+            "setNeedsDisplay() একটি UIView মেথড যা সিস্টেমকে সংকেত দেয়।",
+            "Sistem secara otomatis memanggil draw(_:) dalam skenario tertentu.",
+            "مرحبا بالعالم: يرسم Damask النص من اليمين إلى اليسار منذ 2026.",
+            "שלום עולם: Damask מצייר 6 שפות בשורה אחת.",
+        ]
+        let directory = try DemoRun.makeDirectory()
+        let shots = (directory as NSString).appendingPathComponent("shots")
+        let run = try DemoRun.run(Self.fast + ["--screenshots", shots], script: "scene text\nwait idle\n", directory: directory)
+        defer { run.removeDirectory() }
+        try #require(run.status == 0, "\(run.output)")
+        let screenshot = try Bitmap(contentsOfPNGFile: "\(shots)/text.png")
+        let font = Font.system(size: 15)
+        for (index, sentence) in sentences.enumerated() {
+            #expect(font.missingCharacterCount(in: sentence) == 0, "\(sentence): \(font.faceNames(for: sentence))")
+            let left = 180 + 24, top = 296 + 44 * index, width = 572, height = 24
+            let expected = try Bitmap(width: width, height: height)
+            // The scene's background, taken from the label's empty right end.
+            let background = screenshot.pixel(x: left + width - 2, y: top + 2)
+            for y in 0..<height { for x in 0..<width { expected.setPixel(x: x, y: y, to: background) } }
+            GraphicsContext(bitmap: expected).draw(
+                sentence, at: CGPoint(x: 0, y: font.ascent.rounded()), font: font,
+                color: Color(red: 0.13, green: 0.15, blue: 0.19))
+            var differing = 0, inked = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let a = expected.pixel(x: x, y: y), b = screenshot.pixel(x: left + x, y: top + y)
+                    if a != background { inked += 1 }
+                    let delta = [0, 8, 16].map { (shift: UInt32) in abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) }.max() ?? 0
+                    if delta > 24 { differing += 1 }
+                }
+            }
+            #expect(inked > 300 && differing < 20, "\(sentence): \(differing) pixels differ, \(inked) inked")
+        }
+    }
+
     @Test("Backspace removes one grapheme cluster: a Bengali conjunct typed through a script key by key")
     func backspaceRemovesOneCluster() throws {
         // "কি" (KA + vowel sign I) is one cluster; Backspace after "নকি" leaves "ন".
