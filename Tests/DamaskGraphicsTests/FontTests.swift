@@ -95,6 +95,26 @@ struct FontTests {
 }
 
 extension FontTests {
+    @Test("emoji and mixed scripts drawn first on several threads at once (cold caches) are identical to a later draw")
+    func concurrentColdColourGlyphs() async throws {
+        // A size no other test uses, so that the threads race to lay out, fall back and
+        // scale the colour glyphs.
+        let text = "ok 👍🏽 🇰🇷 한글 কি مرحبا 😀"
+        func render() throws -> [UInt8] {
+            let bitmap = try Bitmap(width: 260, height: 30)
+            GraphicsContext(bitmap: bitmap).draw(text, at: CGPoint(x: 2, y: 22), font: Font.system(size: 17.25), color: .black)
+            return try bitmap.pngData()
+        }
+        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<4 { group.addTask { try render() } }
+            var all: [[UInt8]] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        let later = try render()
+        for result in results { #expect(result == later) }
+    }
+
     @Test("non-ASCII UTF-8 text uses the font's glyphs, not placeholders")
     func utf8Text() throws {
         let font = try Font(size: 20)
