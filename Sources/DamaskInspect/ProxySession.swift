@@ -122,11 +122,25 @@ public final class ProxySession {
             do {
                 let (interface, message, values, fds) = try decodeRequest(header, start: start)
                 try register(request: message, of: interface, objectID: header.objectID, values: values)
-                tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
+                let isCommit = message.name == "commit" && interface.name == "wl_surface"
+                if !isCommit {
+                    tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
+                }
                 server.enqueue(client.incoming[start..<(start + header.size)], fds: fds)
                 client.consume(header.size)
-                if message.name == "commit" && interface.name == "wl_surface" {
+                if isCommit {
+                    // The commit leaves before its pixels are read, so the comparison adds no
+                    // latency to it. The pixels cannot change legally meanwhile: the client
+                    // may not touch a committed buffer before its wl_buffer.release, and that
+                    // event reaches the client only through this proxy, after this comparison
+                    // (one thread: events are read after the client's batch is done). A write
+                    // before the release is exactly what the held-write check is for, and its
+                    // window (from the client sending the commit to the proxy reading the
+                    // buffer) is the same as when the commit waited for the comparison.
                     commitsInFlight.append((server.bytesQueued, wokeAt, cpuAt))
+                    if !server.flush() { return finish("the compositor's socket failed") }
+                    noteForwardedCommits()
+                    tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
                 }
             } catch let error as WireError {
                 return clientError(error)
