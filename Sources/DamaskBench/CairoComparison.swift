@@ -100,6 +100,20 @@ import Foundation
             cairoStar()
             cairo_stroke(cr)
         }
+        compare("circle r=240 fill, new path", note: uncachedNote, target: false, {
+            context.fill(Path(ellipseIn: CGRect(x: 16, y: 16, width: 480, height: 480)))
+        }) {
+            cairo_set_source_rgba(cr, 0.1, 0.5, 0.3, 1)
+            cairoCircle()
+            cairo_fill(cr)
+        }
+        compare("circle r=240 stroke 3 px, new path", note: uncachedNote, target: false, {
+            context.stroke(Path(ellipseIn: CGRect(x: 16, y: 16, width: 480, height: 480)))
+        }) {
+            cairo_set_source_rgba(cr, 0.7, 0.1, 0.2, 1)
+            cairoCircle()
+            cairo_stroke(cr)
+        }
     }
 
     /// The star's ten vertices, centred in the canvas.

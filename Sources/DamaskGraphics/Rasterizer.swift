@@ -55,9 +55,12 @@ struct Rasterizer {
         var slope: Double
         /// +1 when the polygon goes down along this edge, −1 when up.
         var winding: Int32
+        /// Subpixel units of y per pixel of x along the edge (`1 / |slope|`, at most 10¹⁸):
+        /// how far the edge descends between two column boundaries.
+        var columnStep: Double
 
         /// x at fixed-point height `y`.
-        @inline(__always) func x(at y: Int) -> Double { x + Double(y - top) * slope }
+        @inline(__always) func x(at y: Int) -> Double { x + Double(y &- top) * slope }
     }
 
     /// An edge crossing the current band, with its x at the band's top and bottom.
@@ -66,6 +69,8 @@ struct Rasterizer {
         var bottom: Double
         var winding: Int32
         var edge: Int32
+        /// The edge's ``Edge/columnStep``.
+        var columnStep: Double
     }
 
     /// Rasterizes `polygons` (device space, each implicitly closed) within the integer
@@ -160,7 +165,8 @@ struct EdgeTable {
                 let start = max(top, maskTop)
                 let startX = tx + Double(start - top) * slope
                 edges.append(Edge(
-                    top: start, bottom: min(bottom, maskBottom), x: startX, slope: slope, winding: winding))
+                    top: start, bottom: min(bottom, maskBottom), x: startX, slope: slope, winding: winding,
+                    columnStep: abs(slope) > 1e-18 ? 1 / abs(slope) : 1e18))
             }
         }
         guard !edges.isEmpty else { return nil }
@@ -255,6 +261,12 @@ private struct ScanConverter {
         defer { active.deallocate() }
         let cuts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * edgeCapacity + 2)
         defer { cuts.deallocate() }
+        // The active edges' x at the top and bottom of a row converted as one band, in the
+        // order of `active`.
+        let xTop = UnsafeMutablePointer<Double>.allocate(capacity: edgeCapacity)
+        defer { xTop.deallocate() }
+        let xBottom = UnsafeMutablePointer<Double>.allocate(capacity: edgeCapacity)
+        defer { xBottom.deallocate() }
         var activeCount = 0
         var next = 0
         let one = Rasterizer.subpixelScale
@@ -264,19 +276,35 @@ private struct ScanConverter {
                 let rowTop = row * one, rowBottom = rowTop + one
                 // Drop the edges that ended above this row, keeping the order, then add
                 // those starting in it.
+                // Meanwhile note whether any active edge starts or ends inside the row.
                 var kept = 0
-                for i in 0..<activeCount where edge[Int(active[i])].bottom > rowTop {
-                    active[kept] = active[i]
+                var firstBottom = Int.max
+                for i in 0..<activeCount {
+                    let index = active[i]
+                    let bottom = edge[Int(index)].bottom
+                    guard bottom > rowTop else { continue }
+                    active[kept] = index
                     kept += 1
+                    firstBottom = min(firstBottom, bottom)
                 }
                 activeCount = kept
+                var startsInside = false
                 while next < table.count, edge[next].top < rowBottom {
                     active[activeCount] = Int32(truncatingIfNeeded: next)
                     activeCount += 1
+                    startsInside = startsInside || edge[next].top > rowTop
+                    firstBottom = min(firstBottom, edge[next].bottom)
                     next += 1
                 }
                 if activeCount == 0 {
                     if next >= table.count { break }
+                    continue
+                }
+                if !startsInside, firstBottom >= rowBottom,
+                    singleBand(
+                        row: row, edge: edge, active: active, count: activeCount, xTop: xTop, xBottom: xBottom,
+                        cells: cells, values: values, into: &sink)
+                {
                     continue
                 }
                 // Band limits: the row's top and bottom and every end point inside it.
@@ -298,9 +326,10 @@ private struct ScanConverter {
                     for index in activeEdges {
                         let e = edge[Int(index)]
                         let top = max(e.top, rowTop), bottom = min(e.bottom, rowBottom)
-                        addEdge(
-                            from: e.x(at: top), to: e.x(at: bottom), height: bottom - top, sign: e.winding,
-                            cells: cells, touched: &touched)
+                        let range = addEdge(
+                            from: e.x(at: top), to: e.x(at: bottom), height: bottom - top,
+                            columnStep: e.columnStep, sign: e.winding, cells: cells)
+                        if range.first <= range.last { touched.add(range.first, range.last) }
                     }
                     emit(row: row, cells: cells, values: values, touched: &touched, folding: true, into: &sink)
                     continue
@@ -316,7 +345,8 @@ private struct ScanConverter {
                             let e = edge[Int(index)]
                             guard e.top <= bandTop, e.bottom >= cut else { continue }
                             crossings[n] = Rasterizer.Crossing(
-                                top: e.x(at: bandTop), bottom: e.x(at: cut), winding: e.winding, edge: index)
+                                top: e.x(at: bandTop), bottom: e.x(at: cut), winding: e.winding, edge: index,
+                                columnStep: e.columnStep)
                             n += 1
                         }
                         ScanConverter.sort(crossings, count: n)
@@ -340,7 +370,7 @@ private struct ScanConverter {
                                 guard e.top <= bandTop, e.bottom >= cut else { continue }
                                 crossings[n] = Rasterizer.Crossing(
                                     top: e.x(at: bandTop), bottom: e.x(at: bandBottom), winding: e.winding,
-                                    edge: index)
+                                    edge: index, columnStep: e.columnStep)
                                 n += 1
                             }
                             ScanConverter.sort(crossings, count: n)
@@ -354,6 +384,117 @@ private struct ScanConverter {
                 emit(row: row, cells: cells, values: values, touched: &touched, folding: false, into: &sink)
             }
         }
+    }
+
+    /// Converts row `row` as one band when that is exact, and returns whether it did.
+    ///
+    /// The caller has checked that every active edge spans the whole row (none starts or
+    /// ends inside it). This sorts `active` by x at the row's top (ties by x at its
+    /// bottom), in place, with `xTop` and `xBottom` alongside; `active` stays in that
+    /// order between rows, so from one row to the next the sort usually moves nothing.
+    /// When the edges' order at the row's bottom is the same, no two of them cross inside
+    /// the row: the row is one band, whose spans go straight to the cells, and the row is
+    /// emitted. Otherwise it returns false with nothing written, and the caller cuts the
+    /// row into bands.
+    ///
+    /// The common row of a shape (a few edges passing through) costs one pass to compute
+    /// the ends, one to check the order and one to walk the winding: no band limits, no
+    /// crossing records and no sorting of them.
+    @inline(__always)
+    private func singleBand<Sink: CoverageSink>(
+        row: Int, edge: UnsafePointer<Edge>, active: UnsafeMutablePointer<Int32>, count: Int,
+        xTop: UnsafeMutablePointer<Double>, xBottom: UnsafeMutablePointer<Double>,
+        cells: UnsafeMutablePointer<Int32>, values: UnsafeMutablePointer<UInt8>, into sink: inout Sink
+    ) -> Bool {
+        let one = Rasterizer.subpixelScale
+        let rowTop = row * one, rowBottom = rowTop + one
+        // The ends, noting whether they are already in order (the usual case: the order at
+        // the last row's bottom, checked there, is this row's order at the top).
+        var inOrder = true
+        var previousTop = -Double.infinity, previousBottom = -Double.infinity
+        for i in 0..<count {
+            let e = edge[Int(active[i])]
+            let top = e.x(at: rowTop), bottom = e.x(at: rowBottom)
+            xTop[i] = top
+            xBottom[i] = bottom
+            // Out of order at the top, or crossing before the bottom.
+            if top < previousTop || bottom < previousBottom { inOrder = false }
+            previousTop = top
+            previousBottom = bottom
+        }
+        if !inOrder, !ScanConverter.sortBand(active: active, xTop: xTop, xBottom: xBottom, count: count) {
+            return false
+        }
+        // Walk the edges left to right, adding each inside span's left (+) and right (−)
+        // edge. The cells an edge touches start at the column of min(xTop, xBottom), which
+        // never decreases along the walk (both ends are in order), so the touched cells
+        // arrive as runs in order: a run is handed on as soon as the next edge starts
+        // beyond it, with no list of ranges to sort and merge.
+        var winding: Int32 = 0
+        let evenOdd = rule == .evenOdd
+        var running: Int32 = 0
+        var done = 0
+        var runFirst = 0, runLast = -1  // the pending run of touched cells (empty: last < first)
+        for i in 0..<count {
+            let e = edge[Int(active[i])]
+            let wasInside = evenOdd ? winding & 1 != 0 : winding != 0
+            winding &+= e.winding
+            let isInside = evenOdd ? winding & 1 != 0 : winding != 0
+            guard wasInside != isInside else { continue }
+            let range = addEdge(
+                from: xTop[i], to: xBottom[i], height: one, columnStep: e.columnStep, sign: isInside ? 1 : -1,
+                cells: cells)
+            guard range.first <= range.last else { continue }
+            if runLast < runFirst {
+                runFirst = range.first
+                runLast = range.last
+            } else if range.first > runLast &+ 1 {
+                emitRun(
+                    row: row, first: runFirst, last: runLast, running: &running, done: &done, cells: cells,
+                    values: values, folding: false, into: &sink)
+                runFirst = range.first
+                runLast = range.last
+            } else {
+                runLast = max(runLast, range.last)
+            }
+        }
+        if runLast >= runFirst {
+            emitRun(
+                row: row, first: runFirst, last: runLast, running: &running, done: &done, cells: cells,
+                values: values, folding: false, into: &sink)
+        }
+        emitTail(row: row, running: running, done: done, folding: false, into: &sink)
+        return true
+    }
+
+    /// Sorts a band's edges by x at the top, ties by x at the bottom (insertion sort,
+    /// moving `active`, `xTop` and `xBottom` together; the order usually held from the last
+    /// row, so little moves), and returns whether the bottoms are then in order too (no
+    /// two edges cross inside the band).
+    private static func sortBand(
+        active: UnsafeMutablePointer<Int32>, xTop: UnsafeMutablePointer<Double>,
+        xBottom: UnsafeMutablePointer<Double>, count: Int
+    ) -> Bool {
+        for i in 1..<count {
+            let top = xTop[i], bottom = xBottom[i]
+            let previousTop = xTop[i - 1]
+            if previousTop < top || (previousTop == top && xBottom[i - 1] <= bottom) { continue }
+            let index = active[i]
+            var j = i
+            while j > 0 {
+                let t = xTop[j - 1], b = xBottom[j - 1]
+                if t < top || (t == top && b <= bottom) { break }
+                xTop[j] = t
+                xBottom[j] = b
+                active[j] = active[j - 1]
+                j -= 1
+            }
+            xTop[j] = top
+            xBottom[j] = bottom
+            active[j] = index
+        }
+        for i in 1..<count where xBottom[i] < xBottom[i - 1] { return false }
+        return true
     }
 
     /// Sorts a row's band limits (insertion sort for the usual handful).
@@ -416,9 +557,10 @@ private struct ScanConverter {
             winding &+= c.winding
             let isInside = evenOdd ? winding & 1 != 0 : winding != 0
             if wasInside != isInside {
-                addEdge(
-                    from: c.top, to: c.bottom, height: height, sign: isInside ? 1 : -1, cells: cells,
-                    touched: &touched)
+                let range = addEdge(
+                    from: c.top, to: c.bottom, height: height, columnStep: c.columnStep, sign: isInside ? 1 : -1,
+                    cells: cells)
+                if range.first <= range.last { touched.add(range.first, range.last) }
             }
         }
     }
@@ -426,7 +568,9 @@ private struct ScanConverter {
     /// Adds the straight edge piece from x `xTop` to x `xBottom` over `height` subpixel
     /// units to the cells: for each pixel column it passes through, the part of the
     /// piece's height in that column times the area right of it (in cell `c`), and the
-    /// remainder of that height (in cell `c + 1`). Records the touched columns as one range.
+    /// remainder of that height (in cell `c + 1`). Returns the cells it wrote, `first…last`
+    /// (within `0…width`; `first > last` when the piece lies right of the mask and nothing
+    /// was written).
     ///
     /// A piece crossing several columns is walked left to right with its y at each column
     /// boundary stepped by a constant increment (no division per column); the heights are
@@ -435,10 +579,10 @@ private struct ScanConverter {
     /// `dy · 256` each: integer work only.
     @inline(__always)
     private func addEdge(
-        from xTop: Double, to xBottom: Double, height: Int, sign: Int32,
-        cells: UnsafeMutablePointer<Int32>, touched: inout TouchedRanges
-    ) {
-        guard height > 0 else { return }
+        from xTop: Double, to xBottom: Double, height: Int, columnStep step: Double, sign: Int32,
+        cells: UnsafeMutablePointer<Int32>
+    ) -> (first: Int, last: Int) {
+        guard height > 0 else { return (1, 0) }
         let limit = Double(width)
         let lo = min(xTop, xBottom), hi = max(xTop, xBottom)
         let firstColumn = lo < 0 ? -1 : lo >= limit ? width : Int(lo)
@@ -447,21 +591,24 @@ private struct ScanConverter {
             // Whole piece in one column (the common case: steep edges).
             if firstColumn < 0 {
                 cells[0] &+= sign &* Int32(truncatingIfNeeded: height &* 512)
-                touched.add(0, 0)
+                return (0, 0)
             } else if firstColumn < width {
                 addPiece(column: firstColumn, dy: height, sumOfX: xTop + xBottom, sign: sign, cells: cells)
-                touched.add(firstColumn, firstColumn + 1)
+                return (firstColumn, firstColumn &+ 1)
             }
-            return
+            return (1, 0)
         }
         // Walk left to right: the start is the piece's leftmost end, and y is measured
         // from there (0 at the start, `height` at the other end).
         let leftToRight = xBottom > xTop
         let startX = leftToRight ? xTop : xBottom
         let endX = leftToRight ? xBottom : xTop
-        let step = Double(height) / (endX - startX)
+        // `step` is the piece's height per pixel of x (its height over its width), kept with
+        // the edge so that no division is needed here; y is clamped to the piece's height,
+        // which rounding (or a near-vertical edge's huge step) may pass.
+        let heightLimit = Double(height)
         var column = firstColumn
-        var yExact = (Double(column + 1) - startX) * step
+        var yExact = min((Double(column + 1) - startX) * step, heightLimit)
         var y = min(roundedInt(yExact), height)
         if column < 0 {
             // Everything left of the mask folds into cell 0 at full area.
@@ -472,7 +619,7 @@ private struct ScanConverter {
         column += 1
         let middleEnd = min(lastColumn, width)
         while column < middleEnd {
-            yExact += step
+            yExact = min(yExact + step, heightLimit)
             let next = min(roundedInt(yExact), height)
             let half = sign &* Int32(truncatingIfNeeded: (next &- y) &* 256)
             cells[column] &+= half
@@ -483,7 +630,7 @@ private struct ScanConverter {
         if column < width {
             addPiece(column: column, dy: height - y, sumOfX: Double(column) + endX, sign: sign, cells: cells)
         }
-        touched.add(max(firstColumn, 0), min(lastColumn + 1, width))
+        return (max(firstColumn, 0), min(lastColumn &+ 1, width))
     }
 
     /// Adds a piece of height `dy` inside column `c` (`0 ≤ c < width`) whose two x ends
@@ -521,22 +668,6 @@ private struct ScanConverter {
         guard touched.count > 0 else { return }
         touched.sort()
         var running: Int32 = 0
-        let one = Rasterizer.cellOne
-        let evenOdd = rule == .evenOdd
-        // cellOne is 2^17: scale to 0…255 with rounding by a multiply and a shift.
-        @inline(__always) func byte(_ value: Int32) -> UInt8 {
-            var v = value
-            if folding {
-                if evenOdd {
-                    v = v & (2 &* one &- 1)  // modulo two windings (cellOne is a power of 2)
-                    if v > one { v = 2 &* one &- v }
-                } else {
-                    v = v == Int32.min ? one : abs(v)
-                }
-            }
-            v = min(max(v, 0), one)
-            return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
-        }
         var done = 0  // cells below this index are already summed and handed on
         var k = 0
         while k < touched.count {
@@ -549,39 +680,82 @@ private struct ScanConverter {
                 k += 1
             }
             guard last >= first else { continue }
-            // The gap before the run keeps the coverage reached so far.
-            if first > done {
-                let value = byte(running)
-                if value != 0 { sink.span(row: row, x: done, count: first - done, coverage: value) }
-            }
-            // Cells at or beyond `width` only carry the sum on; no pixel is there.
-            let end = min(last + 1, width)
-            var c = first
-            while c < end {
-                running &+= cells[c]
-                cells[c] = 0
-                values[c - first] = byte(running)
-                c += 1
-            }
-            while c <= last {
-                running &+= cells[c]
-                cells[c] = 0
-                c += 1
-            }
-            if end > first {
-                // Leave out the uncovered pixels at both ends of the run.
-                var lo = 0, hi = end - first
-                while lo < hi, values[lo] == 0 { lo += 1 }
-                while hi > lo, values[hi - 1] == 0 { hi -= 1 }
-                if lo < hi { sink.coverage(row: row, x: first + lo, values: values + lo, count: hi - lo) }
-            }
-            done = last + 1
+            emitRun(
+                row: row, first: first, last: last, running: &running, done: &done, cells: cells, values: values,
+                folding: folding, into: &sink)
         }
-        if done < width {
-            let value = byte(running)
-            if value != 0 { sink.span(row: row, x: done, count: width - done, coverage: value) }
-        }
+        emitTail(row: row, running: running, done: done, folding: folding, into: &sink)
         touched.count = 0
+    }
+
+    /// The coverage byte (0…255, rounded) of a prefix sum of cells; with `folding`, of a
+    /// summed winding (see ``emit(row:cells:values:touched:folding:into:)``).
+    @inline(__always)
+    private func byte(_ value: Int32, folding: Bool) -> UInt8 {
+        let one = Rasterizer.cellOne
+        var v = value
+        if folding {
+            if rule == .evenOdd {
+                v = v & (2 &* one &- 1)  // modulo two windings (cellOne is a power of 2)
+                if v > one { v = 2 &* one &- v }
+            } else {
+                v = v == Int32.min ? one : abs(v)
+            }
+        }
+        // cellOne is 2^17: scale to 0…255 with rounding by a multiply and a shift.
+        v = min(max(v, 0), one)
+        return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
+    }
+
+    /// Hands on the gap from cell `done` to `first` (constant coverage, the sum so far) and
+    /// then the run of cells `first…last` (each pixel its own coverage), zeroing those
+    /// cells; `running` carries the prefix sum and `done` becomes `last + 1`.
+    ///
+    /// Requires `done ≤ first ≤ last ≤ width`. Cells at `width` carry the sum only (no pixel).
+    @inline(__always)
+    private func emitRun<Sink: CoverageSink>(
+        row: Int, first: Int, last: Int, running: inout Int32, done: inout Int,
+        cells: UnsafeMutablePointer<Int32>, values: UnsafeMutablePointer<UInt8>, folding: Bool,
+        into sink: inout Sink
+    ) {
+        // The gap before the run keeps the coverage reached so far.
+        if first > done {
+            let value = byte(running, folding: folding)
+            if value != 0 { sink.span(row: row, x: done, count: first &- done, coverage: value) }
+        }
+        let end = min(last &+ 1, width)
+        var sum = running
+        var c = first
+        while c < end {
+            sum &+= cells[c]
+            cells[c] = 0
+            values[c &- first] = byte(sum, folding: folding)
+            c &+= 1
+        }
+        while c <= last {
+            sum &+= cells[c]
+            cells[c] = 0
+            c &+= 1
+        }
+        running = sum
+        if end > first {
+            // Leave out the uncovered pixels at both ends of the run.
+            var lo = 0, hi = end &- first
+            while lo < hi, values[lo] == 0 { lo &+= 1 }
+            while hi > lo, values[hi &- 1] == 0 { hi &-= 1 }
+            if lo < hi { sink.coverage(row: row, x: first &+ lo, values: values + lo, count: hi &- lo) }
+        }
+        done = last &+ 1
+    }
+
+    /// Hands on the row's remainder after cell `done` (a gap at the coverage reached).
+    @inline(__always)
+    private func emitTail<Sink: CoverageSink>(
+        row: Int, running: Int32, done: Int, folding: Bool, into sink: inout Sink
+    ) {
+        guard done < width else { return }
+        let value = byte(running, folding: folding)
+        if value != 0 { sink.span(row: row, x: done, count: width &- done, coverage: value) }
     }
 }
 
