@@ -36,6 +36,8 @@ struct Rasterizer {
     static let subpixelScale = 256
     /// The cell value of a fully covered pixel.
     static let cellOne: Int32 = 2 * 256 * 256
+    /// Fixed-point units per pixel in x where rows are converted as one band (2¹²).
+    static let fixedScale = 4096
     /// The most band cuts × active edges one row is resolved exactly with; a row beyond it
     /// (thousands of edge pieces in one row) sums windings instead, which is exact wherever
     /// a pixel's windings differ by at most one. Cutting at crossings stops at the same
@@ -262,10 +264,10 @@ private struct ScanConverter {
         let cuts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * edgeCapacity + 2)
         defer { cuts.deallocate() }
         // The active edges' x at the top and bottom of a row converted as one band, in the
-        // order of `active`.
-        let xTop = UnsafeMutablePointer<Double>.allocate(capacity: edgeCapacity)
+        // order of `active`, in fixed point (``Rasterizer/fixedScale`` units per pixel).
+        let xTop = UnsafeMutablePointer<Int>.allocate(capacity: edgeCapacity)
         defer { xTop.deallocate() }
-        let xBottom = UnsafeMutablePointer<Double>.allocate(capacity: edgeCapacity)
+        let xBottom = UnsafeMutablePointer<Int>.allocate(capacity: edgeCapacity)
         defer { xBottom.deallocate() }
         var activeCount = 0
         var next = 0
@@ -403,18 +405,23 @@ private struct ScanConverter {
     @inline(__always)
     private func singleBand<Sink: CoverageSink>(
         row: Int, edge: UnsafePointer<Edge>, active: UnsafeMutablePointer<Int32>, count: Int,
-        xTop: UnsafeMutablePointer<Double>, xBottom: UnsafeMutablePointer<Double>,
+        xTop: UnsafeMutablePointer<Int>, xBottom: UnsafeMutablePointer<Int>,
         cells: UnsafeMutablePointer<Int32>, values: UnsafeMutablePointer<UInt8>, into sink: inout Sink
     ) -> Bool {
         let one = Rasterizer.subpixelScale
         let rowTop = row * one, rowBottom = rowTop + one
         // The ends, noting whether they are already in order (the usual case: the order at
         // the last row's bottom, checked there, is this row's order at the top).
+        // Fixed point: rounding keeps the order of the ends, so the columns derived from
+        // them keep it too (which the run bookkeeping below relies on); two edges that
+        // cross by less than 1/4096 px inside the row are taken as touching, which moves
+        // no pixel's coverage by a measurable amount.
         var inOrder = true
-        var previousTop = -Double.infinity, previousBottom = -Double.infinity
+        var previousTop = Int.min, previousBottom = Int.min
+        let scale = Double(Rasterizer.fixedScale)
         for i in 0..<count {
             let e = edge[Int(active[i])]
-            let top = e.x(at: rowTop), bottom = e.x(at: rowBottom)
+            let top = roundedInt(e.x(at: rowTop) * scale), bottom = roundedInt(e.x(at: rowBottom) * scale)
             xTop[i] = top
             xBottom[i] = bottom
             // Out of order at the top, or crossing before the bottom.
@@ -442,8 +449,8 @@ private struct ScanConverter {
             let isInside = evenOdd ? winding & 1 != 0 : winding != 0
             guard wasInside != isInside else { continue }
             let range = addEdge(
-                from: xTop[i], to: xBottom[i], height: one, columnStep: e.columnStep, sign: isInside ? 1 : -1,
-                cells: cells)
+                fixedTop: xTop[i], bottom: xBottom[i], height: one, columnStep: e.columnStep,
+                sign: isInside ? 1 : -1, cells: cells)
             guard range.first <= range.last else { continue }
             if runLast < runFirst {
                 runFirst = range.first
@@ -472,8 +479,8 @@ private struct ScanConverter {
     /// row, so little moves), and returns whether the bottoms are then in order too (no
     /// two edges cross inside the band).
     private static func sortBand(
-        active: UnsafeMutablePointer<Int32>, xTop: UnsafeMutablePointer<Double>,
-        xBottom: UnsafeMutablePointer<Double>, count: Int
+        active: UnsafeMutablePointer<Int32>, xTop: UnsafeMutablePointer<Int>,
+        xBottom: UnsafeMutablePointer<Int>, count: Int
     ) -> Bool {
         for i in 1..<count {
             let top = xTop[i], bottom = xBottom[i]
@@ -598,6 +605,53 @@ private struct ScanConverter {
             }
             return (1, 0)
         }
+        return addAcross(
+            from: xTop, to: xBottom, firstColumn: firstColumn, lastColumn: lastColumn, height: height,
+            columnStep: step, sign: sign, cells: cells)
+    }
+
+    /// ``addEdge(from:to:height:columnStep:sign:cells:)`` with fixed-point ends
+    /// (``Rasterizer/fixedScale`` units per pixel), for rows converted as one band: the
+    /// columns come from shifts, and a piece inside one column (most pieces of a shape's
+    /// steep edges) is added with integer arithmetic alone. Its share right of the piece
+    /// is `height · (fx₀ + fx₁) / 16` in cell units (fx: the ends' fractions in 1/4096 px),
+    /// rounded, which is what the floating-point form computes, without the rounding of x.
+    @inline(__always)
+    private func addEdge(
+        fixedTop x0: Int, bottom x1: Int, height: Int, columnStep step: Double, sign: Int32,
+        cells: UnsafeMutablePointer<Int32>
+    ) -> (first: Int, last: Int) {
+        let limit = width &<< 12
+        let lo = min(x0, x1), hi = max(x0, x1)
+        let firstColumn = lo < 0 ? -1 : lo >= limit ? width : lo &>> 12
+        let lastColumn = hi < 0 ? -1 : hi >= limit ? width : hi &>> 12
+        if firstColumn == lastColumn {
+            if firstColumn < 0 {
+                cells[0] &+= sign &* Int32(truncatingIfNeeded: height &* 512)
+                return (0, 0)
+            } else if firstColumn < width {
+                let full = Int32(truncatingIfNeeded: height &* 512)
+                let right = Int32(truncatingIfNeeded: (height &* ((x0 & 4095) &+ (x1 & 4095)) &+ 8) &>> 4)
+                cells[firstColumn] &+= sign &* (full &- right)
+                cells[firstColumn &+ 1] &+= sign &* right
+                return (firstColumn, firstColumn &+ 1)
+            }
+            return (1, 0)
+        }
+        let scale = 1 / Double(Rasterizer.fixedScale)
+        return addAcross(
+            from: Double(x0) * scale, to: Double(x1) * scale, firstColumn: firstColumn, lastColumn: lastColumn,
+            height: height, columnStep: step, sign: sign, cells: cells)
+    }
+
+    /// Adds an edge piece that crosses column boundaries (`firstColumn < lastColumn`, the
+    /// columns of its left and right ends clamped to `-1…width`), walking its columns left
+    /// to right; returns the cells it wrote.
+    @inline(__always)
+    private func addAcross(
+        from xTop: Double, to xBottom: Double, firstColumn: Int, lastColumn: Int, height: Int,
+        columnStep step: Double, sign: Int32, cells: UnsafeMutablePointer<Int32>
+    ) -> (first: Int, last: Int) {
         // Walk left to right: the start is the piece's leftmost end, and y is measured
         // from there (0 at the start, `height` at the other end).
         let leftToRight = xBottom > xTop
