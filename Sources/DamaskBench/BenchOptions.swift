@@ -62,8 +62,10 @@ struct BenchOptions {
           latency    input event to commit (offscreen and under a private headless Weston),
                      commit to presentation (wp_presentation)
           idle       wake-ups, commits and CPU time of an idle window, a 2 Hz caret blink,
-                     a progress animation (wake-ups per frame) and a spinner that changes
-                     every 5th frame (commits per link frame), 5 s each
+                     a progress animation (wake-ups per frame, beside weston-simple-shm
+                     and weston-simple-damage; under pixman Weston also pinned to one CPU
+                     and to two) and a spinner that changes every 5th frame (commits per
+                     link frame), 5 s each
           memory     peak RSS and shm bytes of an empty window and of damask-demo at
                      1920x1080 and 3840x2160; backing-store bytes of a sparse tree
           startup    damask-demo against foot under one private headless Weston with a

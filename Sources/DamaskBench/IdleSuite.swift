@@ -3,20 +3,82 @@ import Foundation
 /// Wake-ups, commits and CPU time of a real Damask window process under a private Weston:
 /// left alone; with only a caret that a ``FrameTimer`` toggles every 500 ms (the demo text
 /// field's blink); animating a progress bar on every frame (wake-ups per frame, under
-/// Weston's pixman and GL renderers); and with a spinner link that changes the picture
-/// every 5th frame (commits per link frame).
+/// Weston's pixman and GL renderers, beside `weston-simple-shm` and `weston-simple-damage`;
+/// under pixman also with Weston and the client pinned to one CPU and to separate CPUs,
+/// which decides whether Weston's buffer release wakes a client a second time); and with a
+/// spinner link that changes the picture every 5th frame (commits per link frame).
 @MainActor struct IdleSuite {
     /// Where figures go.
     let report: BenchReport
     /// The command line (idle duration, offscreen-only).
     let options: BenchOptions
 
-    /// One measured client: its name, its `damask-bench client` options, and whether its
-    /// Weston uses the GL renderer.
+    /// One measured client: its name, its `damask-bench client` options, whether its
+    /// Weston uses the GL renderer, and where the two may run.
     private struct Case {
         let name: String
         let arguments: [String]
         var glRenderer = false
+        var placement = Placement.free
+    }
+
+    /// Where a client and its Weston may run. An animating `wl_shm` client's wake-ups per
+    /// frame under the pixman renderer depend on it: Weston answers each commit with a
+    /// buffer release, and whether that answer wakes the client a second time depends on
+    /// whether Weston ran on the client's CPU (docs/performance.md, "Why 2 under pixman").
+    enum Placement: Equatable {
+        /// Wherever the kernel puts them (the targets are checked here).
+        case free
+        /// Both pinned to CPU 0 (`taskset`): Weston runs only when the client sleeps or is
+        /// preempted.
+        case oneCPU
+        /// Weston on CPU 1, the client on CPU 0: Weston answers in parallel.
+        case separateCPUs
+
+        /// The suffix of a figure's name.
+        var label: String {
+            switch self {
+            case .free: ""
+            case .oneCPU: ", Weston and client on one CPU"
+            case .separateCPUs: ", Weston and client on separate CPUs"
+            }
+        }
+
+        /// The CPUs of (Weston, the client), or nil when free.
+        var cpus: (weston: Int, client: Int)? {
+            switch self {
+            case .free: nil
+            case .oneCPU: (0, 0)
+            case .separateCPUs: (1, 0)
+            }
+        }
+
+        /// Pins every thread of Weston and of the client to their CPUs (nothing when free).
+        func pin(weston: Int32, client: Int32) throws {
+            guard let cpus else { return }
+            try Self.pin(weston, to: cpus.weston)
+            try Self.pin(client, to: cpus.client)
+        }
+
+        /// Pins every thread of `pid` to `cpu` with util-linux's `taskset`.
+        private static func pin(_ pid: Int32, to cpu: Int) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+            process.arguments = ["-a", "-p", "-c", String(cpu), String(pid)]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            do { try process.run() } catch { throw BenchError.helper("taskset cannot run: \(error)") }
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw BenchError.helper("taskset could not pin process \(pid) to CPU \(cpu)")
+            }
+        }
+    }
+
+    /// The placements measured for the animation under the pixman renderer: all three on a
+    /// machine with two CPUs or more, else only the free one.
+    private static var animationPlacements: [Placement] {
+        ProcessInfo.processInfo.activeProcessorCount >= 2 ? [.free, .oneCPU, .separateCPUs] : [.free]
     }
 
     /// What one interval of a client measured.
@@ -36,10 +98,15 @@ import Foundation
             report.skip("idle", reason: "--offscreen")
             return
         }
-        let cases = [
+        var cases = [
             Case(name: "idle window", arguments: []),
             Case(name: "2 Hz caret blink", arguments: ["--blink"]),
-            Case(name: "progress animation (pixman Weston)", arguments: ["--animate"]),
+        ]
+        for placement in Self.animationPlacements {
+            cases.append(
+                Case(name: "progress animation (pixman Weston\(placement.label))", arguments: ["--animate"], placement: placement))
+        }
+        cases += [
             Case(name: "progress animation (GL Weston)", arguments: ["--animate"], glRenderer: true),
             Case(name: "spinner, changes every 5th frame", arguments: ["--spin"]),
         ]
@@ -50,8 +117,9 @@ import Foundation
             let measured: Measurement
             do {
                 measured = try measure(item, seconds: seconds)
-            } catch BenchError.helper(let reason) where item.glRenderer {
-                // llvmpipe may be missing on a machine without Mesa: say so, do not fail.
+            } catch BenchError.helper(let reason) where item.glRenderer || item.placement != .free {
+                // llvmpipe may be missing on a machine without Mesa, taskset on one without
+                // util-linux: say so, do not fail.
                 report.skip("idle", reason: "\(item.name): \(reason)")
                 continue
             }
@@ -106,6 +174,8 @@ import Foundation
                         suite: "idle", name: name, metric: "sleeps/frame", unit: "count",
                         value: Statistics(exactly: sleepsPerFrame),
                         note: "voluntary context switches only (a thread slept and was woken), preemptions left out"))
+                // The pinned placements explain the free one; the targets are the free one's.
+                guard item.placement == .free else { break }
                 report.check(
                     Target(
                         statement: "progress animation (\(renderer) Weston): ≤ 1.5 process wake-ups (sleeps) per frame",
@@ -130,44 +200,55 @@ import Foundation
         }
     }
 
-    /// The baseline for wake-ups per animated frame: `weston-simple-shm`, Weston's own
-    /// `wl_shm` animation (one thread, a blocking `wl_display_dispatch` loop), under the
-    /// same two renderers; frames are the commits in Weston's protocol log.
+    /// The baselines for wake-ups per animated frame: `weston-simple-shm` and
+    /// `weston-simple-damage`, Weston's own `wl_shm` animations (one thread, a blocking
+    /// `wl_display_dispatch` loop), under the same renderers and placements as Damask's
+    /// animation; frames are the commits in Weston's protocol log.
     private func measurePeers(seconds: Double, label: String) throws {
-        let peer = "/usr/bin/weston-simple-shm"
-        guard FileManager.default.isExecutableFile(atPath: peer) else {
-            report.skip("idle", reason: "\(peer) is missing (Debian package weston)")
-            return
-        }
-        for glRenderer in [false, true] {
-            let name = "weston-simple-shm (\(glRenderer ? "GL" : "pixman") Weston), \(label) s"
-            do {
-                let weston = try WestonSession(size: "1024x768", glRenderer: glRenderer)
-                defer { weston.stop() }
-                let client = try ChildProcess(peer, [], environment: weston.clientEnvironment)
-                defer { client.stop() }
-                usleep(1_000_000)  // its window up and animating
-                let probe = ProcessProbe(pid: client.pid)
-                let commitsBefore = weston.logLineCount(containing: ".commit()")
-                let before = probe.read()
-                usleep(UInt32(seconds * 1_000_000))
-                let after = probe.read()
-                let commits = Double(weston.logLineCount(containing: ".commit()") - commitsBefore)
-                guard commits > 0 else { throw BenchError.helper("weston-simple-shm made no commit") }
-                let wakeUps = Double(after.contextSwitches - before.contextSwitches)
-                let sleeps = Double(after.voluntaryContextSwitches - before.voluntaryContextSwitches)
-                report.add(
-                    Figure(
-                        suite: "idle", name: name, metric: "wake-ups/frame", unit: "count",
-                        value: Statistics(exactly: wakeUps / commits),
-                        note: "baseline: context switches ÷ commits, \(Int(commits)) frames"))
-                report.add(
-                    Figure(
-                        suite: "idle", name: name, metric: "sleeps/frame", unit: "count",
-                        value: Statistics(exactly: sleeps / commits), note: "voluntary context switches only"))
-            } catch BenchError.helper(let reason) {
-                report.skip("idle", reason: "\(name): \(reason)")
+        for peerName in ["weston-simple-shm", "weston-simple-damage"] {
+            let peer = "/usr/bin/\(peerName)"
+            guard FileManager.default.isExecutableFile(atPath: peer) else {
+                report.skip("idle", reason: "\(peer) is missing (Debian package weston)")
+                continue
             }
+            let runs = Self.animationPlacements.map { (glRenderer: false, placement: $0) } + [(true, .free)]
+            for (glRenderer, placement) in runs {
+                let name = "\(peerName) (\(glRenderer ? "GL" : "pixman") Weston\(placement.label)), \(label) s"
+                try measurePeer(peer, name: name, glRenderer: glRenderer, placement: placement, seconds: seconds)
+            }
+        }
+    }
+
+    /// Measures one peer animation; a Weston or placement that cannot be had is reported
+    /// as skipped.
+    private func measurePeer(_ peer: String, name: String, glRenderer: Bool, placement: Placement, seconds: Double) throws {
+        do {
+            let weston = try WestonSession(size: "1024x768", glRenderer: glRenderer)
+            defer { weston.stop() }
+            let client = try ChildProcess(peer, [], environment: weston.clientEnvironment)
+            defer { client.stop() }
+            try placement.pin(weston: weston.pid, client: client.pid)
+            usleep(1_000_000)  // its window up and animating
+            let probe = ProcessProbe(pid: client.pid)
+            let commitsBefore = weston.logLineCount(containing: ".commit()")
+            let before = probe.read()
+            usleep(UInt32(seconds * 1_000_000))
+            let after = probe.read()
+            let commits = Double(weston.logLineCount(containing: ".commit()") - commitsBefore)
+            guard commits > 0 else { throw BenchError.helper("\(peer) made no commit") }
+            let wakeUps = Double(after.contextSwitches - before.contextSwitches)
+            let sleeps = Double(after.voluntaryContextSwitches - before.voluntaryContextSwitches)
+            report.add(
+                Figure(
+                    suite: "idle", name: name, metric: "wake-ups/frame", unit: "count",
+                    value: Statistics(exactly: wakeUps / commits),
+                    note: "baseline: context switches ÷ commits, \(Int(commits)) frames"))
+            report.add(
+                Figure(
+                    suite: "idle", name: name, metric: "sleeps/frame", unit: "count",
+                    value: Statistics(exactly: sleeps / commits), note: "voluntary context switches only"))
+        } catch BenchError.helper(let reason) {
+            report.skip("idle", reason: "\(name): \(reason)")
         }
     }
 
@@ -182,6 +263,7 @@ import Foundation
         guard client.waitForLine(startingWith: "ready", timeout: 10) else {
             throw BenchError.helper("the bench client did not show its window")
         }
+        try item.placement.pin(weston: weston.pid, client: client.pid)
         usleep(300_000)  // let the first frame callback and buffer release settle
         let countsBefore = try Self.counts(of: client)
         // Let the threads the query woke go back to sleep; an animation is never asleep, and

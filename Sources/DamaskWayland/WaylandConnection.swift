@@ -14,8 +14,9 @@ import Foundation
 ///
 /// Events are read with `wl_display_prepare_read` → `read_events` → `dispatch_pending`
 /// when the socket becomes readable; outgoing requests are flushed at the end of the turn in
-/// which they were made (`setNeedsFlush()`), waiting for the socket to become writable when
-/// it is full. Nothing here ever blocks on the compositor after start-up.
+/// which they were made (`setNeedsFlush()`), except a surface's commit, which is flushed at
+/// once (``WaylandSurface``); when the socket is full the rest waits for it to become
+/// writable. Nothing here ever blocks on the compositor after start-up.
 @MainActor
 public final class WaylandConnection {
     /// Versions Damask speaks; the bound version is the lower of this and the offer.
@@ -179,17 +180,20 @@ public final class WaylandConnection {
         }
     }
 
-    /// Sends buffered requests now. When the socket is full, waits (without blocking) for it
-    /// to become writable and sends the rest then.
-    public func flush() {
-        guard let display, !failed else { return }
-        if wl_display_flush(display) >= 0 { return }
+    /// Sends buffered requests now and returns how many bytes went out (0 when nothing was
+    /// waiting, or while the socket is full). When the socket is full, waits (without
+    /// blocking) for it to become writable and sends the rest then.
+    @discardableResult public func flush() -> Int {
+        guard let display, !failed else { return 0 }
+        let sent = wl_display_flush(display)
+        if sent >= 0 { return Int(sent) }
         switch errno {
         case EAGAIN:
             armWriteSource()
         default:
             fail()
         }
+        return 0
     }
 
     /// Destroys every proxy and disconnects. Idempotent.

@@ -493,12 +493,26 @@ public final class WaylandSurface: Surface {
 
     // MARK: - Commits
 
+    /// Commits and sends the commit, with every request made before it, at once rather
+    /// than at the end of the turn: the frame's remaining work (the commit report,
+    /// after-display handlers, the main loop's own bookkeeping) then runs while the
+    /// compositor handles the commit.
+    ///
+    /// That order decides how often an animating window wakes. Weston's pixman renderer
+    /// answers a commit with the release of the previous `wl_shm` buffer, a frame before
+    /// the frame callback. Writing to the socket wakes Weston, and the kernel runs a task
+    /// woken through a socket on the writer's CPU when the other is busy; sent mid-frame,
+    /// the commit lets Weston take the CPU (a preemption, not a sleep) and its release is
+    /// waiting when the loop looks before sleeping: one sleep per frame. Sent as the last
+    /// thing before the loop sleeps, it made Weston wait for that sleep about half the
+    /// time, and the release then woke the process a second time (docs/architecture.md,
+    /// "One wake-up per event").
     private func commit() {
         guard let surface else { return }
         wl_surface_commit(surface)
         commitCount += 1
         needsCommit = false
-        connection.setNeedsFlush()
+        connection.flush()
     }
 
     /// Makes sure a commit is sent by the end of this turn, even when nothing is presented.

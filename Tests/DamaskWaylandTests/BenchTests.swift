@@ -100,6 +100,12 @@ struct BenchTests {
         let names = Set(figures.compactMap { $0["name"] as? String })
         #expect(names.contains { $0.hasPrefix("idle window") })
         #expect(names.contains { $0.hasPrefix("2 Hz caret blink") })
+        // The animation is measured beside Weston's own wl_shm clients and, where there are
+        // two CPUs, with Weston and the client pinned to one CPU and to separate CPUs.
+        #expect(names.contains { $0.hasPrefix("weston-simple-damage (pixman Weston)") })
+        let twoCPUs = ProcessInfo.processInfo.activeProcessorCount >= 2
+        #expect(names.contains { $0.hasPrefix("progress animation (pixman Weston, Weston and client on one CPU)") } == twoCPUs)
+        #expect(names.contains { $0.hasPrefix("weston-simple-shm (pixman Weston, Weston and client on separate CPUs)") } == twoCPUs)
         let targets = try #require(json["targets"] as? [[String: Any]])
         #expect(targets.contains { ($0["statement"] as? String)?.contains("0 wake-ups") == true })
     }
