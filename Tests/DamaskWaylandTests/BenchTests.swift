@@ -9,14 +9,17 @@ struct BenchTests {
     static let executable = PrivateCompositor.productsDirectory.appendingPathComponent("damask-bench").path
 
     /// Runs the bench with `arguments`, writing JSON into a fresh directory; returns the exit
-    /// status, stdout+stderr and the decoded JSON (nil when none was written).
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, json: [String: Any]?) {
+    /// status, stdout+stderr and the decoded JSON (nil when none was written). The run is
+    /// killed after `timeout` seconds.
+    static func run(
+        _ arguments: [String], timeout: TimeInterval = 30
+    ) throws -> (status: Int32, output: String, json: [String: Any]?) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("damask-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bench.json").path
         #expect(FileManager.default.isExecutableFile(atPath: executable), "damask-bench is not built next to the tests")
-        let result = try TestProcess.run(executable, arguments + ["--json", path], timeout: 30)
+        let result = try TestProcess.run(executable, arguments + ["--json", path], timeout: timeout)
         let data = FileManager.default.contents(atPath: path)
         let json = try data.map { try JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? nil
         return (result.status, result.output, json)
@@ -93,7 +96,9 @@ struct BenchTests {
 
     @Test("the idle suite measures a real window process under a private Weston", .integration)
     func idleSuiteMeasuresARealProcess() throws {
-        let result = try Self.run(["idle", "--quick", "--idle-seconds", "0.5"])
+        // Sixteen private Westons (the peers and the pinned placements included), each
+        // started, settled and measured for half a second: about 40 s on a loaded machine.
+        let result = try Self.run(["idle", "--quick", "--idle-seconds", "0.5"], timeout: 120)
         #expect(result.status == 0, "\(result.output)")
         let json = try #require(result.json)
         let figures = try #require(json["figures"] as? [[String: Any]])
