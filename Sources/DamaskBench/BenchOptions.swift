@@ -72,7 +72,7 @@ struct BenchOptions {
                      seat, --repeats starts each, interleaved: exec to the first commit
                      with a buffer (Weston's protocol log), CPU until then, peak RSS
           inspect    damask-inspect's CPU per 1920x1080 commit (copy, compare, release
-                     check) vs memcpy of the frame
+                     check) vs memcpy of the frame, and a full change vs its memory floor
           all        every suite above
 
         Options:
