@@ -53,7 +53,7 @@ extension ScriptPlayer {
             guard ContinuousClock.now < deadline, !Task.isCancelled else {
                 return Mismatch(expected: ScriptPrinter.quoted(expected), actual: description)
             }
-            try? await Task.sleep(for: Self.textCheckInterval)
+            await MainQueuePause.pause(for: Self.textCheckInterval)
         }
     }
 

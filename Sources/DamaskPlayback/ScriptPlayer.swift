@@ -176,7 +176,7 @@ import Foundation
         case .wait(.duration(let milliseconds)):
             if options.speed == .realtime {
                 clock &+= UInt32(milliseconds.rounded())
-                try? await Task.sleep(for: .milliseconds(milliseconds))
+                await MainQueuePause.pause(for: .milliseconds(milliseconds))
             } else {
                 try await skipTime(UInt32(milliseconds.rounded()), at: location)
             }
@@ -333,7 +333,7 @@ import Foundation
         if window.isHeldByTransaction {
             // Nothing is presented until the open transaction commits (it may be held across
             // awaits); firing frames now would waste them.
-            try? await Task.sleep(for: .milliseconds(1))
+            await MainQueuePause.pause(for: .milliseconds(1))
             return .busy
         }
         let passes = window.passCount
@@ -350,7 +350,7 @@ import Foundation
             if let memory = window.surface as? MemorySurface, case .simulated = memory.frameClock {
                 return .busy
             }
-            try? await Task.sleep(for: .milliseconds(1))
+            await MainQueuePause.pause(for: .milliseconds(1))
             return .busy
         }
         // Work queued during the turn just run (after this step's own turn) runs now.
@@ -406,7 +406,7 @@ import Foundation
                     "timed out after \(options.timeout) skipping \(milliseconds) ms of frames", at: location)
             }
             if window.isHeldByTransaction {
-                try? await Task.sleep(for: .milliseconds(1))
+                await MainQueuePause.pause(for: .milliseconds(1))
                 continue
             }
             _ = fireDrivenFrame()

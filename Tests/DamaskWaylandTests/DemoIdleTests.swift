@@ -23,10 +23,11 @@ struct DemoIdleTests {
         let weston: PrivateCompositor
         let client: ClientProcess
 
-        init(scene: String) throws {
+        init(scene: String, extraArguments: [String] = []) throws {
             self.scene = scene
             weston = try PrivateCompositor(.weston())
-            client = try ClientProcess(DemoIdleTests.demo, ["--scene", scene], environment: weston.clientEnvironment)
+            client = try ClientProcess(
+                DemoIdleTests.demo, ["--scene", scene] + extraArguments, environment: weston.clientEnvironment)
         }
 
         /// The process's context switches and Weston's commit count now.
@@ -38,6 +39,14 @@ struct DemoIdleTests {
             withExtendedLifetime(client) {}  // its deinit ends the demo
             weston.stop()
         }
+    }
+
+    /// Whether process `pid` is running (exists and is not a zombie), from `/proc/PID/stat`.
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+        else { return false }
+        return state != "Z"
     }
 
     /// Waits (up to 60 s) until, for every run, neither the process's context switches nor
@@ -73,5 +82,26 @@ struct DemoIdleTests {
             #expect(wakeUps == 0, "\(run.scene): \(wakeUps) wake-ups in \(Self.restSeconds) s")
             #expect(commits == 0, "\(run.scene): \(commits) commits in \(Self.restSeconds) s")
         }
+    }
+
+    @Test("A script's wait leaves the demo asleep: no thread is left waking once a second")
+    func scriptWaitIsIdle() throws {
+        // `Task.sleep` started libdispatch's worker pool, one of whose threads then woke every
+        // second for as long as the script waited (11 wake-ups in 10 s).
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-wait.damask")
+        try "wait 40s\n".write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let run = try Run(scene: "paths", extraArguments: ["--play", script.path])
+        defer { run.stop() }
+        // Settled means still for 1.5 s while the script waits; a demo that kept waking
+        // "settles" only once its script ended and it exited.
+        let unsettled = Self.waitUntilSettled([run])
+        #expect(unsettled.isEmpty && Self.isAlive(run.client.pid), "the demo never settled while its script waited")
+        let before = run.counters
+        sleep(Self.restSeconds)
+        let after = run.counters
+        #expect(Self.isAlive(run.client.pid), "the demo ended before the interval did")
+        #expect(after.wakeUps - before.wakeUps == 0, "\(after.wakeUps - before.wakeUps) wake-ups in \(Self.restSeconds) s")
+        #expect(after.commits - before.commits == 0, "\(after.commits - before.commits) commits in \(Self.restSeconds) s")
     }
 }
