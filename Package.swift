@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        // PNG's deflate streams, written and read directly (libpng's own dependency).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Never a library dependency: damask-bench measures DamaskGraphics against cairo in
@@ -70,7 +72,7 @@ let package = Package(
         // MARK: Swift layers.
         .target(
             name: "DamaskGraphics",
-            dependencies: ["CPixman", "CFreeType", "CFontconfig", "CPNG", "CHarfBuzz", "CFriBidi"],
+            dependencies: ["CPixman", "CFreeType", "CFontconfig", "CPNG", "CZlib", "CHarfBuzz", "CFriBidi"],
             swiftSettings: strictSettings),
         .target(
             name: "DamaskViews",

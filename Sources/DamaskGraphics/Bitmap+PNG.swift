@@ -1,14 +1,13 @@
 import CPNG
 import Foundation
 
-/// PNG reading and writing through libpng's simplified API (which handles libpng's
-/// longjmp-based errors internally, so none cross into Swift).
+/// PNG reading and writing: ``PNGEncoder`` writes every file, ``PNGDecoder`` reads the
+/// common 8-bit RGB/RGBA files directly, and libpng's simplified API (which handles
+/// libpng's longjmp-based errors internally, so none cross into Swift) reads the rest.
 extension Bitmap {
     /// libpng's `PNG_FORMAT_BGRA`: 8-bit straight-alpha B, G, R, A bytes, which is a
     /// little-endian `0xAARRGGBB` word before premultiplication.
     private static let pngFormatBGRA: UInt32 = 0x02 | 0x01 | 0x10
-    /// libpng's `PNG_FORMAT_BGR`: 8-bit B, G, R bytes.
-    private static let pngFormatBGR: UInt32 = 0x02 | 0x10
     /// libpng's `PNG_FORMAT_FLAG_ALPHA`.
     private static let pngFormatFlagAlpha: UInt32 = 0x01
     /// libpng's `PNG_IMAGE_VERSION`.
@@ -37,22 +36,36 @@ extension Bitmap {
 
     /// Decodes PNG bytes into a new premultiplied ARGB32 bitmap.
     ///
-    /// libpng decodes straight into the bitmap's own pixel memory (no intermediate
-    /// buffer), which is then premultiplied in place when the PNG has an alpha channel.
+    /// 8-bit RGB and RGBA files without interlacing, palette, transparency key or a gamma
+    /// other than sRGB's (what Damask, cairo and most screenshot tools write) are inflated
+    /// and unfiltered by ``PNGDecoder`` straight into the bitmap's rows. Every other file,
+    /// and any file that decoder finds damaged, is decoded by libpng's simplified API
+    /// into the bitmap's own pixel memory (no intermediate buffer), then premultiplied in
+    /// place when it has alpha. Both give the same pixels.
     ///
     /// - Throws: ``GraphicsError/pngDecodingFailed(_:)`` for malformed data, or
     ///   ``GraphicsError/invalidSize(width:height:)`` for an oversized image.
     public convenience init(pngData: [UInt8]) throws {
+        try self.init(pngData: pngData, direct: true)
+    }
+
+    /// Decodes PNG bytes; `direct: false` always takes libpng's path (for tests that
+    /// compare the two).
+    convenience init(pngData: [UInt8], direct: Bool) throws {
+        let fast = direct ? pngData.withUnsafeBytes { PNGDecoder.header(of: $0) } : nil
+        let width: Int, height: Int, hasAlpha: Bool
         var png = png_image()
         png.version = Bitmap.pngImageVersion
-        // The header only: width, height and whether there is alpha.
-        let begun = pngData.withUnsafeBytes { raw in
-            png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count)
+        if let fast {
+            (width, height, hasAlpha) = (fast.width, fast.height, fast.hasAlpha)
+        } else {
+            // The header only: width, height and whether there is alpha.
+            let begun = pngData.withUnsafeBytes { raw in
+                png_image_begin_read_from_memory(&png, raw.baseAddress, raw.count)
+            }
+            guard begun != 0 else { throw GraphicsError.pngDecodingFailed(Bitmap.message(of: &png)) }
+            (width, height, hasAlpha) = (Int(png.width), Int(png.height), png.format & Bitmap.pngFormatFlagAlpha != 0)
         }
-        guard begun != 0 else { throw GraphicsError.pngDecodingFailed(Bitmap.message(of: &png)) }
-        let width = Int(png.width)
-        let height = Int(png.height)
-        let hasAlpha = png.format & Bitmap.pngFormatFlagAlpha != 0
         do {
             try Bitmap.validate(width: width, height: height)
             // Decoding writes 4 bytes per pixel whatever the file's depth: cap that first.
@@ -75,11 +88,17 @@ extension Bitmap {
             throw error
         }
         png_image_free(&png)
+        let target = bytes, stride = Int32(bytesPerRow)
+        if let fast {
+            let decoded = pngData.withUnsafeBytes { raw in
+                PNGDecoder.decode(raw, header: fast, into: target, bytesPerRow: bytesPerRow)
+            }
+            if decoded { return }
+        }
         // libpng keeps a pointer to the input from begin to finish, so both happen inside
         // one access to it (the header is parsed a second time; it is a few bytes).
         // BGRA bytes are little-endian 0xAARRGGBB words: the bitmap's layout before
         // premultiplication. The row stride is in components, one byte each here.
-        let target = bytes, stride = Int32(bytesPerRow)
         let failure: String? = pngData.withUnsafeBytes { raw in
             var png = png_image()
             png.version = Bitmap.pngImageVersion
@@ -97,48 +116,17 @@ extension Bitmap {
     /// Encodes the bitmap as PNG bytes: RGB when every pixel is opaque (always for
     /// XRGB32), RGBA otherwise.
     ///
-    /// Compresses once, into a buffer sized by libpng's documented upper bound for the
-    /// image (allocated, not touched beyond what is written), then copies out the result.
+    /// One compression pass by ``PNGEncoder``: each block of 64 rows is filtered with no
+    /// filter or with Paeth, whichever deflates a sample of it smaller, and the rows are
+    /// deflated at zlib's level 6 into one buffer sized by zlib's bound.
     ///
-    /// - Throws: ``GraphicsError/pngEncodingFailed(_:)`` when libpng fails.
+    /// - Throws: ``GraphicsError/pngEncodingFailed(_:)`` when zlib fails.
     public func pngData() throws -> [UInt8] {
-        let opaque = format == .xrgb32 || isOpaque
-        let channels = opaque ? 3 : 4
-        let rowBytes = width * channels
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * height)
-        defer { pixels.deallocate() }
-        for y in 0..<height {
-            let row = (bytes + y * bytesPerRow).assumingMemoryBound(to: UInt32.self)
-            var out = pixels + y * rowBytes
-            if opaque {
-                for x in 0..<width {
-                    let p = row[x]
-                    out[0] = UInt8(truncatingIfNeeded: p)
-                    out[1] = UInt8(truncatingIfNeeded: p >> 8)
-                    out[2] = UInt8(truncatingIfNeeded: p >> 16)
-                    out += 3
-                }
-            } else {
-                let words = UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width { words[x] = Bitmap.unpremultiply(row[x]) }
-            }
-        }
-        var png = png_image()
-        png.version = Bitmap.pngImageVersion
-        png.width = UInt32(width)
-        png.height = UInt32(height)
-        png.format = opaque ? Bitmap.pngFormatBGR : Bitmap.pngFormatBGRA
-        // PNG_IMAGE_PNG_SIZE_MAX: the raw data with a filter byte per row, deflate's worst
-        // case, chunk overheads (one IDAT per 8 KiB), and room for the header chunks.
-        let data = height * (rowBytes + 1)
-        let deflated = data + (data + 7) >> 3 + (data + 63) >> 6 + 11
-        var capacity = deflated + 12 * (deflated / 8192 + 1) + 4096
-        let output = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { output.deallocate() }
-        let written = png_image_write_to_memory(&png, output, &capacity, 0, pixels, Int32(rowBytes), nil)
-        guard written != 0 else { throw GraphicsError.pngEncodingFailed(Bitmap.message(of: &png)) }
-        return [UInt8](UnsafeRawBufferPointer(start: output, count: capacity))
+        try PNGEncoder.encode(self, opaque: isPNGOpaque).bytes
     }
+
+    /// Whether ``pngData()`` writes RGB (no alpha channel).
+    var isPNGOpaque: Bool { format == .xrgb32 || isOpaque }
 
     /// Whether every pixel's alpha is 255.
     private var isOpaque: Bool {
