@@ -118,8 +118,10 @@ extension GraphicsContext {
         var placed: [pixman_glyph_t] = []
         placed.reserveCapacity(line.glyphCount)
         let phases = CGFloat(FontFace.subpixelPhases)
-        for run in line.runs where run.face?.isColorBitmap != true {
-            for glyph in run.glyphs where run.face != nil || glyph.isPlaceholder {
+        for run in line.runs {
+            // A colour face's glyphs are drawn as images (drawColorGlyphs); its boxes here.
+            let isColor = run.face?.isColorBitmap == true
+            for glyph in run.glyphs where (run.face != nil && !isColor) || glyph.isPlaceholder {
                 let penX = fraction.x + glyph.x * scale
                 var whole = penX.rounded(.down)
                 var phase = Int(((penX - whole) * phases).rounded())
@@ -159,10 +161,10 @@ extension GraphicsContext {
     private func drawGlyphOutlines(_ line: TextLine, at point: CGPoint, font: Font, color: Color) {
         var path = Path()
         FreeTypeLibrary.shared.withLock {
-            for run in line.runs where run.face?.isColorBitmap != true {
+            for run in line.runs {
                 for glyph in run.glyphs {
                     let x = point.x + glyph.x, y = point.y + glyph.y
-                    if !glyph.isPlaceholder, let face = run.face {
+                    if !glyph.isPlaceholder, let face = run.face, !face.isColorBitmap {
                         let unit = font.size / face.unitsPerEm
                         let toUser = CGAffineTransform(a: unit, b: 0, c: 0, d: -unit, tx: x, ty: y)
                         path.addPath(face.outline(of: glyph.index).applying(toUser))

@@ -143,6 +143,21 @@ struct TextScriptTests {
             }
         }
         #expect(changed > 100 && outside == 0, "\(changed) changed, \(outside) outside \(boxes)")
+
+        // With the colour emoji font as the font itself, a character no font has is still
+        // a visible box, upright and rotated.
+        let emojiFont = try Font(family: "Noto Color Emoji", size: 20)
+        #expect(emojiFont.faceNames(for: "\u{E000}") == ["Noto Color Emoji"])
+        for angle in [0, CGFloat.pi / 8] {
+            let bitmap = try Bitmap(width: 60, height: 60)
+            let context = GraphicsContext(bitmap: bitmap)
+            context.translateBy(x: 20, y: 40)
+            context.rotate(by: angle)
+            context.draw("\u{E000}", at: .zero, font: emojiFont, color: .black)
+            var inked = 0
+            for y in 0..<60 { for x in 0..<60 where bitmap.pixel(x: x, y: y) >> 24 > 128 { inked += 1 } }
+            #expect(inked > 20, "angle \(angle): \(inked)")
+        }
     }
 
     /// Whether fontconfig lists an installed scalable font with `scalar` (asked through
