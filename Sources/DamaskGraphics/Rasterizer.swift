@@ -19,6 +19,12 @@ import Foundation
 /// Work is proportional to the edges (their pixel crossings) plus the covered columns of
 /// each row; nothing is sampled or sorted per sub-scanline.
 ///
+/// Most rows of a shape are one band (no edge starts, ends or crosses inside them). Those
+/// take a short path: the active edges stay sorted by x from row to row, one comparison
+/// per edge confirms the order at the row's top and bottom, x is fixed point (1/4096 px),
+/// a piece inside one column is added with integer arithmetic, and the touched cells,
+/// which then arrive in column order, are handed on run by run during the walk.
+///
 /// ## Numbers
 ///
 /// Heights are fixed-point: a pixel row is `subpixelScale` (256) units, band limits are
@@ -222,16 +228,22 @@ extension Rasterizer {
 }
 
 /// The antialiased scan converter for one box. ``fill(edges:into:)`` allocates the cell
-/// row, the coverage row handed to the sink and the band's crossing list, owns them for
-/// the call and frees them before it returns.
+/// row, the coverage row handed to the sink, the band's crossing list and the active
+/// edges' lists, owns them for the call and frees them before it returns.
 ///
 /// Invariants that make the unchecked pointer accesses safe:
 /// - `cells` has `width + 2` entries; every write goes to an index clamped to `0…width`
 ///   (pieces left of the mask are folded into cell 0, pieces right of it are dropped).
 /// - `crossings` has room for every active edge (its capacity is the edge count).
+/// - `active`, `xTop`, `xBottom` and `cuts` have room for every edge (and `cuts` for two
+///   end points per edge plus the row's limits).
 /// - Every cell written in a row lies in a range recorded in `touched` (ranges stay within
 ///   `0…width`), and ``emit(row:cells:values:touched:folding:into:)`` zeroes exactly those,
-///   so the cells are all zero again at the start of each row.
+///   so the cells are all zero again at the start of each row. On the one-band path the
+///   ranges are not recorded: they arrive in column order (each edge's first cell is the
+///   column of the smaller of its two ends, and both ends are sorted), and every run is
+///   zeroed by ``emitRun(row:first:last:running:done:cells:values:folding:into:)`` before
+///   the walk moves past it.
 /// - `values` has `width` entries; ``emit(row:cells:values:touched:folding:into:)`` writes
 ///   index `c − first` of a run of cells `first…last` only for `c < width`.
 private struct ScanConverter {
