@@ -87,6 +87,50 @@ import Foundation
             }
         }
         record(demoStarts, against: footStarts)
+        try checkOrderList(demoPath: demoPath)
+    }
+
+    /// The functions of `scripts/demo-startup-order.txt` (the start-up code lld packs
+    /// together in the released build) that the measured binary no longer defines: renamed
+    /// or removed since the list was made (`scripts/demo-startup-order` remakes it). A stale
+    /// list still links but packs less, which costs peak RSS; the target makes that loud.
+    /// Skipped (with the reason) for a demo not built by `scripts/build-demo-release`.
+    private func checkOrderList(demoPath: String) throws {
+        guard demoPath == Self.releaseDemoPath(),
+            let listPath = WestonSession.packageRoots.map({ $0 + "/scripts/demo-startup-order.txt" })
+                .first(where: { FileManager.default.fileExists(atPath: $0) }),
+            let list = try? String(contentsOfFile: listPath, encoding: .utf8)
+        else {
+            report.skip("startup order list", reason: "the demo is not the released build, or the list is not found")
+            return
+        }
+        let listed = Set(list.split(separator: "\n").map(String.init))
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+        nm.arguments = ["--defined-only", demoPath]
+        let pipe = Pipe()
+        nm.standardOutput = pipe
+        nm.standardError = FileHandle.nullDevice
+        try nm.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        nm.waitUntilExit()
+        guard nm.terminationStatus == 0 else { throw BenchError.helper("nm --defined-only \(demoPath) failed") }
+        var defined = Set<String>()
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 3 { defined.insert(String(fields[2])) }
+        }
+        let missing = listed.subtracting(defined).count
+        let percent = listed.isEmpty ? 100 : Double(missing) * 100 / Double(listed.count)
+        report.add(
+            Figure(
+                suite: "startup", name: "start-up order list", metric: "names not in the binary", unit: "%",
+                value: Statistics([percent]), baseline: nil, baselineValue: nil, ratio: nil,
+                note: "\(missing) of \(listed.count) in scripts/demo-startup-order.txt; remake it with scripts/demo-startup-order"))
+        report.check(
+            Target(
+                statement: "scripts/demo-startup-order.txt is current (≤ 2 % of its functions missing from the released demo)",
+                measured: percent, limit: 2, unit: "%"))
     }
 
     /// Adds the figures and checks the targets.
