@@ -146,13 +146,10 @@ public final class Bitmap {
     }
 
     /// Copies the pixels of `source` inside `region` to the same coordinates here.
+    /// (Rows are copied directly when the formats match, as
+    /// ``copyPixels(from:placedAt:in:)`` does, instead of through pixman's compositing.)
     public func copyPixels(from source: Bitmap, in region: Region) {
-        let limit = Region(CGRect(x: 0, y: 0, width: min(width, source.width), height: min(height, source.height)))
-        for box in region.intersection(limit).boxes {
-            pixman_image_composite32(
-                PIXMAN_OP_SRC, source.image, nil, image,
-                box.x1, box.y1, 0, 0, box.x1, box.y1, box.x2 - box.x1, box.y2 - box.y1)
-        }
+        copyPixels(from: source, placedAt: (0, 0), in: region)
     }
 
     /// Compares two bitmaps pixel by pixel in premultiplied ARGB.

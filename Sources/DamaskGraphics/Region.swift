@@ -83,6 +83,23 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         return Array(UnsafeBufferPointer(start: first, count: Int(count)))
     }
 
+    /// Calls `body` with each rectangle of the region as a pixman box, read in place (no
+    /// array is built), in y-then-x order.
+    func forEachBox(_ body: (pixman_box32_t) -> Void) {
+        var count: Int32 = 0
+        guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return }
+        for index in 0..<Int(count) { body(first[index]) }
+    }
+
+    /// Whether every pixel of the region lies inside `rect` (integral pixel coordinates);
+    /// true for the empty region. Reads only the extents.
+    func isWithin(_ rect: CGRect) -> Bool {
+        guard !isEmpty else { return true }
+        let e = extents
+        return CGFloat(e.x1) >= rect.minX && CGFloat(e.y1) >= rect.minY
+            && CGFloat(e.x2) <= rect.maxX && CGFloat(e.y2) <= rect.maxY
+    }
+
     /// The smallest rectangle containing the region; `.zero` when empty.
     public var boundingBox: CGRect {
         guard !isEmpty else { return .zero }

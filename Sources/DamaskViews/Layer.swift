@@ -540,6 +540,7 @@ import Foundation
         if let store = backingStore, store.width == pixelWidth, store.height == pixelHeight,
             backingStorePointSize == bounds.size, storedContents === store
         {
+            if !dirtyPieces.isEmpty { pieces.reserveCapacity(dirtyPieces.count) }
             for each in dirtyPieces {  // a loop, not a closure: no per-draw isolation check
                 let piece = each.intersection(bounds)
                 if !piece.isNull, !piece.isEmpty { pieces.append(alignedToPixels(piece, scale: scale)) }
@@ -573,11 +574,12 @@ import Foundation
         }
         context.scaleBy(x: scale, y: scale)
         context.translateBy(x: -bounds.minX, y: -bounds.minY)
+        // One rect (the usual case) needs no array: `pieces` is left empty for it.
         if pieces.count > 1 {
             context.clip(to: pieces)
             if clearsContextBeforeDrawing { for piece in pieces { context.clear(piece) } }
         } else {
-            pieces = [rect]
+            pieces.removeAll()
             context.clip(to: rect)
             if clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
         }
@@ -601,13 +603,24 @@ import Foundation
                 // Only the redrawn pixels can have lost their opacity.
                 let toPixels = CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
                     .concatenating(CGAffineTransform(scaleX: scale, y: scale))
-                for piece in pieces where !store.isOpaque(in: piece.applying(toPixels)) {
-                    contentsOpacity = false
-                    window?.layerOpaqueAreaMayHaveChanged()
-                    break
+                if pieces.isEmpty {
+                    if !store.isOpaque(in: rect.applying(toPixels)) {
+                        contentsOpacity = false
+                        window?.layerOpaqueAreaMayHaveChanged()
+                    }
+                } else {
+                    for piece in pieces where !store.isOpaque(in: piece.applying(toPixels)) {
+                        contentsOpacity = false
+                        window?.layerOpaqueAreaMayHaveChanged()
+                        break
+                    }
                 }
             }
-            window?.layerDidDraw(self, in: pieces)
+            if pieces.isEmpty {
+                window?.layerDidDraw(self, in: rect)
+            } else {
+                window?.layerDidDraw(self, in: pieces)
+            }
         }
     }
 
@@ -839,14 +852,20 @@ import Foundation
         Layer.displayWalkVisitCount += 1
         needsDisplayWalk = false
         displayIfNeeded()
-        let marked = sublayersNeedingDisplayWalk
-        sublayersNeedingDisplayWalk.removeAll(keepingCapacity: true)
+        // Take the list (marks made while walking go to a fresh one), and give its storage
+        // back when nothing was marked meanwhile: no array is copied or allocated per level.
+        var marked: [Layer] = []
+        swap(&marked, &sublayersNeedingDisplayWalk)
         for sublayer in marked where sublayer.superlayer === self {
             if sublayer.isHidden {
                 sublayer.needsDisplayWalk = true  // re-reported when shown
             } else {
                 sublayer.displayTreeIfNeeded()
             }
+        }
+        if sublayersNeedingDisplayWalk.isEmpty {
+            marked.removeAll(keepingCapacity: true)
+            sublayersNeedingDisplayWalk = marked
         }
     }
 

@@ -38,10 +38,13 @@ import Foundation
     /// - Parameters:
     ///   - damage: what differs from the last presented frame (buffer pixels).
     ///   - changes: the part of `damage` caused by the tree (not by removing a flash).
+    ///   - drawnLayer: the one layer that drew in this pass, if only one did: when its
+    ///     opaque contents alone show in the repaint region, they are copied without
+    ///     planning the tree (``OpaqueContentsRepaint``).
     /// - Returns: the area tinted by the flash (empty when not flashing) and the report.
     func present(
         _ damage: Region, changes: Region, into buffer: SurfaceBuffer, root: Layer, scale: CGFloat,
-        drawCount: Int, startCPUTime: Double
+        drawnLayer: Layer? = nil, drawCount: Int, startCPUTime: Double
     ) -> (flashed: Region, report: CommitReport) {
         let bufferRect = CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         var repaint = damage.intersection(bufferRect)
@@ -59,9 +62,13 @@ import Foundation
             }
         }
 
-        let context = buffer.graphicsContext
-        context.resetState()
-        Compositor.repaint(root, in: context, scale: scale, region: repaint, plan: plan)
+        if let drawnLayer, OpaqueContentsRepaint.paint(drawnLayer, root: root, region: repaint, into: buffer.bitmap) {
+            // Done: the region shows only the drawn layer's opaque contents.
+        } else {
+            let context = buffer.graphicsContext
+            context.resetState()
+            Compositor.repaint(root, in: context, scale: scale, region: repaint, plan: plan)
+        }
 
         var flashed = Region()
         if flashesDamage && !changes.isEmpty {

@@ -100,6 +100,10 @@ private let environmentFlashesDamage: Bool = {
     }
     private var phase = PassPhase.none
     private var passDrawCount = 0
+    /// The layer that drew in the running pass when exactly one did (cleared after the
+    /// pass): the presenter first tries to repaint by copying its opaque contents
+    /// (``OpaqueContentsRepaint``) instead of planning the tree.
+    private var passDrawnLayer: Layer?
     private var afterDisplayHandlers: [@MainActor () -> Void] = []
 
     /// Creates a window on `surface`, becomes its delegate, and queues the first frame.
@@ -271,27 +275,36 @@ private let environmentFlashesDamage: Bool = {
     /// A layer drew; `rect` (layer coordinates) is the area that changed, `nil` when the
     /// change was recorded as an appearance change.
     func layerDidDraw(_ layer: Layer, in rect: CGRect?) {
-        layerDidDraw(layer, in: rect.map { [$0] } ?? [])
+        recordDraw(of: layer)
+        if let rect { damage.add(currentPlacement(of: layer).footprint(ofContentRect: rect, in: layer)) }
+        if passConsumesChanges { return }
+        scheduler.setNeedsPass()
     }
 
     /// A layer redrew the separate `rects` of its contents (layer coordinates): each one's
     /// footprint is damaged, not their bounding box.
     func layerDidDraw(_ layer: Layer, in rects: [CGRect]) {
-        drawCount += 1
-        passDrawCount += 1
+        recordDraw(of: layer)
         if !rects.isEmpty {
-            // With no compositing change since the last damage walk, the placement it
-            // stored is current: no walk up the tree.
-            let placement: LayerPlacement
-            if !damage.compositingChanged, let presented = layer.presentedPlacement {
-                placement = presented
-            } else {
-                placement = LayerPlacement.of(layer, scale: scale)
-            }
+            let placement = currentPlacement(of: layer)
             for rect in rects { damage.add(placement.footprint(ofContentRect: rect, in: layer)) }
         }
         if passConsumesChanges { return }
         scheduler.setNeedsPass()
+    }
+
+    /// Counts a draw of `layer`, and remembers it when it is the pass's only one.
+    private func recordDraw(of layer: Layer) {
+        drawCount += 1
+        passDrawCount += 1
+        passDrawnLayer = passDrawCount == 1 ? layer : nil
+    }
+
+    /// `layer`'s placement now: with no compositing change since the last damage walk, the
+    /// placement it stored is current (no walk up the tree).
+    private func currentPlacement(of layer: Layer) -> LayerPlacement {
+        if !damage.compositingChanged, let presented = layer.presentedPlacement { return presented }
+        return LayerPlacement.of(layer, scale: scale)
     }
 
     /// Something ``OpaqueArea`` reads changed without a compositing change: a redraw made
@@ -414,6 +427,7 @@ private let environmentFlashesDamage: Bool = {
         damage.collect(root: layer, scale: scale)
         let bufferRect = CGRect(x: 0, y: 0, width: surface.pixelWidth, height: surface.pixelHeight)
         let (changes, frameDamage) = damage.takeFrameDamage(in: bufferRect)
+        defer { passDrawnLayer = nil }
         guard !frameDamage.isEmpty else { return .nothingToPresent }
         // Before dequeueing: a surface opaque everywhere may switch to buffers without alpha.
         // The surface keeps the last region, so it is told only when it may have changed.
@@ -425,7 +439,7 @@ private let environmentFlashesDamage: Bool = {
         damage.clear()
         let (flashed, report) = presenter.present(
             frameDamage, changes: changes, into: buffer, root: layer, scale: scale,
-            drawCount: passDrawCount, startCPUTime: start)
+            drawnLayer: passDrawnLayer, drawCount: passDrawCount, startCPUTime: start)
         damage.flashed = flashed
         if !flashed.isEmpty { scheduler.setNeedsPass() }  // remove the tint next frame
         passDrawCount = 0
