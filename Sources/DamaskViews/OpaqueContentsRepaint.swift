@@ -77,20 +77,19 @@ import Foundation
             // A wide layer: only the sublayers whose grid cells the region meets.
             let index = parent.sublayerIndex ?? SublayerIndex(sublayers)
             parent.sublayerIndex = index
-            var seen = child == nil
-            for position in index.candidates(meeting: box) {
-                let sublayer = sublayers[position]
-                if seen {
-                    Compositor.examinedSublayerCount += 1
-                    if meets(sublayer, region: region, box: box) { return true }
-                } else if sublayer === child {
-                    seen = true
-                }
-            }
-            return !seen
+            let candidates = index.candidates(meeting: box).lazy.map { sublayers[$0] }
+            return anyMeets(candidates, after: child, region: region, box: box)
         }
+        return anyMeets(sublayers, after: child, region: region, box: box)
+    }
+
+    /// Whether one of `candidates` (in back-to-front order) after `child` (all of them when
+    /// `nil`) meets `region`; `true` as well when `child` is not among them.
+    private static func anyMeets<Candidates: Sequence<Layer>>(
+        _ candidates: Candidates, after child: Layer?, region: Region, box: CGRect
+    ) -> Bool {
         var seen = child == nil
-        for sublayer in sublayers {
+        for sublayer in candidates {
             if seen {
                 Compositor.examinedSublayerCount += 1
                 if meets(sublayer, region: region, box: box) { return true }
