@@ -234,10 +234,12 @@ enum TextShaper {
     }
 
     /// The language fontconfig is asked for when choosing fonts for `script` (Pango's
-    /// sample languages for the scripts whose fonts differ by language); nil for Latin,
-    /// Common and Han (whose language a script alone does not tell).
+    /// sample languages for the scripts whose fonts differ by language); nil for Latin and
+    /// Common. Han (whose language a script alone does not tell) takes the user's locale
+    /// when that writes Han, as Pango does, and is nil otherwise.
     static func sampleLanguage(of script: hb_script_t) -> String? {
         switch script {
+        case HB_SCRIPT_HAN: return localeHanLanguage
         case HB_SCRIPT_HANGUL: return "ko"
         case HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA: return "ja"
         case HB_SCRIPT_ARABIC: return "ar"
@@ -252,6 +254,23 @@ enum TextShaper {
         case HB_SCRIPT_TAMIL: return "ta"
         default: return nil
         }
+    }
+
+    /// The language of the process's locale when it is Chinese, Japanese or Korean (read once
+    /// from `LC_ALL`, `LC_CTYPE` or `LANG`, the first one set), else nil.
+    static let localeHanLanguage: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
+        return hanLanguage(forLocale: locale)
+    }()
+
+    /// The fontconfig language of a POSIX locale name that writes Han ("zh_TW.UTF-8" gives
+    /// "zh-tw", "ja_JP" gives "ja-jp", "ko" gives "ko"); nil for any other locale.
+    static func hanLanguage(forLocale locale: String?) -> String? {
+        guard let locale else { return nil }
+        let name = locale.prefix { $0 != "." && $0 != "@" }.lowercased().replacingOccurrences(of: "_", with: "-")
+        let writesHan = ["zh", "ja", "ko"].contains { name == $0 || name.hasPrefix($0 + "-") }
+        return writesHan ? name : nil
     }
 
     /// Shapes one item with HarfBuzz (or lays out boxes for the built-in box font).

@@ -38,6 +38,19 @@ struct DemoCommandLineTests {
         }
     }
 
+    @Test("under a Traditional Chinese locale --help says the Chinese sentence is drawn in the Chinese font, as Pango would")
+    func helpFollowsAChineseLocaleForHan() throws {
+        var environment = DemoRun.environment(nil)
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["LC_ALL"] = nil
+        environment["LC_CTYPE"] = nil
+        environment["LANG"] = "zh_TW.UTF-8"
+        let result = try TestProcess.run(DemoRun.executable, ["--help"], environment: environment)
+        #expect(result.status == 0)
+        let chinese = result.output.split(separator: "\n").first { $0.contains("Chinese: ") }.map(String.init) ?? ""
+        #expect(chinese.contains("WenQuanYi Micro Hei") && !chinese.contains("NanumGothic"), "\(chinese)")
+    }
+
     @Test("with no font for Bengali (a fontconfig that only knows DejaVu) --help says Bengali is drawn as boxes and names the package")
     func helpNamesMissingFonts() throws {
         let directory = try DemoRun.makeDirectory()
