@@ -122,25 +122,33 @@ import Foundation
         }
     }
 
-    /// The pixel work of the 64×64 change alone (``PixelFloor``), each frame right after a
-    /// full repaint, as the cold frames are measured: the floor under the cold figure.
+    /// The pixel work of the 64×64 change alone (``PixelFloor``), with a backing store and
+    /// without one, each frame right after a full repaint, as the cold frames are measured:
+    /// the floors under the cold figure.
     private func measurePixelFloor(width: Int, height: Int, fullRepaint: () -> Double) {
-        guard let floor = PixelFloor(width: width, height: height) else { return }
-        for index in 0..<warmUps { _ = fullRepaint(); _ = floor.frame(index) }
-        var work: [Double] = [], repaints: [Double] = [], ratios: [Double] = []
-        for index in warmUps..<(warmUps + frames) {
-            let repaint = fullRepaint()
-            let pixels = floor.frame(index)
-            work.append(pixels)
-            repaints.append(repaint)
-            ratios.append(repaint > 0 ? pixels / repaint : 0)
+        let layouts: [(PixelFloor.Layout, String, String)] = [
+            (.backingStore, "pixel work alone",
+             "fill the rect in a store, copy it to the buffer, copy forward the missed rect; cold"),
+            (.bufferOnly, "pixel work alone, no backing store",
+             "fill the rect in the buffer itself, copy forward the missed rect; cold"),
+        ]
+        for (layout, label, note) in layouts {
+            guard let floor = PixelFloor(width: width, height: height, layout: layout) else { continue }
+            for index in 0..<warmUps { _ = fullRepaint(); _ = floor.frame(index) }
+            var work: [Double] = [], repaints: [Double] = [], ratios: [Double] = []
+            for index in warmUps..<(warmUps + frames) {
+                let repaint = fullRepaint()
+                let pixels = floor.frame(index)
+                work.append(pixels)
+                repaints.append(repaint)
+                ratios.append(repaint > 0 ? pixels / repaint : 0)
+            }
+            report.add(
+                Figure(
+                    suite: "damage", name: "64x64 change \(width)x\(height): \(label)", metric: "CPU/frame",
+                    unit: "ms", value: Statistics(work), baseline: "full repaint",
+                    baselineValue: Statistics(repaints), ratio: Statistics(ratios), note: note))
         }
-        report.add(
-            Figure(
-                suite: "damage", name: "64x64 change \(width)x\(height): pixel work alone", metric: "CPU/frame",
-                unit: "ms", value: Statistics(work), baseline: "full repaint", baselineValue: Statistics(repaints),
-                ratio: Statistics(ratios),
-                note: "fill the rect in a store, copy it to the buffer, copy forward the missed rect; cold"))
     }
 
     /// Each frame of `scenario` paired with a full repaint of the reference window (before

@@ -1,31 +1,47 @@
 import DamaskGraphics
 import Foundation
 
-/// The memory work a 64×64 change in a window must do whatever the toolkit, measured alone:
-/// fill the 64×64 rect of a window-sized backing store, copy it into the back buffer, and
-/// copy forward from the front buffer the 64×64 rect the back buffer missed (the previous
-/// frame's change), at the rect positions the `64x64 change` scenario uses.
+/// The memory work a 64×64 change in a window must do whatever the toolkit, measured alone,
+/// at the rect positions the `64x64 change` scenario uses.
 ///
-/// No views, no damage, no regions: plain loops over the rows of three window-sized
-/// bitmaps allocated as the toolkit allocates them. Paired with a full repaint of another
-/// window (which evicts the caches and the TLB), it is the floor under the cold
-/// `64x64 change` figure. Main-actor isolated (it runs between the suite's frames); owns its
-/// bitmaps.
+/// Two ways of doing it: with a retained backing store (``Layout/backingStore``, Damask's
+/// model): fill the 64×64 rect of a window-sized store, copy it into the back buffer, and copy
+/// forward from the front buffer the 64×64 rect the back buffer missed (the previous frame's
+/// change); and without one (``Layout/bufferOnly``, a toolkit that draws straight into the
+/// buffer): fill the rect in the back buffer, then copy forward the missed rect.
+///
+/// No views, no damage, no regions: plain loops over the rows of window-sized bitmaps
+/// allocated as the toolkit allocates them. Paired with a full repaint of another window
+/// (which evicts the caches and the TLB), it is the floor under the cold `64x64 change`
+/// figure. Main-actor isolated (it runs between the suite's frames); owns its bitmaps.
 @MainActor final class PixelFloor {
-    private let store: Bitmap
+    /// Where the changed pixels are drawn before they reach the buffer.
+    enum Layout {
+        /// Into a window-sized backing store, then copied into the back buffer.
+        case backingStore
+        /// Straight into the back buffer.
+        case bufferOnly
+    }
+
+    private let store: Bitmap?
     private var back: Bitmap
     private var front: Bitmap
     private let tileColumns: Int
     private let tileRows: Int
 
-    /// Allocates three `width`×`height` bitmaps (touched once, so none of the measured time
-    /// is a first-touch page fault); `nil` when they cannot be allocated.
-    init?(width: Int, height: Int) {
-        guard let store = try? Bitmap(width: width, height: height),
-            let back = try? Bitmap(width: width, height: height),
+    /// Allocates the `width`×`height` bitmaps `layout` needs (three, or two without a store),
+    /// each touched once so none of the measured time is a first-touch page fault; `nil` when
+    /// they cannot be allocated.
+    init?(width: Int, height: Int, layout: Layout) {
+        guard let back = try? Bitmap(width: width, height: height),
             let front = try? Bitmap(width: width, height: height)
         else { return nil }
-        for bitmap in [store, back, front] { memset(bitmap.bytes, 0x5a, bitmap.byteCount) }
+        var store: Bitmap?
+        if layout == .backingStore {
+            guard let bitmap = try? Bitmap(width: width, height: height) else { return nil }
+            store = bitmap
+        }
+        for bitmap in [store, back, front].compactMap({ $0 }) { memset(bitmap.bytes, 0x5a, bitmap.byteCount) }
         self.store = store
         self.back = back
         self.front = front
@@ -39,13 +55,16 @@ import Foundation
         let (missedX, missedY) = origin(ofTile: (index - 1) * 7 + 3)
         let color = UInt32(0xff00_0000) | UInt32(truncatingIfNeeded: index &* 0x10203)
         let start = BenchClock.threadCPU()
+        let canvas = store ?? back
         for row in 0..<64 {
-            (store.bytes + (y + row) * store.bytesPerRow + x * 4)
+            (canvas.bytes + (y + row) * canvas.bytesPerRow + x * 4)
                 .initializeMemory(as: UInt32.self, repeating: color, count: 64)
         }
-        for row in 0..<64 {
-            (back.bytes + (y + row) * back.bytesPerRow + x * 4)
-                .copyMemory(from: store.bytes + (y + row) * store.bytesPerRow + x * 4, byteCount: 256)
+        if let store {
+            for row in 0..<64 {
+                (back.bytes + (y + row) * back.bytesPerRow + x * 4)
+                    .copyMemory(from: store.bytes + (y + row) * store.bytesPerRow + x * 4, byteCount: 256)
+            }
         }
         for row in 0..<64 {
             let offset = (missedY + row) * back.bytesPerRow + missedX * 4
