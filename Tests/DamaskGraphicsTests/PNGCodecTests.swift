@@ -10,17 +10,6 @@ import Testing
 /// reader does not take, or finds damaged, are still libpng's to decode or refuse.
 @Suite("PNG encoder and direct decoder")
 struct PNGCodecTests {
-    /// xorshift64*: fixed seeds, the same images on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return state &* 2_685_821_657_736_338_717
-        }
-    }
-
     /// Sizes that meet the edges: one pixel, one row, one column, odd widths (RGB rows of
     /// 3 × odd bytes), and heights across the encoder's 128-row sample blocks.
     static let sizes: [(Int, Int)] = [(1, 1), (1, 300), (300, 1), (2, 3), (37, 23), (129, 131), (640, 257)]
@@ -30,7 +19,7 @@ struct PNGCodecTests {
     /// with alpha values from 0 to 255.
     static func picture(width: Int, height: Int, alpha: Bool, seed: UInt64) throws -> Bitmap {
         let bitmap = try Bitmap(width: width, height: height)
-        var generator = Generator(state: seed)
+        var generator = SeededRandom(seed: seed)
         for y in 0..<height {
             for x in 0..<width {
                 let noise = generator.next()
@@ -127,7 +116,7 @@ struct PNGCodecTests {
         #expect(try PNGEncoder.encode(screen, opaque: true).filter == .none)
         // Photograph-like: smooth two-dimensional shading with a little noise.
         let photo = try Bitmap(width: 400, height: 300)
-        var generator = Generator(state: 42)
+        var generator = SeededRandom(seed: 42)
         for y in 0..<300 {
             for x in 0..<400 {
                 let n = UInt32(generator.next() & 3)

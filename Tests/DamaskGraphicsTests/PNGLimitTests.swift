@@ -56,18 +56,6 @@ struct PNGLimitTests {
         #expect(!"\(String(describing: error))".contains("more than the limit"))
     }
 
-    /// xorshift64*: a fixed seed makes the corpus the same on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state >> 12
-            state ^= state << 25
-            state ^= state >> 27
-            return state &* 2_685_821_657_736_338_717
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
-    }
-
     @Test("2,000 mutations of a real PNG (bit flips, cuts, splices, lying sizes) each decode or fail cleanly, in bounded time")
     func mutatedPNGCorpusNeverCrashes() throws {
         let source = try Bitmap(width: 37, height: 23)
@@ -75,31 +63,31 @@ struct PNGLimitTests {
             for x in 0..<37 { source.setPixel(x: x, y: y, to: 0xFF00_0000 | UInt32(x * 7) << 16 | UInt32(y * 11) << 8 | 0x40) }
         }
         let original = try source.pngData()
-        var generator = Generator(state: 0x5EED_DA5A_2026_1130)
+        var generator = SeededRandom(seed: 0x5EED_DA5A_2026_1130)
         var decoded = 0
         var refused = 0
         let started = ThreadCPUTime.now()
         for _ in 0..<2_000 {
             var bytes = original
-            switch generator.below(5) {
+            switch generator.next(5) {
             case 0:  // flip bits
-                for _ in 0...generator.below(8) {
-                    let index = generator.below(bytes.count)
-                    bytes[index] ^= UInt8(1 << generator.below(8))
+                for _ in 0...generator.next(8) {
+                    let index = generator.next(bytes.count)
+                    bytes[index] ^= UInt8(1 << generator.next(8))
                 }
             case 1:  // cut
-                bytes = Array(bytes.prefix(generator.below(bytes.count)))
+                bytes = Array(bytes.prefix(generator.next(bytes.count)))
             case 2:  // lie about the size in IHDR (offsets 16…23), keeping the CRC right
-                let width = UInt32(generator.below(40_000)), height = UInt32(generator.below(40_000))
+                let width = UInt32(generator.next(40_000)), height = UInt32(generator.next(40_000))
                 bytes.replaceSubrange(16..<24, with: Self.bigEndian(width) + Self.bigEndian(height))
                 bytes.replaceSubrange(29..<33, with: Self.bigEndian(Self.crc32(Array(bytes[12..<29]))))
             case 3:  // splice random bytes in
-                let index = generator.below(bytes.count)
-                bytes.insert(contentsOf: (0..<generator.below(64)).map { _ in UInt8(generator.below(256)) }, at: index)
+                let index = generator.next(bytes.count)
+                bytes.insert(contentsOf: (0..<generator.next(64)).map { _ in UInt8(generator.next(256)) }, at: index)
             default:  // overwrite a run with one byte
-                let index = generator.below(bytes.count)
-                let length = min(bytes.count - index, generator.below(32))
-                bytes.replaceSubrange(index..<index + length, with: [UInt8](repeating: UInt8(generator.below(256)), count: length))
+                let index = generator.next(bytes.count)
+                let length = min(bytes.count - index, generator.next(32))
+                bytes.replaceSubrange(index..<index + length, with: [UInt8](repeating: UInt8(generator.next(256)), count: length))
             }
             do {
                 let bitmap = try Bitmap(pngData: bytes)

@@ -13,8 +13,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    /// A value in `0..<bound`.
+    /// A value in `0..<bound`; 0 when `bound` is 0 or less (so an empty collection's
+    /// count can be passed as it is).
     public mutating func next(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
+        bound > 0 ? Int(next() % UInt64(bound)) : 0
     }
 }
