@@ -206,7 +206,7 @@ extension GraphicsContext {
         let pixelsPerRow = bitmap.bytesPerRow / 4
         var painter = SolidSpanPainter(
             origin: bitmap.bytes.assumingMemoryBound(to: UInt32.self) + table.y0 * pixelsPerRow + table.x0,
-            pixelsPerRow: pixelsPerRow, color: packed)
+            pixelsPerRow: pixelsPerRow, color: packed, sources: solidSources.products(of: packed))
         if let scan {
             scan(table, &painter)
         } else {

@@ -57,6 +57,10 @@ public final class GraphicsContext {
     /// The whole bitmap as a region, built once (a reset shares its storage).
     private lazy var wholeBitmap = Region(bitmap.bounds)
 
+    /// The solid colour × coverage table the direct span painter reads (see
+    /// ``SolidSpanPainter``), kept for the last colour painted; owned by the context.
+    lazy var solidSources = SolidSourceTable()
+
     // MARK: - Graphics state
 
     /// Pushes a copy of the graphics state (transform, clip, colours, line settings,

@@ -283,13 +283,16 @@ private struct ScanConverter {
         defer { xBottom.deallocate() }
         var activeCount = 0
         var next = 0
+        // Whether `xBottom` holds every active edge's x at the last row's bottom (this
+        // row's top), in the order of `active`: true after a row that tried one band.
+        var carried = false
         let one = Rasterizer.subpixelScale
         edges.withUnsafeBufferPointer { table in
             let edge = table.baseAddress!
             for row in 0..<height {
                 let rowTop = row * one, rowBottom = rowTop + one
-                // Drop the edges that ended above this row, keeping the order, then add
-                // those starting in it.
+                // Drop the edges that ended above this row, keeping the order (and the
+                // carried x alongside), then add those starting in it.
                 // Meanwhile note whether any active edge starts or ends inside the row.
                 var kept = 0
                 var firstBottom = Int.max
@@ -298,9 +301,12 @@ private struct ScanConverter {
                     let bottom = edge[Int(index)].bottom
                     guard bottom > rowTop else { continue }
                     active[kept] = index
+                    if carried { xBottom[kept] = xBottom[i] }
                     kept += 1
                     firstBottom = min(firstBottom, bottom)
                 }
+                let known = carried ? kept : 0
+                carried = false
                 activeCount = kept
                 var startsInside = false
                 while next < table.count, edge[next].top < rowBottom {
@@ -314,12 +320,14 @@ private struct ScanConverter {
                     if next >= table.count { break }
                     continue
                 }
-                if !startsInside, firstBottom >= rowBottom,
-                    singleBand(
-                        row: row, edge: edge, active: active, count: activeCount, xTop: xTop, xBottom: xBottom,
-                        cells: cells, values: values, into: &sink)
-                {
-                    continue
+                if !startsInside, firstBottom >= rowBottom {
+                    carried = true
+                    if singleBand(
+                        row: row, edge: edge, active: active, count: activeCount, known: known, xTop: xTop,
+                        xBottom: xBottom, cells: cells, values: values, into: &sink)
+                    {
+                        continue
+                    }
                 }
                 // Band limits: the row's top and bottom and every end point inside it.
                 cuts[0] = rowTop
@@ -403,9 +411,13 @@ private struct ScanConverter {
     /// Converts row `row` as one band when that is exact, and returns whether it did.
     ///
     /// The caller has checked that every active edge spans the whole row (none starts or
-    /// ends inside it). This sorts `active` by x at the row's top (ties by x at its
-    /// bottom), in place, with `xTop` and `xBottom` alongside; `active` stays in that
-    /// order between rows, so from one row to the next the sort usually moves nothing.
+    /// ends inside it). The first `known` entries of `xBottom` hold the x of `active`'s
+    /// first `known` edges at the row's top (their bottoms in the row above, carried
+    /// over: the same computation, so the same values); the others are computed. This
+    /// leaves every edge's x at the row's bottom in `xBottom`, and sorts `active` by x at
+    /// the row's top (ties by x at its bottom), in place, with `xTop` and `xBottom`
+    /// alongside; `active` stays in that order between rows, so from one row to the next
+    /// the sort usually moves nothing.
     /// When the edges' order at the row's bottom is the same, no two of them cross inside
     /// the row: the row is one band, whose spans go straight to the cells, and the row is
     /// emitted. Otherwise it returns false with nothing written, and the caller cuts the
@@ -416,7 +428,7 @@ private struct ScanConverter {
     /// crossing records and no sorting of them.
     @inline(__always)
     private func singleBand<Sink: CoverageSink>(
-        row: Int, edge: UnsafePointer<Edge>, active: UnsafeMutablePointer<Int32>, count: Int,
+        row: Int, edge: UnsafePointer<Edge>, active: UnsafeMutablePointer<Int32>, count: Int, known: Int,
         xTop: UnsafeMutablePointer<Int>, xBottom: UnsafeMutablePointer<Int>,
         cells: UnsafeMutablePointer<Int32>, values: UnsafeMutablePointer<UInt8>, into sink: inout Sink
     ) -> Bool {
@@ -433,7 +445,8 @@ private struct ScanConverter {
         let scale = Double(Rasterizer.fixedScale)
         for i in 0..<count {
             let e = edge[Int(active[i])]
-            let top = roundedInt(e.x(at: rowTop) * scale), bottom = roundedInt(e.x(at: rowBottom) * scale)
+            let top = i < known ? xBottom[i] : roundedInt(e.x(at: rowTop) * scale)
+            let bottom = roundedInt(e.x(at: rowBottom) * scale)
             xTop[i] = top
             xBottom[i] = bottom
             // Out of order at the top, or crossing before the bottom.
@@ -768,9 +781,7 @@ private struct ScanConverter {
                 v = v == Int32.min ? one : abs(v)
             }
         }
-        // cellOne is 2^17: scale to 0…255 with rounding by a multiply and a shift.
-        v = min(max(v, 0), one)
-        return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
+        return Rasterizer.coverageByte(v)
     }
 
     /// Hands on the gap from cell `done` to `first` (constant coverage, the sum so far) and
@@ -778,6 +789,10 @@ private struct ScanConverter {
     /// cells; `running` carries the prefix sum and `done` becomes `last + 1`.
     ///
     /// Requires `done ≤ first ≤ last ≤ width`. Cells at `width` carry the sum only (no pixel).
+    ///
+    /// A sink that ``CoverageSink/takesCells`` gets the run's cells inside the mask as
+    /// they are (unless `folding`), and turns them into coverage and pixels in one pass;
+    /// `values` is then not used.
     @inline(__always)
     private func emitRun<Sink: CoverageSink>(
         row: Int, first: Int, last: Int, running: inout Int32, done: inout Int,
@@ -792,6 +807,20 @@ private struct ScanConverter {
         let end = min(last &+ 1, width)
         var sum = running
         var c = first
+        if Sink.takesCells, !folding {
+            if end > first {
+                sum = sink.cells(row: row, x: first, cells: cells + first, count: end &- first, running: sum)
+                c = end
+            }
+            while c <= last {
+                sum &+= cells[c]
+                cells[c] = 0
+                c &+= 1
+            }
+            running = sum
+            done = last &+ 1
+            return
+        }
         while c < end {
             sum &+= cells[c]
             cells[c] = 0
@@ -881,6 +910,17 @@ private struct TouchedRanges {
             }
             ranges[j] = item
         }
+    }
+}
+
+extension Rasterizer {
+    /// The coverage byte (0…255, rounded) of a prefix sum of cells: ``cellOne`` is full
+    /// coverage, and sums outside `0…cellOne` are clamped.
+    @inline(__always)
+    static func coverageByte(_ value: Int32) -> UInt8 {
+        // cellOne is 2^17: scale to 0…255 with rounding by a multiply and a shift.
+        let v = min(max(value, 0), cellOne)
+        return UInt8(truncatingIfNeeded: (v &* 255 &+ (1 << 16)) >> 17)
     }
 }
 

@@ -6,11 +6,17 @@
 /// every other pixel gets `colour·coverage + destination·(1 − alpha·coverage)` with
 /// pixman's rounding (`x·y/255` as `(t + (t >> 8)) >> 8` with `t = x·y + 128`, and a
 /// saturating add), so the pixels equal those of pixman's `OVER` with a solid source and
-/// an `a8` mask, bit for bit — a test pins this.
+/// an `a8` mask, bit for bit — a test pins this. `colour·coverage` comes from a table of
+/// all 256 products (``SolidSourceTable``), so a pixel costs one product, not two.
 ///
-/// Borrows `origin` (the bitmap owns its memory and must outlive the scan). Every span
-/// lands inside the box the scan converts, which the caller keeps within the bitmap and
-/// its clip; that is what makes the unchecked writes safe.
+/// It takes the scan converter's cells directly (``takesCells``): where edges pass, each
+/// pixel's coverage is summed, converted and blended in one pass, with no coverage bytes
+/// in between.
+///
+/// Borrows `origin` (the bitmap owns its memory and must outlive the scan) and `sources`
+/// (the context's ``SolidSourceTable`` owns it; it must hold this painter's colour and
+/// outlive the scan). Every span lands inside the box the scan converts, which the caller
+/// keeps within the bitmap and its clip; that is what makes the unchecked writes safe.
 struct SolidSpanPainter: CoverageSink {
     /// The pixel at the converted box's (0, 0).
     let origin: UnsafeMutablePointer<UInt32>
@@ -18,11 +24,16 @@ struct SolidSpanPainter: CoverageSink {
     let pixelsPerRow: Int
     /// The premultiplied colour as `0xAARRGGBB`.
     let color: UInt32
+    /// `color` times coverage `m` / 255, rounded per channel as pixman does, at index `m`
+    /// (256 entries; entry 255 is `color`).
+    let sources: UnsafePointer<UInt32>
+
+    static var takesCells: Bool { true }
 
     @inline(__always)
     mutating func span(row: Int, x: Int, count: Int, coverage: UInt8) {
         let pixels = origin + row * pixelsPerRow + x
-        let source = coverage == 255 ? color : SolidSpanPainter.multiply(color, by: UInt32(coverage))
+        let source = sources[Int(coverage)]
         let inverse = 255 &- (source >> 24)
         if inverse == 0 {
             pixels.update(repeating: source, count: count)
@@ -39,33 +50,48 @@ struct SolidSpanPainter: CoverageSink {
     /// For an opaque colour the result is `colour·c/255 + destination·(255 − c)/255` per
     /// channel, each product rounded as pixman rounds it; that is pixman's `OVER` (the
     /// source's alpha is `c`, and the two rounded terms never sum above 255, so its
-    /// saturating add never saturates), with half the work.
+    /// saturating add never saturates, and the packed sum never carries between
+    /// channels), with half the work.
     @inline(__always)
     mutating func coverage(row: Int, x: Int, values: UnsafePointer<UInt8>, count: Int) {
         let pixels = origin + row * pixelsPerRow + x
         if color >> 24 == 255 {
-            let colorRB = color & 0x00FF_00FF, colorAG = (color >> 8) & 0x00FF_00FF
             for i in 0..<count {
-                let m = UInt32(values[i]), n = 255 &- m
-                let pixel = pixels[i]
-                let rb = SolidSpanPainter.divide(colorRB &* m) &+ SolidSpanPainter.divide((pixel & 0x00FF_00FF) &* n)
-                let ag = SolidSpanPainter.divide(colorAG &* m) &+ SolidSpanPainter.divide(((pixel >> 8) & 0x00FF_00FF) &* n)
-                pixels[i] = rb | ag << 8
+                let m = Int(values[i])
+                pixels[i] = sources[m] &+ SolidSpanPainter.multiply(pixels[i], by: 255 &- UInt32(m))
             }
             return
         }
         for i in 0..<count {
-            let source = SolidSpanPainter.multiply(color, by: UInt32(values[i]))
+            let source = sources[Int(values[i])]
             pixels[i] = SolidSpanPainter.multiply(pixels[i], by: 255 &- (source >> 24), adding: source)
         }
     }
 
-    /// Two 16-bit lanes of products `x·y` (each at most 255·255), each divided by 255 and
-    /// rounded as pixman does.
+    /// ``coverage(row:x:values:count:)`` with each pixel's coverage summed from the cells
+    /// as it is blended (the scan converter's run, see ``CoverageSink/cells(row:x:cells:count:running:)``);
+    /// zeroes the cells. The pixels equal those of the two-pass form exactly (a pixel of
+    /// coverage 0, which that form may skip, is left as it is by the formula).
     @inline(__always)
-    static func divide(_ products: UInt32) -> UInt32 {
-        let t = products &+ 0x0080_0080
-        return ((t &+ ((t >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+    mutating func cells(row: Int, x: Int, cells: UnsafeMutablePointer<Int32>, count: Int, running: Int32) -> Int32 {
+        let pixels = origin + row * pixelsPerRow + x
+        var sum = running
+        if color >> 24 == 255 {
+            for i in 0..<count {
+                sum &+= cells[i]
+                cells[i] = 0
+                let m = Rasterizer.coverageByte(sum)
+                pixels[i] = sources[Int(m)] &+ SolidSpanPainter.multiply(pixels[i], by: 255 &- UInt32(m))
+            }
+            return sum
+        }
+        for i in 0..<count {
+            sum &+= cells[i]
+            cells[i] = 0
+            let source = sources[Int(Rasterizer.coverageByte(sum))]
+            pixels[i] = SolidSpanPainter.multiply(pixels[i], by: 255 &- (source >> 24), adding: source)
+        }
+        return sum
     }
 
     /// Each 8-bit channel of `pixel` times `factor` (0…255) / 255, rounded as pixman does.
