@@ -1,5 +1,6 @@
 /// Writes spans and coverage runs into the bytes of a zeroed ``CoverageMask`` of the
-/// converted box's size.
+/// converted box's size; runs of cells are summed straight into the mask's bytes
+/// (``takesCells``), zeros included (the mask is zeroed, so they change nothing).
 ///
 /// Borrows `bytes` (the mask owns them); the mask must outlive the scan.
 struct MaskSink: CoverageSink {
@@ -16,5 +17,19 @@ struct MaskSink: CoverageSink {
     @inline(__always)
     mutating func coverage(row: Int, x: Int, values: UnsafePointer<UInt8>, count: Int) {
         (bytes + row * bytesPerRow + x).update(from: values, count: count)
+    }
+
+    static var takesCells: Bool { true }
+
+    @inline(__always)
+    mutating func cells(row: Int, x: Int, cells: UnsafeMutablePointer<Int32>, count: Int, running: Int32) -> Int32 {
+        let target = bytes + row * bytesPerRow + x
+        var sum = running
+        for i in 0..<count {
+            sum &+= cells[i]
+            cells[i] = 0
+            target[i] = Rasterizer.coverageByte(sum)
+        }
+        return sum
     }
 }

@@ -111,4 +111,54 @@ struct SpanPainterTests {
             #expect(differing == 0, "seed \(seed)")
         }
     }
+
+    @Test(
+        "the benchmark's star, filled and stroked in changing colours, composited from cells equals pixman's mask compositing",
+        arguments: [PixelFormat.argb32Premultiplied, .xrgb32])
+    func starInChangingColoursMatchesMaskCompositing(format: PixelFormat) throws {
+        var generator = Generator(state: 77)
+        let direct = try Self.noise(width: 512, height: 512, format: format, generator: &generator)
+        let masked = try direct.copy()
+        let before = try direct.copy()
+        let colors = (0..<6).map { Self.randomColor(&generator, opaque: $0 < 3) }
+        func draw(_ context: GraphicsContext) {
+            context.setLineWidth(3)
+            // The same colours again in another order: the context's colour table must
+            // follow every change.
+            for index in [0, 1, 0, 3, 4, 3, 2, 5, 2] {
+                let color = colors[index]
+                var star = Path()
+                for (k, point) in (0..<10).map({ k -> CGPoint in
+                    let radius: CGFloat = k.isMultiple(of: 2) ? 240 : 96
+                    let angle = -CGFloat.pi / 2 + CGFloat(k) * .pi / 5 + CGFloat(index) * 0.01
+                    return CGPoint(x: 256 + radius * cos(angle), y: 256 + radius * sin(angle))
+                }).enumerated() {
+                    if k == 0 { star.move(to: point) } else { star.addLine(to: point) }
+                }
+                star.closeSubpath()
+                if index.isMultiple(of: 2) {
+                    context.setFillColor(color)
+                    context.fill(star)
+                } else {
+                    context.setStrokeColor(color)
+                    context.stroke(star)
+                }
+            }
+        }
+        draw(GraphicsContext(bitmap: direct))
+        let context = GraphicsContext(bitmap: masked)
+        context.clip(to: [CGRect(x: 1, y: 0, width: 511, height: 1), CGRect(x: 0, y: 1, width: 512, height: 511)])
+        #expect(context.clipRegion.rects.count == 2, "the clip must not be one rectangle")
+        draw(context)
+        let channels: UInt32 = format == .xrgb32 ? 0x00FF_FFFF : 0xFFFF_FFFF
+        var differing = 0, painted = 0
+        for y in 0..<512 {
+            for x in 0..<512 where (x, y) != (0, 0) {
+                if direct.pixel(x: x, y: y) & channels != masked.pixel(x: x, y: y) & channels { differing += 1 }
+                if direct.pixel(x: x, y: y) & channels != before.pixel(x: x, y: y) & channels { painted += 1 }
+            }
+        }
+        #expect(differing == 0)
+        #expect(painted > 60_000, "the stars must have painted (\(painted) pixels changed)")
+    }
 }
