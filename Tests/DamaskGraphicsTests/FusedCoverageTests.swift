@@ -1,4 +1,5 @@
 @testable import DamaskGraphics
+import DamaskTestSupport
 import Foundation
 import Testing
 
@@ -40,19 +41,6 @@ struct FusedCoverageTests {
         }
     }
 
-    /// A deterministic generator (SplitMix64) so failures reproduce.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> CGFloat { CGFloat(next() >> 11) / CGFloat(1 << 53) }
-    }
-
     /// The benchmark's five-pointed star (outer radius 240, inner 96) around (256, 256).
     static func star() -> [CGPoint] {
         (0..<10).map { index in
@@ -71,10 +59,10 @@ struct FusedCoverageTests {
 
     /// Random polygons in a 160×120 box, partly outside it, some self-intersecting.
     static func randomPolygons(seed: UInt64) -> [[CGPoint]] {
-        var generator = Generator(state: seed)
+        var random = SeededRandom(seed: seed)
         return (0..<3).map { _ in
-            (0..<(3 + Int(generator.next() % 9))).map { _ in
-                CGPoint(x: generator.unit() * 180 - 10, y: generator.unit() * 140 - 10)
+            (0..<(3 + random.next(9))).map { _ in
+                CGPoint(x: CGFloat.random(in: -10..<170, using: &random), y: CGFloat.random(in: -10..<130, using: &random))
             }
         }
     }
