@@ -121,8 +121,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskGraphicsTests",
-            // CCairo: cairo's strokes as the reference for joins, caps and dashes.
-            dependencies: ["DamaskGraphics", "CPixman", "CCairo", "DamaskTestSupport"],
+            // CCairo: cairo's strokes as the reference for joins, caps and dashes. CFreeType:
+            // faces mapped by FT_New_Face as the reference for faces read through a stream.
+            dependencies: ["DamaskGraphics", "CPixman", "CCairo", "CFreeType", "DamaskTestSupport"],
             exclude: ["pango-render.py"],
             resources: [.copy("References")],
             swiftSettings: strictSettings),

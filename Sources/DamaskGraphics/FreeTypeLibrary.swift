@@ -79,8 +79,10 @@ final class FreeTypeLibrary: @unchecked Sendable {
     private func openFaceLocked(file: String, index: Int) -> FontFace? {
         let key = "\(file)#\(index)"
         if let face = faces[key] { return face }
-        var face: FT_Face?
-        guard FT_New_Face(library, file, index, &face) == 0, let face else { return nil }
+        // Read through a stream, not mapped: only the bytes FreeType asks for become resident.
+        guard let library, let face = FontFileStream.openFace(library: library, path: file, index: index) else {
+            return nil
+        }
         guard let result = FontFace(face: face) else {
             FT_Done_Face(face)
             return nil
@@ -151,7 +153,7 @@ final class FreeTypeLibrary: @unchecked Sendable {
     }
 
     /// Asks fontconfig for the file and face index best matching the request.
-    private static func match(family: String, weight: Font.Weight) -> (String, Int)? {
+    static func match(family: String, weight: Font.Weight) -> (String, Int)? {
         guard let pattern = makePattern(family: family, weight: weight) else { return nil }
         defer { FcPatternDestroy(pattern) }
         var result = FcResultNoMatch

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// What the demo does at start-up: it makes only the scene it shows first, so the fonts
-/// the other scenes need are not opened before they are shown.
+/// the other scenes need are not opened before they are shown; and the fonts it opens are
+/// read through a stream, not mapped.
 @Suite("damask-demo start-up under Weston", .serialized, .exclusive, .integration)
 struct DemoStartupTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
@@ -15,9 +16,16 @@ struct DemoStartupTests {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The font files (under /usr/share/fonts) the demo had open, and those it had mapped.
+    struct FontFiles {
+        var open: Set<String>
+        var mapped: Set<String>
+    }
+
     /// Starts the demo with `arguments` under a fresh Weston, waits for its first frame,
-    /// and returns the font files (under /usr/share/fonts) it has mapped then.
-    static func fontsMapped(_ arguments: [String]) throws -> Set<String> {
+    /// and returns the font files it has open (FreeType reads each through a descriptor it
+    /// keeps for the life of the face) and mapped then.
+    static func fontFiles(_ arguments: [String]) throws -> FontFiles {
         let weston = try PrivateCompositor(.weston())
         defer { weston.stop() }
         let client = try ClientProcess(demo, arguments, environment: weston.clientEnvironment)
@@ -37,11 +45,15 @@ struct DemoStartupTests {
         // size can come back short for maps longer than a page.
         let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(client.pid)/maps"), "the demo has no maps")
         let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(client.pid)/fd")
+        let open = descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(client.pid)/fd/\($0)") }
         withExtendedLifetime(client) {}  // its deinit ends the demo
-        return Set(
-            maps.split(separator: "\n").compactMap { line in
-                line.range(of: "/usr/share/fonts/").map { String(line[$0.lowerBound...]) }
-            })
+        return FontFiles(
+            open: Set(open.filter { $0.hasPrefix("/usr/share/fonts/") }),
+            mapped: Set(
+                maps.split(separator: "\n").compactMap { line in
+                    line.range(of: "/usr/share/fonts/").map { String(line[$0.lowerBound...]) }
+                }))
     }
 
     @Test("At start only the first scene is made: the text scene's Bengali and Korean fonts are opened when it is shown, not before")
@@ -49,11 +61,18 @@ struct DemoStartupTests {
         let textOnly = try Set(["bn", "ko"].map(Self.fontFile(forLanguage:)))
         try #require(textOnly.allSatisfy { !$0.contains("DejaVu") }, "fontconfig picks DejaVu for Bengali or Korean: \(textOnly)")
 
-        let shown = try Self.fontsMapped(["--scene", "text"])
-        #expect(textOnly.isSubset(of: shown), "the text scene should open \(textOnly); mapped: \(shown)")
+        let shown = try Self.fontFiles(["--scene", "text"]).open
+        #expect(textOnly.isSubset(of: shown), "the text scene should open \(textOnly); open: \(shown)")
 
-        let atStart = try Self.fontsMapped([])
-        #expect(!atStart.isEmpty, "the first scene draws text, so some font is mapped")
+        let atStart = try Self.fontFiles([]).open
+        #expect(!atStart.isEmpty, "the first scene draws text, so some font is open")
         #expect(atStart.isDisjoint(with: textOnly), "opened before the text scene was shown: \(atStart.intersection(textOnly))")
+    }
+
+    @Test("Font files are read, not mapped: none is in the demo's maps after its first frame")
+    func fontFilesAreNotMapped() throws {
+        let files = try Self.fontFiles([])
+        #expect(!files.open.isEmpty, "the first scene draws text, so some font is open")
+        #expect(files.mapped.isEmpty, "font files mapped (each costs up to its size in resident pages): \(files.mapped)")
     }
 }
