@@ -58,7 +58,7 @@ struct SolidSpanPainter: CoverageSink {
         if color >> 24 == 255 {
             for i in 0..<count {
                 let m = Int(values[i])
-                pixels[i] = sources[m] &+ SolidSpanPainter.multiply(pixels[i], by: 255 &- UInt32(m))
+                pixels[i] = sources[m] &+ SolidSpanPainter.scale(pixels[i], by: 255 &- UInt64(m))
             }
             return
         }
@@ -81,7 +81,7 @@ struct SolidSpanPainter: CoverageSink {
                 sum &+= cells[i]
                 cells[i] = 0
                 let m = Rasterizer.coverageByte(sum)
-                pixels[i] = sources[Int(m)] &+ SolidSpanPainter.multiply(pixels[i], by: 255 &- UInt32(m))
+                pixels[i] = sources[Int(m)] &+ SolidSpanPainter.scale(pixels[i], by: 255 &- UInt64(m))
             }
             return sum
         }
@@ -92,6 +92,18 @@ struct SolidSpanPainter: CoverageSink {
             pixels[i] = SolidSpanPainter.multiply(pixels[i], by: 255 &- (source >> 24), adding: source)
         }
         return sum
+    }
+
+    /// ``multiply(_:by:)`` with the four channels in the 16-bit lanes of one 64-bit word
+    /// (blue, red, green, alpha from the bottom): the same products, sums and roundings
+    /// per channel (no lane ever exceeds 16 bits), so the same result, in fewer operations.
+    @inline(__always)
+    static func scale(_ pixel: UInt32, by factor: UInt64) -> UInt32 {
+        let lanes: UInt64 = 0x00FF_00FF_00FF_00FF
+        let x = UInt64(pixel)
+        var t = ((x | (x << 24)) & lanes) &* factor &+ 0x0080_0080_0080_0080
+        t = ((t &+ ((t >> 8) & lanes)) >> 8) & lanes
+        return UInt32(truncatingIfNeeded: t | (t >> 24))
     }
 
     /// Each 8-bit channel of `pixel` times `factor` (0…255) / 255, rounded as pixman does.

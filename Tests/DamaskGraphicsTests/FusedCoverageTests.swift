@@ -107,4 +107,20 @@ struct FusedCoverageTests {
             #expect(grids.mask == grids.bytes, "seed \(seed)")
         }
     }
+
+    @Test("scaling a pixel in one 64-bit word rounds every channel exactly as the two-lane form")
+    func wideScaleEqualsTwoLaneMultiply() {
+        var random = SeededRandom(seed: 16)
+        let extremes: [UInt32] = [0, 0xFFFF_FFFF, 0xFF00_FF00, 0x00FF_00FF, 0x8080_8080, 0x7F7F_7F7F, 0x0101_0101]
+        var mismatches = 0
+        for factor in 0...255 {
+            let pixels = extremes + (0..<400).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+            for pixel in pixels
+            where SolidSpanPainter.scale(pixel, by: UInt64(factor)) != SolidSpanPainter.multiply(pixel, by: UInt32(factor)) {
+                mismatches += 1
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(SolidSpanPainter.scale(0xFF80_4020, by: 128) == 0x8040_2010)
+    }
 }
