@@ -7,6 +7,17 @@ import Glibc
 ///
 /// Usable without sockets: feed it decoded requests and events (tests do). Never takes
 /// ownership of a message's fds (it duplicates what it keeps). Not thread-safe.
+///
+/// By default a commit's pixels are compared before ``request(objectID:interface:message:values:)``
+/// returns. With ``comparisonStepRows`` set (the proxy sets it) the comparison is left
+/// pending and runs a step at a time in ``continueComparison()``, so the caller can forward
+/// messages between steps: no event waits for a whole comparison. Messages that need the
+/// comparison's result finish it first, in order: a `wl_buffer.release` (its held-write check
+/// reads the store the comparison writes), and every request the tracker acts on other than
+/// the `attach`, `damage`, `damage_buffer` and `frame` that prepare the next commit. Nothing
+/// is lost by waiting: the client may not write a committed buffer until its release, which
+/// reaches it only after the comparison; a client that writes anyway is caught as before, row
+/// by row until the comparison has read that row.
 public final class DamageTracker {
     /// Receives every record, with the pixels behind it when it is offending.
     public typealias Sink = (CommitRecord, CommitEvidence?) -> Void
@@ -24,6 +35,22 @@ public final class DamageTracker {
     /// Time spent reading and comparing pixels at commits and releases, in µs (wall clock),
     /// including the release checks that found nothing (they make no record).
     public private(set) var pixelMicroseconds = 0
+    /// Rows a commit's comparison reads per ``continueComparison()`` call; nil (the default):
+    /// each commit is compared completely as soon as it is seen.
+    public var comparisonStepRows: Int?
+    /// Rows copied whole into the inspector's stores at commits (a row the tracker knows the
+    /// store already holds except where the new row changed is written only there, and not
+    /// counted).
+    public private(set) var rowsCopiedWhole = 0
+    /// Comparisons that ran in more than one step.
+    public private(set) var steppedComparisons = 0
+    /// The comparison under way (stepped mode), and the measurements waiting behind it (a
+    /// parent's commit applies its synchronized sub-surfaces' states in order).
+    private var activeCapture: CaptureJob?
+    private var waitingMeasures: [() -> Void] = []
+
+    /// Whether a commit's comparison is under way (only with ``comparisonStepRows``).
+    public var hasPendingComparison: Bool { activeCapture != nil || !waitingMeasures.isEmpty }
 
     /// - Parameters:
     ///   - client: the connection's number, for records.
@@ -35,8 +62,9 @@ public final class DamageTracker {
         self.sink = sink
     }
 
-    /// A request the client sent, decoded; called before it is forwarded.
+    /// A request the client sent, decoded; called before it is forwarded (a commit: after).
     public func request(objectID: UInt32, interface: String, message: String, values: [WireValue]) {
+        if hasPendingComparison, Self.needsComparisonsFinished(interface, message) { finishComparisons() }
         func int(_ i: Int) -> Int { i < values.count ? values[i].integer : 0 }
         func id(_ i: Int) -> UInt32 { UInt32(truncatingIfNeeded: int(i)) }
         func surface(_ object: UInt32) -> TrackedSurface? { surfaceOf[object].flatMap { surfaces[$0] } }
@@ -118,7 +146,10 @@ public final class DamageTracker {
     /// At a `wl_buffer.release` the buffer's pixels are compared with its content at the
     /// commit the compositor held it for: any change is a write into a held buffer.
     public func event(objectID: UInt32, interface: String, message: String, values: [WireValue]) {
-        guard interface == "wl_buffer", message == "release", let buffer = buffers[objectID] else { return }
+        guard interface == "wl_buffer", message == "release" else { return }
+        // The check compares with the store a pending comparison may still be writing.
+        finishComparisons()
+        guard let buffer = buffers[objectID] else { return }
         defer { buffer.heldBy = nil }
         guard let by = buffer.heldBy, let held = buffer.store else { return }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -172,7 +203,7 @@ public final class DamageTracker {
     /// Applies committed `state` to `surface`, measures it, then applies the state its
     /// synchronized sub-surfaces cached (their parent's commit is when they take effect).
     private func apply(_ pending: TrackedSurface.Pending, to surface: TrackedSurface) {
-        measure(pending, on: surface)
+        schedule { [self] in measure(pending, on: surface) }
         for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
             if let cached = child.cached {
                 child.cached = nil
@@ -234,20 +265,38 @@ public final class DamageTracker {
             $0.fits(width: buffer.width, height: buffer.height, format: buffer.format) && surface.contentGeometry == surface.geometry ? $0 : nil
         }
         let region = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
-        let captured: Captured
-        switch capture(buffer, on: surface, previous: previous, damage: region) {
-        case .success(let result):
-            captured = result
-        case .failure(let failure):
-            record.content = .unreadable
-            record.poolShrunk = failure == .fileShrunk
-            surface.content = nil
-            emit()
-            return
+        let measured = record
+        startCapture(buffer, on: surface, previous: previous, damage: region) { [self] result in
+            var record = measured
+            func emit(_ evidence: CommitEvidence? = nil) {
+                record.costMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                sink(record, evidence)
+            }
+            let captured: Captured
+            switch result {
+            case .success(let result):
+                captured = result
+            case .failure(let failure):
+                record.content = .unreadable
+                record.poolShrunk = failure == .fileShrunk
+                surface.content = nil
+                emit()
+                return
+            }
+            finishMeasure(&record, captured: captured, buffer: buffer, on: surface, previous: previous, damage: region)
+            let offending = record.isOffending
+            emit(previous.flatMap { offending ? CommitEvidence(previous: $0.snapshot(), current: captured.store.snapshot(), damage: region) : nil })
         }
+    }
+
+    /// Completes `record` from the pixels a commit's comparison `captured`, and makes them the
+    /// surface's content and the buffer's held content.
+    private func finishMeasure(
+        _ record: inout CommitRecord, captured: Captured, buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?,
+        damage region: DamageRegion
+    ) {
         record.heldWrite = captured.heldWrite
-        var evidence: CommitEvidence?
-        if let previous {
+        if previous != nil {
             let comparison = captured.comparison
             record.content = .compared
             record.changedPixels = comparison.changedPixels
@@ -255,22 +304,22 @@ public final class DamageTracker {
             record.changedBoxes = comparison.changedBoxes
             record.underDamagePixels = comparison.underDamagePixels
             record.underDamageBounds = comparison.underDamageBounds
-            if record.isOffending { evidence = CommitEvidence(previous: previous.snapshot(), current: captured.store.snapshot(), damage: region) }
         } else {
             record.content = .new
             record.changedPixels = buffer.width * buffer.height
             record.changedBounds = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         }
-        buffer.heldBy = (surface.id, surface.label, surface.commitCount)
+        buffer.heldBy = (surface.id, surface.label, record.commit)
         surface.content = captured.store
         surface.contentGeometry = surface.geometry
-        emit(evidence)
     }
 
     /// Reads `buffer`'s pixels at its commit on `surface`, comparing each row as it arrives
     /// with `previous` (the surface's content, when comparable) against `damage`, and with the
     /// buffer's own stored content if the compositor still holds it (a write since that
-    /// commit), and leaves the pixels in a store that becomes the buffer's content.
+    /// commit), and leaves the pixels in a store that becomes the buffer's content; then calls
+    /// `completion` — at once, or (with ``comparisonStepRows``) from the
+    /// ``continueComparison()`` call that reads the last row.
     ///
     /// One pass per row does all of it (``ContentComparison/addRow(_:old:new:width:format:damage:store:storeMode:)``):
     /// compare with `previous`, count, and update the store — a row the tracker knows the
@@ -280,52 +329,84 @@ public final class DamageTracker {
     /// is `previous` itself or another surface shows it; then the surface's spare store or a
     /// new one. Fails when the pixels cannot all be read; the buffer then has
     /// no stored content (a release check is skipped).
-    private func capture(
-        _ buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?, damage: DamageRegion
-    ) -> Result<Captured, ShmReadFailure> {
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { pixelMicroseconds += Int((DispatchTime.now().uptimeNanoseconds - start) / 1000) }
-        guard buffer.isReadable else { return .failure(.outsidePool) }
+    private func startCapture(
+        _ buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?, damage: DamageRegion,
+        completion: @escaping (Result<Captured, ShmReadFailure>) -> Void
+    ) {
+        guard buffer.isReadable else { return completion(.failure(.outsidePool)) }
         let (width, height, format) = (buffer.width, buffer.height, buffer.format)
         let own = buffer.store.flatMap { $0.fits(width: width, height: height, format: format) ? $0 : nil }
         let held = buffer.heldBy == nil ? nil : own
         let store: PixelStore
-        var storeIsCurrent = false
         if let own, own !== surface.content, own.shownBy == 0 {
             store = own
-            storeIsCurrent = true
         } else if let spare = surface.spare, spare.fits(width: width, height: height, format: format), spare !== previous {
             store = spare
             surface.spare = nil
         } else {
             store = PixelStore(width: width, height: height, format: format)
         }
-        let rowBytes = store.rowBytes
-        var comparison = ContentComparison()
-        var heldWrite = false
         // The store's rows that equal the previous content's (known from when the previous
-        // content was written against this store): there the store needs a write only where
-        // the new row differs from the previous content, which the comparison finds anyway.
-        let knownRows = storeIsCurrent ? previous.flatMap { $0.wasCompared(with: store) ? $0 : nil } : nil
+        // content was written against this store — the buffer's own store, or the spare a
+        // client re-committing one buffer alternates with): there the store needs a write
+        // only where the new row differs from the previous content, which the comparison
+        // finds anyway.
+        let knownRows = previous.flatMap { $0.wasCompared(with: store) ? $0 : nil }
         store.beginRewrite(basis: previous)
+        let job = CaptureJob(
+            buffer: buffer, surface: surface, previous: previous, damage: damage, store: store, held: held, knownRows: knownRows,
+            completion: completion)
+        guard let step = comparisonStepRows, step < height else {
+            runCapture(job, rows: 0..<height)
+            return
+        }
+        activeCapture = job
+        runCapture(job, rows: 0..<step)
+    }
+
+    /// Reads and compares `rows` of `job`'s buffer; after the last row (or a failed read)
+    /// finishes it: the store becomes the buffer's content and the job's completion runs.
+    private func runCapture(_ job: CaptureJob, rows: Range<Int>) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let (buffer, store, previous, held, knownRows) = (job.buffer, job.store, job.previous, job.held, job.knownRows)
+        let (width, format, rowBytes) = (buffer.width, buffer.format, store.rowBytes)
+        var comparison = job.comparison
+        var heldWrite = job.heldWrite
+        var copied = 0
         let read = Result { () throws(ShmReadFailure) in
-            try buffer.readRows { y, row in
+            try buffer.readRows(rows) { y, row in
                 // One pass per row: compare with the previous content, count, and bring the
                 // store up to date (checking it first only when the compositor holds it).
                 let mode: ContentComparison.StoreMode =
                     held === store ? .update : knownRows?.rowWasEqualToBasis(y) == true ? .copyChanged : .copy
+                if mode == .copy { copied += 1 }
                 let scanned = comparison.addRow(
-                    y, old: previous?.row(y), new: row, width: width, format: format, damage: damage.spans(inRow: y),
+                    y, old: previous?.row(y), new: row, width: width, format: format, damage: job.damage.spans(inRow: y),
                     store: store.row(y), storeMode: mode)
                 if scanned.storeDiffered { heldWrite = true }
                 store.setRow(y, equalToBasis: previous != nil && !scanned.differs)
                 if let held, held !== store, !heldWrite, memcmp(held.row(y), row, rowBytes) != 0 { heldWrite = true }
             }
         }
+        (job.comparison, job.heldWrite) = (comparison, heldWrite)
+        job.nextRow = rows.upperBound
+        job.steps += 1
+        rowsCopiedWhole += copied
+        pixelMicroseconds += Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        if case .failure(let failure) = read {
+            return finishCapture(job, .failure(failure))
+        }
+        if job.nextRow >= buffer.height { finishCapture(job, .success(())) }
+    }
+
+    private func finishCapture(_ job: CaptureJob, _ read: Result<Void, ShmReadFailure>) {
+        if activeCapture === job { activeCapture = nil }
+        if job.steps > 1 { steppedComparisons += 1 }
+        let (buffer, surface, store) = (job.buffer, job.surface, job.store)
         let replaced = buffer.store
         if case .failure(let failure) = read {
             buffer.store = nil
-            return .failure(failure)
+            return job.completion(.failure(failure))
         }
         buffer.store = store
         // The buffer's former content, if nothing shows it once this surface shows the new
@@ -333,10 +414,81 @@ public final class DamageTracker {
         if let replaced, replaced !== store, surface.spare == nil, replaced.shownBy == (replaced === surface.content ? 1 : 0) {
             surface.spare = replaced
         }
-        return .success(Captured(store: store, comparison: comparison, heldWrite: heldWrite))
+        job.completion(.success(Captured(store: store, comparison: job.comparison, heldWrite: job.heldWrite)))
     }
 
-    /// What ``capture(_:on:previous:damage:)`` read: the store now holding the buffer's
+    /// Runs `measure` now, or after the comparison under way and those already waiting.
+    private func schedule(_ measure: @escaping () -> Void) {
+        guard hasPendingComparison else { return measure() }
+        waitingMeasures.append(measure)
+    }
+
+    /// Reads the next ``comparisonStepRows`` rows of the comparison under way (finishing it
+    /// after its last row), or starts the next waiting one. Does nothing when none is pending.
+    public func continueComparison() {
+        if let job = activeCapture {
+            let step = max(1, comparisonStepRows ?? job.buffer.height)
+            runCapture(job, rows: job.nextRow..<min(job.buffer.height, job.nextRow + step))
+            return
+        }
+        // Measurements that waited behind a comparison: each runs in order until one leaves
+        // a comparison of its own under way.
+        while activeCapture == nil, !waitingMeasures.isEmpty {
+            waitingMeasures.removeFirst()()
+        }
+    }
+
+    /// Finishes every pending comparison (and the measurements waiting behind them), in order.
+    public func finishComparisons() {
+        while hasPendingComparison {
+            if let job = activeCapture {
+                runCapture(job, rows: job.nextRow..<job.buffer.height)
+            } else {
+                continueComparison()
+            }
+        }
+    }
+
+    /// Whether handling this request must wait for the pending comparisons: every request
+    /// the tracker acts on, except those that only prepare the next commit of a surface.
+    private static func needsComparisonsFinished(_ interface: String, _ message: String) -> Bool {
+        switch (interface, message) {
+        case ("wl_surface", "attach"), ("wl_surface", "damage"), ("wl_surface", "damage_buffer"), ("wl_surface", "frame"):
+            false
+        case ("wl_shm", _), ("wl_shm_pool", _), ("wl_buffer", _), ("wl_compositor", _), ("wl_surface", _), ("wp_viewporter", _),
+            ("wp_viewport", _), ("xdg_wm_base", _), ("xdg_surface", _), ("xdg_toplevel", _), ("wl_subcompositor", _),
+            ("wl_subsurface", _), ("wl_pointer", _):
+            true
+        default:
+            false
+        }
+    }
+
+    /// A commit's comparison, in steps: what it reads and writes, and how far it got.
+    private final class CaptureJob {
+        let buffer: TrackedBuffer
+        let surface: TrackedSurface
+        let previous: PixelStore?
+        let damage: DamageRegion
+        let store: PixelStore
+        let held: PixelStore?
+        let knownRows: PixelStore?
+        let completion: (Result<Captured, ShmReadFailure>) -> Void
+        var comparison = ContentComparison()
+        var heldWrite = false
+        var nextRow = 0
+        var steps = 0
+
+        init(
+            buffer: TrackedBuffer, surface: TrackedSurface, previous: PixelStore?, damage: DamageRegion, store: PixelStore,
+            held: PixelStore?, knownRows: PixelStore?, completion: @escaping (Result<Captured, ShmReadFailure>) -> Void
+        ) {
+            (self.buffer, self.surface, self.previous, self.damage, self.store) = (buffer, surface, previous, damage, store)
+            (self.held, self.knownRows, self.completion) = (held, knownRows, completion)
+        }
+    }
+
+    /// What ``startCapture(_:on:previous:damage:completion:)`` read: the store now holding the buffer's
     /// content, its comparison with the surface's previous content, and whether the compositor
     /// held the buffer while it was written.
     private struct Captured {

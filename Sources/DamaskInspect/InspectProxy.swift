@@ -23,6 +23,10 @@ public final class InspectProxy {
     private var evidence: EvidenceWriter?
     private var connections = 0
 
+    /// Rows of a commit's pixels compared per turn of the poll loop: at 1920×1080, 64 rows
+    /// are ≈ 0.5 MiB of the buffer, ≈ 0.2 ms — the longest a message waits for a comparison.
+    static let comparisonStepRows = 64
+
     public init(options: InspectOptions) {
         self.options = options
     }
@@ -68,7 +72,10 @@ public final class InspectProxy {
                 fds.append(pollfd(fd: session.client.socket, events: Int16(clientEvents), revents: 0))
                 fds.append(pollfd(fd: session.server.socket, events: Int16(serverEvents), revents: 0))
             }
-            let ready = poll(&fds, nfds_t(fds.count), 100)
+            // A comparison under way runs a step per turn of the loop: the loop only looks
+            // at the sockets in between (timeout 0), so no message waits for a whole one.
+            let comparing = sessions.contains { !$0.isFinished && $0.tracker.hasPendingComparison }
+            let ready = poll(&fds, nfds_t(fds.count), comparing ? 0 : 100)
             let wokeAt = DispatchTime.now().uptimeNanoseconds
             let cpuAt = ProxySession.threadCPUNanoseconds()
             if ready < 0 && errno != EINTR {
@@ -83,6 +90,9 @@ public final class InspectProxy {
                 if serverEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.serverReadable() }
                 if clientEvents & (POLLIN | POLLHUP | POLLERR) != 0 { session.clientReadable(wokeAt: wokeAt, cpuAt: cpuAt) }
                 if (clientEvents | serverEvents) & POLLOUT != 0 { session.flush() }
+            }
+            for session in sessions where !session.isFinished && session.tracker.hasPendingComparison {
+                session.tracker.continueComparison()
             }
             sessions.removeAll { $0.isFinished }
             flushLog(force: false)
@@ -107,7 +117,10 @@ public final class InspectProxy {
 
     private func finishRun() -> Int32 {
         flushLog(force: true)
-        for session in sessions where !session.isFinished { report.pixelMicroseconds += session.tracker.pixelMicroseconds }
+        for session in sessions where !session.isFinished {
+            session.tracker.finishComparisons()
+            report.pixelMicroseconds += session.tracker.pixelMicroseconds
+        }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
@@ -222,6 +235,7 @@ public final class InspectProxy {
             let tracker = DamageTracker(client: number, clock: { [unowned self] in self.elapsed }) { [unowned self] record, evidence in
                 self.record(record, evidence)
             }
+            tracker.comparisonStepRows = Self.comparisonStepRows
             sessions.append(ProxySession(number: number, clientSocket: fd, serverSocket: upstream, report: report, tracker: tracker))
         }
     }

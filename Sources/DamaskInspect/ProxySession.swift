@@ -95,6 +95,7 @@ public final class ProxySession {
     func finish(_ reason: String?) {
         guard !isFinished else { return }
         isFinished = true
+        tracker.finishComparisons()
         report.pixelMicroseconds += tracker.pixelMicroseconds
         client.flush()
         client.close()
@@ -130,13 +131,14 @@ public final class ProxySession {
                 client.consume(header.size)
                 if isCommit {
                     // The commit leaves before its pixels are read, so the comparison adds no
-                    // latency to it. The pixels cannot change legally meanwhile: the client
-                    // may not touch a committed buffer before its wl_buffer.release, and that
-                    // event reaches the client only through this proxy, after this comparison
-                    // (one thread: events are read after the client's batch is done). A write
+                    // latency to it; the tracker then compares in steps, between which the
+                    // poll loop forwards whatever else arrives. The pixels cannot change
+                    // legally meanwhile: the client may not touch a committed buffer before
+                    // its wl_buffer.release, and that event reaches the client only through
+                    // this proxy, which finishes the comparison before handling it. A write
                     // before the release is exactly what the held-write check is for, and its
-                    // window (from the client sending the commit to the proxy reading the
-                    // buffer) is the same as when the commit waited for the comparison.
+                    // window (from the client sending the commit to the proxy reading that
+                    // row) is the same as when the commit waited for the comparison.
                     commitsInFlight.append((server.bytesQueued, wokeAt, cpuAt))
                     if !server.flush() { return finish("the compositor's socket failed") }
                     noteForwardedCommits()

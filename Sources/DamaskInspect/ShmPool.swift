@@ -62,15 +62,20 @@ final class ShmPool {
     }
 
     /// Calls `body(y, row)` for each of `height` rows of `rowBytes` bytes, `stride` apart from
-    /// `offset`, top to bottom; `row` points into the client's mapped memory and is valid only
-    /// during the call (the client may change those bytes at any time).
+    /// `offset`, top to bottom — or only for the rows in `rows` (a part of `0..<height`, for a
+    /// read made in steps; the checks are those of the whole buffer either way); `row` points
+    /// into the client's mapped memory and is valid only during the call (the client may
+    /// change those bytes at any time).
     ///
     /// - Throws: ``ShmReadFailure/outsidePool`` (before any row) when the rows lie outside the
     ///   declared pool or the file cannot be mapped; ``ShmReadFailure/fileShrunk`` when the file
     ///   is, or becomes while reading, shorter than the rows (`body` may then have been called
     ///   for some or all rows, with zeros where the file was gone).
-    func readRows(offset: Int, stride: Int, rowBytes: Int, height: Int, _ body: (Int, UnsafeRawPointer) -> Void) throws(ShmReadFailure) {
+    func readRows(
+        offset: Int, stride: Int, rowBytes: Int, height: Int, rows: Range<Int>? = nil, _ body: (Int, UnsafeRawPointer) -> Void
+    ) throws(ShmReadFailure) {
         guard holds(offset: offset, stride: stride, rowBytes: rowBytes, height: height) else { throw .outsidePool }
+        let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         let end = offset + (height - 1) * stride + rowBytes
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw .outsidePool }
@@ -82,7 +87,7 @@ final class ShmPool {
         guard let mapping, mappedLength >= end else { throw .outsidePool }
         let base = UnsafeRawPointer(mapping)
         damask_shm_guard_begin(base, mappedLength)
-        for y in 0..<height { body(y, base + (offset + y * stride)) }
+        for y in rows { body(y, base + (offset + y * stride)) }
         if damask_shm_guard_end() != 0 {
             unmap()
             throw .fileShrunk
@@ -90,7 +95,7 @@ final class ShmPool {
     }
 
     /// Copies `height` rows of `rowBytes` bytes each, `stride` apart, from `offset`, packed;
-    /// nil when they cannot all be read (see ``readRows(offset:stride:rowBytes:height:_:)``).
+    /// nil when they cannot all be read (see ``readRows(offset:stride:rowBytes:height:rows:_:)``).
     func copyRows(offset: Int, stride: Int, rowBytes: Int, height: Int) -> [UInt8]? {
         guard holds(offset: offset, stride: stride, rowBytes: rowBytes, height: height) else { return nil }
         var bytes = [UInt8](repeating: 0, count: rowBytes * height)

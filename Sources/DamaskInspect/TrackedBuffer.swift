@@ -33,13 +33,13 @@ final class TrackedBuffer {
         return stride >= width * bpp
     }
 
-    /// Reads its rows top to bottom into `body`, in place in the client's memory (see
-    /// ``ShmPool/readRows(offset:stride:rowBytes:height:_:)``).
+    /// Reads its rows top to bottom into `body` (all of them, or those in `rows`), in place in
+    /// the client's memory (see ``ShmPool/readRows(offset:stride:rowBytes:height:rows:_:)``).
     ///
     /// - Throws: why they cannot all be read (``ShmReadFailure/outsidePool`` also for a buffer
     ///   that is not readable at all).
-    func readRows(_ body: (Int, UnsafeRawPointer) -> Void) throws(ShmReadFailure) {
+    func readRows(_ rows: Range<Int>? = nil, _ body: (Int, UnsafeRawPointer) -> Void) throws(ShmReadFailure) {
         guard isReadable, let pool, let bpp = format.bytesPerPixel else { throw .outsidePool }
-        try pool.readRows(offset: offset, stride: stride, rowBytes: width * bpp, height: height, body)
+        try pool.readRows(offset: offset, stride: stride, rowBytes: width * bpp, height: height, rows: rows, body)
     }
 }

@@ -1,0 +1,123 @@
+@testable import DamaskInspect
+import Foundation
+import Glibc
+import Testing
+
+/// A `ProxySession` between two socket pairs the test drives as the client and as the
+/// compositor (no poll loop: the test calls the session where the loop would), with the
+/// tracker comparing in steps as the proxy sets it up. Counted, not timed.
+@Suite("Proxy forwarding")
+struct ProxyForwardingTests {
+    /// Records the tracker made.
+    final class Records {
+        var all: [CommitRecord] = []
+    }
+
+    /// The opcode of `interface`'s request (or event) `name`, from the generated tables.
+    func opcode(_ interface: String, request name: String) throws -> Int {
+        try #require(WireInterface.known[interface]?.requests.firstIndex { $0.name == name })
+    }
+
+    func opcode(_ interface: String, event name: String) throws -> Int {
+        try #require(WireInterface.known[interface]?.events.firstIndex { $0.name == name })
+    }
+
+    /// Object ids and opcodes of the messages the whole of `bytes` holds, in order.
+    func messages(in connection: WireConnection) -> [(object: UInt32, opcode: Int)] {
+        var result: [(object: UInt32, opcode: Int)] = []
+        var offset = connection.unconsumedRange.lowerBound
+        while let header = WireCodec.header(in: connection.incoming, at: offset), header.size >= 8,
+            offset + header.size <= connection.incoming.count
+        {
+            result.append((header.objectID, header.opcode))
+            offset += header.size
+        }
+        connection.consume(offset - connection.unconsumedRange.lowerBound)
+        return result
+    }
+
+    @Test("A frame callback's done reaches the client while the commit's comparison is under way; the release after it waits for the comparison")
+    func frameDoneIsForwardedDuringComparison() throws {
+        var clientPair: [Int32] = [-1, -1], serverPair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &clientPair) == 0)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &serverPair) == 0)
+        // The test's ends; the session owns the other two.
+        let app = WireConnection(socket: clientPair[0])
+        let compositor = WireConnection(socket: serverPair[0])
+        let records = Records()
+        let tracker = DamageTracker(client: 1, clock: { 0 }) { record, _ in records.all.append(record) }
+        tracker.comparisonStepRows = 4
+        let session = ProxySession(number: 1, clientSocket: clientPair[1], serverSocket: serverPair[1], report: InspectReport(), tracker: tracker)
+
+        // A 16×64 XRGB8888 buffer in a file: 16 steps of 4 rows.
+        let (width, height) = (16, 64)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-proxy-\(getpid())-\(UUID().uuidString)").path
+        let file = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+        try #require(file >= 0)
+        unlink(path)
+        defer { close(file) }
+        try #require(ftruncate(file, off_t(width * height * 4)) == 0)
+
+        func send(_ connection: WireConnection, _ object: UInt32, _ opcode: Int, _ values: [WireValue], fds: [Int32] = []) {
+            connection.enqueue(WireCodec.encode(objectID: object, opcode: opcode, values)[...], fds: fds)
+        }
+        send(app, 1, try opcode("wl_display", request: "get_registry"), [.newID(2, interface: nil, version: 0)])
+        #expect(app.flush())
+        session.clientReadable(wokeAt: 0, cpuAt: 0)
+        #expect(compositor.receive())
+        #expect(messages(in: compositor).count == 1)
+        let global = try opcode("wl_registry", event: "global")
+        send(compositor, 2, global, [.uint(1), .string("wl_shm"), .uint(1)])
+        send(compositor, 2, global, [.uint(2), .string("wl_compositor"), .uint(4)])
+        #expect(compositor.flush())
+        session.serverReadable()
+        #expect(app.receive())
+        #expect(messages(in: app).count == 2)
+
+        let bind = try opcode("wl_registry", request: "bind")
+        send(app, 2, bind, [.uint(1), .newID(3, interface: "wl_shm", version: 1)])
+        send(app, 2, bind, [.uint(2), .newID(4, interface: "wl_compositor", version: 4)])
+        send(app, 3, try opcode("wl_shm", request: "create_pool"), [.newID(5, interface: nil, version: 0), .int(Int32(width * height * 4))],
+             fds: [dup(file)])
+        send(app, 5, try opcode("wl_shm_pool", request: "create_buffer"),
+             [.newID(6, interface: nil, version: 0), .int(0), .int(Int32(width)), .int(Int32(height)), .int(Int32(width * 4)), .uint(1)])
+        send(app, 4, try opcode("wl_compositor", request: "create_surface"), [.newID(7, interface: nil, version: 0)])
+        send(app, 7, try opcode("wl_surface", request: "attach"), [.object(6), .int(0), .int(0)])
+        send(app, 7, try opcode("wl_surface", request: "damage_buffer"), [.int(0), .int(0), .int(Int32(width)), .int(Int32(height))])
+        send(app, 7, try opcode("wl_surface", request: "frame"), [.newID(8, interface: nil, version: 0)])
+        let commit = try opcode("wl_surface", request: "commit")
+        send(app, 7, commit, [])
+        #expect(app.flush())
+        session.clientReadable(wokeAt: 0, cpuAt: 0)
+        #expect(!session.isFinished)
+        #expect(compositor.receive())
+        let forwarded = messages(in: compositor)
+        #expect(forwarded.last.map { $0.object == 7 && $0.opcode == commit } == true, "the commit is forwarded before its comparison")
+        #expect(tracker.hasPendingComparison, "one step of 16 done")
+        #expect(records.all.isEmpty)
+
+        // The compositor's frame callback: forwarded at once, the comparison still under way.
+        send(compositor, 8, try opcode("wl_callback", event: "done"), [.uint(16)])
+        #expect(compositor.flush())
+        session.serverReadable()
+        #expect(app.receive())
+        #expect(messages(in: app).map(\.object) == [8], "the done reached the client")
+        #expect(tracker.hasPendingComparison, "while the comparison is still under way")
+        #expect(records.all.isEmpty)
+        tracker.continueComparison()
+        #expect(tracker.hasPendingComparison)
+
+        // The buffer's release: the comparison is finished first, then the release goes on.
+        send(compositor, 6, try opcode("wl_buffer", event: "release"), [])
+        #expect(compositor.flush())
+        session.serverReadable()
+        #expect(!tracker.hasPendingComparison)
+        #expect(records.all.count == 1)
+        #expect(records.all.first?.content == .new)
+        #expect(tracker.steppedComparisons == 1)
+        #expect(app.receive())
+        #expect(messages(in: app).map(\.object) == [6], "the release reached the client after the comparison")
+        compositor.close()
+        session.finish(nil)
+    }
+}
