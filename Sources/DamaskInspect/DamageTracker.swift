@@ -13,8 +13,9 @@ import Glibc
 /// pending and runs a step at a time in ``continueComparison()``, so the caller can forward
 /// messages between steps: no event waits for a whole comparison. Messages that need the
 /// comparison's result finish it first, in order: a `wl_buffer.release` (its held-write check
-/// reads the store the comparison writes), and every request the tracker acts on other than
-/// the `attach`, `damage`, `damage_buffer` and `frame` that prepare the next commit. Nothing
+/// reads the store the comparison writes), the `done` of a `wl_display.sync` (a client's round
+/// trip covers the commits it sent before it), and every request the tracker acts on other
+/// than the `attach`, `damage`, `damage_buffer` and `frame` that prepare the next commit. Nothing
 /// is lost by waiting: the client may not write a committed buffer until its release, which
 /// reaches it only after the comparison; a client that writes anyway is caught as before, row
 /// by row until the comparison has read that row.
@@ -48,6 +49,8 @@ public final class DamageTracker {
     /// parent's commit applies its synchronized sub-surfaces' states in order).
     private var activeCapture: CaptureJob?
     private var waitingMeasures: [() -> Void] = []
+    /// `wl_callback`s made by `wl_display.sync` whose `done` has not come yet.
+    private var syncCallbacks: Set<UInt32> = []
 
     /// Whether a commit's comparison is under way (only with ``comparisonStepRows``).
     public var hasPendingComparison: Bool { activeCapture != nil || !waitingMeasures.isEmpty }
@@ -69,6 +72,8 @@ public final class DamageTracker {
         func id(_ i: Int) -> UInt32 { UInt32(truncatingIfNeeded: int(i)) }
         func surface(_ object: UInt32) -> TrackedSurface? { surfaceOf[object].flatMap { surfaces[$0] } }
         switch (interface, message) {
+        case ("wl_display", "sync"):
+            syncCallbacks.insert(id(0))
         case ("wl_shm", "create_pool"):
             if case .fd(let fd) = values[1] { pools[id(0)] = ShmPool(duplicating: fd, size: int(2)) }
         case ("wl_shm_pool", "create_buffer"):
@@ -146,6 +151,10 @@ public final class DamageTracker {
     /// At a `wl_buffer.release` the buffer's pixels are compared with its content at the
     /// commit the compositor held it for: any change is a write into a held buffer.
     public func event(objectID: UInt32, interface: String, message: String, values: [WireValue]) {
+        if interface == "wl_callback", message == "done", syncCallbacks.remove(objectID) != nil {
+            // A round trip: the client learns that everything it sent before was handled.
+            return finishComparisons()
+        }
         guard interface == "wl_buffer", message == "release" else { return }
         // The check compares with the store a pending comparison may still be writing.
         finishComparisons()

@@ -35,6 +35,24 @@ struct SteppedComparisonTests {
         #expect(f.tracker.steppedComparisons == 1)
     }
 
+    @Test("A round trip's done (wl_display.sync) finishes the comparisons of the commits before it; a frame callback's does not")
+    func syncDoneFinishesComparison() throws {
+        let f = try stepped()
+        f.commitWhole(7)
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "frame", values: [.newID(30, interface: "wl_callback", version: 1)])
+        f.tracker.request(objectID: 1, interface: "wl_display", message: "sync", values: [.newID(31, interface: "wl_callback", version: 1)])
+        f.tracker.event(objectID: 30, interface: "wl_callback", message: "done", values: [.uint(5)])
+        #expect(f.tracker.hasPendingComparison)
+        #expect(f.records.isEmpty)
+        f.tracker.event(objectID: 31, interface: "wl_callback", message: "done", values: [.uint(6)])
+        #expect(!f.tracker.hasPendingComparison)
+        #expect(f.records.count == 1)
+        // The id, reused for a frame callback after the round trip, no longer finishes one.
+        f.commitWhole(8)
+        f.tracker.event(objectID: 31, interface: "wl_callback", message: "done", values: [.uint(7)])
+        #expect(f.tracker.hasPendingComparison)
+    }
+
     @Test("The next frame's attach and damage pass a comparison under way; its commit finishes the earlier one first")
     func nextCommitFinishesEarlierComparison() throws {
         let f = try stepped()
