@@ -21,9 +21,11 @@ import Foundation
 ///
 /// Most rows of a shape are one band (no edge starts, ends or crosses inside them). Those
 /// take a short path: the active edges stay sorted by x from row to row, one comparison
-/// per edge confirms the order at the row's top and bottom, x is fixed point (1/4096 px),
-/// a piece inside one column is added with integer arithmetic, and the touched cells,
-/// which then arrive in column order, are handed on run by run during the walk.
+/// per edge confirms the order at the row's top and bottom, x is fixed point (1/4096 px,
+/// stepped from row to row by an integer per edge, 2⁻³² px precise), a piece inside one
+/// column is added with integer arithmetic, and the touched cells, which then arrive in
+/// column order, are handed on run by run during the walk, to a sink that sums and uses
+/// each pixel's coverage in one pass.
 ///
 /// ## Numbers
 ///
@@ -66,9 +68,27 @@ struct Rasterizer {
         /// Subpixel units of y per pixel of x along the edge (`1 / |slope|`, at most 10¹⁸):
         /// how far the edge descends between two column boundaries.
         var columnStep: Double
+        /// dx per pixel row in ``Rasterizer/exactScale`` units (2⁻³² px), for rows converted
+        /// as one band, which step x by this from row to row instead of recomputing it
+        /// (an edge there spans at least a row, so `|dx|` per row is at most its whole
+        /// width, below 2²⁶ px; the error after n rows is below n·2⁻³³ px).
+        var rowStep: Int
 
         /// x at fixed-point height `y`.
         @inline(__always) func x(at y: Int) -> Double { x + Double(y &- top) * slope }
+    }
+
+    /// Units per pixel of the x that rows converted as one band step from row to row (2³²).
+    static let exactScale: Double = 4_294_967_296
+
+    /// `value` in ``exactScale`` units, truncated, with magnitudes beyond 2⁶² (and NaN)
+    /// clamped, so no input can trap. Only values within the coordinate limit reach the
+    /// scan converter's arithmetic: their x are below 2⁵⁷ units.
+    @inline(__always)
+    static func exact(_ value: Double) -> Int {
+        let scaled = value * exactScale
+        guard scaled.magnitude < 4.6e18 else { return scaled > 0 ? 1 << 62 : -(1 << 62) }
+        return Int(scaled)
     }
 
     /// An edge crossing the current band, with its x at the band's top and bottom.
@@ -174,7 +194,8 @@ struct EdgeTable {
                 let startX = tx + Double(start - top) * slope
                 edges.append(Edge(
                     top: start, bottom: min(bottom, maskBottom), x: startX, slope: slope, winding: winding,
-                    columnStep: abs(slope) > 1e-18 ? 1 / abs(slope) : 1e18))
+                    columnStep: abs(slope) > 1e-18 ? 1 / abs(slope) : 1e18,
+                    rowStep: Rasterizer.exact(slope * scale)))
             }
         }
         guard !edges.isEmpty else { return nil }
@@ -235,7 +256,7 @@ extension Rasterizer {
 /// - `cells` has `width + 2` entries; every write goes to an index clamped to `0…width`
 ///   (pieces left of the mask are folded into cell 0, pieces right of it are dropped).
 /// - `crossings` has room for every active edge (its capacity is the edge count).
-/// - `active`, `xTop`, `xBottom` and `cuts` have room for every edge (and `cuts` for two
+/// - `active`, `exact`, `xTop`, `xBottom` and `cuts` have room for every edge (and `cuts` for two
 ///   end points per edge plus the row's limits).
 /// - Every cell written in a row lies in a range recorded in `touched` (ranges stay within
 ///   `0…width`), and ``emit(row:cells:values:touched:folding:into:)`` zeroes exactly those,
@@ -281,9 +302,13 @@ private struct ScanConverter {
         defer { xTop.deallocate() }
         let xBottom = UnsafeMutablePointer<Int>.allocate(capacity: edgeCapacity)
         defer { xBottom.deallocate() }
+        // The active edges' x at the current row's top in ``Rasterizer/exactScale`` units,
+        // carried from a row converted as one band to the next.
+        let exact = UnsafeMutablePointer<Int>.allocate(capacity: edgeCapacity)
+        defer { exact.deallocate() }
         var activeCount = 0
         var next = 0
-        // Whether `xBottom` holds every active edge's x at the last row's bottom (this
+        // Whether `exact` holds every active edge's x at the last row's bottom (this
         // row's top), in the order of `active`: true after a row that tried one band.
         var carried = false
         let one = Rasterizer.subpixelScale
@@ -301,7 +326,7 @@ private struct ScanConverter {
                     let bottom = edge[Int(index)].bottom
                     guard bottom > rowTop else { continue }
                     active[kept] = index
-                    if carried { xBottom[kept] = xBottom[i] }
+                    if carried { exact[kept] = exact[i] }
                     kept += 1
                     firstBottom = min(firstBottom, bottom)
                 }
@@ -323,8 +348,8 @@ private struct ScanConverter {
                 if !startsInside, firstBottom >= rowBottom {
                     carried = true
                     if singleBand(
-                        row: row, edge: edge, active: active, count: activeCount, known: known, xTop: xTop,
-                        xBottom: xBottom, cells: cells, values: values, into: &sink)
+                        row: row, edge: edge, active: active, count: activeCount, known: known, exact: exact,
+                        xTop: xTop, xBottom: xBottom, cells: cells, values: values, into: &sink)
                     {
                         continue
                     }
@@ -411,13 +436,15 @@ private struct ScanConverter {
     /// Converts row `row` as one band when that is exact, and returns whether it did.
     ///
     /// The caller has checked that every active edge spans the whole row (none starts or
-    /// ends inside it). The first `known` entries of `xBottom` hold the x of `active`'s
+    /// ends inside it). The first `known` entries of `exact` hold the x of `active`'s
     /// first `known` edges at the row's top (their bottoms in the row above, carried
-    /// over: the same computation, so the same values); the others are computed. This
-    /// leaves every edge's x at the row's bottom in `xBottom`, and sorts `active` by x at
-    /// the row's top (ties by x at its bottom), in place, with `xTop` and `xBottom`
-    /// alongside; `active` stays in that order between rows, so from one row to the next
-    /// the sort usually moves nothing.
+    /// over), in ``Rasterizer/exactScale`` units; the others are computed. Each edge's x
+    /// at the row's bottom is its top plus its ``Rasterizer/Edge/rowStep``: integer
+    /// stepping, no floating point per row. This leaves every edge's x at the row's
+    /// bottom in `exact`, and sorts `active` by x at the row's top (ties by x at its
+    /// bottom), in place, with `exact`, `xTop` and `xBottom` alongside; `active` stays in
+    /// that order between rows, so from one row to the next the sort usually moves
+    /// nothing.
     /// When the edges' order at the row's bottom is the same, no two of them cross inside
     /// the row: the row is one band, whose spans go straight to the cells, and the row is
     /// emitted. Otherwise it returns false with nothing written, and the caller cuts the
@@ -429,11 +456,11 @@ private struct ScanConverter {
     @inline(__always)
     private func singleBand<Sink: CoverageSink>(
         row: Int, edge: UnsafePointer<Edge>, active: UnsafeMutablePointer<Int32>, count: Int, known: Int,
-        xTop: UnsafeMutablePointer<Int>, xBottom: UnsafeMutablePointer<Int>,
+        exact: UnsafeMutablePointer<Int>, xTop: UnsafeMutablePointer<Int>, xBottom: UnsafeMutablePointer<Int>,
         cells: UnsafeMutablePointer<Int32>, values: UnsafeMutablePointer<UInt8>, into sink: inout Sink
     ) -> Bool {
         let one = Rasterizer.subpixelScale
-        let rowTop = row * one, rowBottom = rowTop + one
+        let rowTop = row * one
         // The ends, noting whether they are already in order (the usual case: the order at
         // the last row's bottom, checked there, is this row's order at the top).
         // Fixed point: rounding keeps the order of the ends, so the columns derived from
@@ -442,11 +469,14 @@ private struct ScanConverter {
         // no pixel's coverage by a measurable amount.
         var inOrder = true
         var previousTop = Int.min, previousBottom = Int.min
-        let scale = Double(Rasterizer.fixedScale)
+        // From 2⁻³² px to 1/4096 px, rounding: a shift by 20 after adding half a unit.
+        let half = 1 << 19
         for i in 0..<count {
             let e = edge[Int(active[i])]
-            let top = i < known ? xBottom[i] : roundedInt(e.x(at: rowTop) * scale)
-            let bottom = roundedInt(e.x(at: rowBottom) * scale)
+            let topExact = i < known ? exact[i] : Rasterizer.exact(e.x(at: rowTop))
+            let bottomExact = topExact &+ e.rowStep
+            exact[i] = bottomExact
+            let top = (topExact &+ half) &>> 20, bottom = (bottomExact &+ half) &>> 20
             xTop[i] = top
             xBottom[i] = bottom
             // Out of order at the top, or crossing before the bottom.
@@ -454,7 +484,7 @@ private struct ScanConverter {
             previousTop = top
             previousBottom = bottom
         }
-        if !inOrder, !ScanConverter.sortBand(active: active, xTop: xTop, xBottom: xBottom, count: count) {
+        if !inOrder, !ScanConverter.sortBand(active: active, exact: exact, xTop: xTop, xBottom: xBottom, count: count) {
             return false
         }
         // Walk the edges left to right, adding each inside span's left (+) and right (−)
@@ -500,11 +530,11 @@ private struct ScanConverter {
     }
 
     /// Sorts a band's edges by x at the top, ties by x at the bottom (insertion sort,
-    /// moving `active`, `xTop` and `xBottom` together; the order usually held from the last
-    /// row, so little moves), and returns whether the bottoms are then in order too (no
-    /// two edges cross inside the band).
+    /// moving `active`, `exact`, `xTop` and `xBottom` together; the order usually held from
+    /// the last row, so little moves), and returns whether the bottoms are then in order
+    /// too (no two edges cross inside the band).
     private static func sortBand(
-        active: UnsafeMutablePointer<Int32>, xTop: UnsafeMutablePointer<Int>,
+        active: UnsafeMutablePointer<Int32>, exact: UnsafeMutablePointer<Int>, xTop: UnsafeMutablePointer<Int>,
         xBottom: UnsafeMutablePointer<Int>, count: Int
     ) -> Bool {
         for i in 1..<count {
@@ -512,17 +542,20 @@ private struct ScanConverter {
             let previousTop = xTop[i - 1]
             if previousTop < top || (previousTop == top && xBottom[i - 1] <= bottom) { continue }
             let index = active[i]
+            let carried = exact[i]
             var j = i
             while j > 0 {
                 let t = xTop[j - 1], b = xBottom[j - 1]
                 if t < top || (t == top && b <= bottom) { break }
                 xTop[j] = t
                 xBottom[j] = b
+                exact[j] = exact[j - 1]
                 active[j] = active[j - 1]
                 j -= 1
             }
             xTop[j] = top
             xBottom[j] = bottom
+            exact[j] = carried
             active[j] = index
         }
         for i in 1..<count where xBottom[i] < xBottom[i - 1] { return false }

@@ -178,17 +178,20 @@ struct Stroker {
             outline.append(p + n1)
             return
         }
-        outline.append(p + n0)
-        switch join {
-        case .bevel:
-            break
-        case .miter:
+        if join == .miter {
             let cosHalf = ((1 + dot) / 2).squareRoot()
             let ratio = cosHalf > 1e-9 ? 1 / cosHalf : .infinity
             if ratio <= miterLimit {
+                // The tip is where the two offset lines meet, so `p + n0` and `p + n1` lie
+                // on the edges into and out of it: the outline goes straight to the tip,
+                // one vertex instead of three, the same polygon with two edges fewer (and
+                // two fewer edge ends for the rasterizer to cut rows into bands at).
                 outline.append(p + Stroker.unit(n0 + n1) * (halfWidth * ratio))
+                return
             }
-        case .round:
+        }
+        outline.append(p + n0)
+        if join == .round {
             let arc = self.arc(around: p, from: n0, turn: abs(atan2(cross, dot)), through: d0)
             outline.append(contentsOf: arc.dropFirst().dropLast())
         }
