@@ -780,7 +780,7 @@ private struct ScanConverter {
         guard touched.count > 0 else { return }
         touched.sort()
         var running: Int32 = 0
-        var done = 0  // cells below this index are already summed and handed on
+        var done = 0  // cells up to this index are summed (and zeroed), pixels below it handed on
         var k = 0
         while k < touched.count {
             // Merge the ranges that overlap or abut into one run of cells.
@@ -818,10 +818,19 @@ private struct ScanConverter {
     }
 
     /// Hands on the gap from cell `done` to `first` (constant coverage, the sum so far) and
-    /// then the run of cells `first…last` (each pixel its own coverage), zeroing those
-    /// cells; `running` carries the prefix sum and `done` becomes `last + 1`.
+    /// then the pixels of cells `first..<last` (each its own coverage), zeroing cells
+    /// `first…last`; `running` carries the prefix sum through cell `last` and `done`
+    /// becomes `last`.
     ///
-    /// Requires `done ≤ first ≤ last ≤ width`. Cells at `width` carry the sum only (no pixel).
+    /// The pixel of a run's last cell is left to the gap that follows: that cell only
+    /// takes the remainder of the edge pieces ending in the column before it (what lies
+    /// right of them), so the pixel's coverage is the sum the gap goes on with (full
+    /// right of a shape's left edge, nothing right of its right edge). It is painted with
+    /// the gap's span, or not at all, instead of pixel by pixel.
+    ///
+    /// Requires `done ≤ first ≤ last ≤ width`, and the next run's `first` above `last + 1`
+    /// (runs that overlap or abut are merged before). Cells at `width` carry the sum only
+    /// (no pixel).
     ///
     /// A sink that ``CoverageSink/takesCells`` gets the run's cells inside the mask as
     /// they are (unless `folding`), and turns them into coverage and pixels in one pass;
@@ -837,7 +846,7 @@ private struct ScanConverter {
             let value = byte(running, folding: folding)
             if value != 0 { sink.span(row: row, x: done, count: first &- done, coverage: value) }
         }
-        let end = min(last &+ 1, width)
+        let end = min(last, width)
         var sum = running
         var c = first
         if Sink.takesCells, !folding {
@@ -851,7 +860,7 @@ private struct ScanConverter {
                 c &+= 1
             }
             running = sum
-            done = last &+ 1
+            done = last
             return
         }
         while c < end {
@@ -873,7 +882,7 @@ private struct ScanConverter {
             while hi > lo, values[hi &- 1] == 0 { hi &-= 1 }
             if lo < hi { sink.coverage(row: row, x: first &+ lo, values: values + lo, count: hi &- lo) }
         }
-        done = last &+ 1
+        done = last
     }
 
     /// Hands on the row's remainder after cell `done` (a gap at the coverage reached).

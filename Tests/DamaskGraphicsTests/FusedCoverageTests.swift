@@ -123,4 +123,47 @@ struct FusedCoverageTests {
         #expect(mismatches == 0)
         #expect(SolidSpanPainter.scale(0xFF80_4020, by: 128) == 0x8040_2010)
     }
+
+    /// Counts the pixels handed on as runs of cells and as spans, writing coverage bytes.
+    struct CountingSink: CoverageSink {
+        var inner: BytesSink
+        var runPixels = 0
+        var spanPixels = 0
+        static var takesCells: Bool { true }
+
+        mutating func span(row: Int, x: Int, count: Int, coverage: UInt8) {
+            spanPixels += count
+            inner.span(row: row, x: x, count: count, coverage: coverage)
+        }
+
+        mutating func coverage(row: Int, x: Int, values: UnsafePointer<UInt8>, count: Int) {
+            inner.coverage(row: row, x: x, values: values, count: count)
+        }
+
+        mutating func cells(row: Int, x: Int, cells: UnsafeMutablePointer<Int32>, count: Int, running: Int32) -> Int32 {
+            runPixels += count
+            var sum = running
+            for i in 0..<count {
+                sum &+= cells[i]
+                cells[i] = 0
+                inner.bytes[row * inner.width + x + i] = Rasterizer.coverageByte(sum)
+            }
+            return sum
+        }
+    }
+
+    @Test("only the pixels edges pass through go pixel by pixel: a row of a box from x 10.5 to 20.5 hands on 2, the rest as one span")
+    func runsHoldOnlyTheEdgePixels() throws {
+        let box = [CGPoint(x: 10.5, y: 2), CGPoint(x: 20.5, y: 2), CGPoint(x: 20.5, y: 12), CGPoint(x: 10.5, y: 12)]
+        let table = try #require(EdgeTable(polygons: [box], bounds: (0, 0, 32, 16)))
+        var sink = CountingSink(inner: BytesSink(bytes: Array(repeating: 0, count: table.width * table.height), width: table.width))
+        Rasterizer.scan(table, rule: .winding, antialias: true, into: &sink)
+        #expect(sink.runPixels == 10 * 2, "two half-covered pixels per row")
+        #expect(sink.spanPixels == 10 * 9, "the nine covered pixels between them")
+        let grids = try Self.grids([box], rule: .winding, bounds: (0, 0, 32, 16))
+        #expect(sink.inner.bytes == grids.bytes)
+        let row = 5 - table.y0
+        let firstColumn = 10 - table.x0
+        #expect(Array(sink.inner.bytes[(row * table.width + firstColumn)...].prefix(12)) == [128] + Array(repeating: 255, count: 9) + [128, 0])
+    }
 }
