@@ -292,7 +292,7 @@ public final class DamageTracker {
                 emit()
                 return
             }
-            finishMeasure(&record, captured: captured, buffer: buffer, on: surface, previous: previous, damage: region)
+            finishMeasure(&record, captured: captured, buffer: buffer, on: surface, previous: previous)
             let offending = record.isOffending
             emit(previous.flatMap { offending ? CommitEvidence(previous: $0.snapshot(), current: captured.store.snapshot(), damage: region) : nil })
         }
@@ -301,8 +301,7 @@ public final class DamageTracker {
     /// Completes `record` from the pixels a commit's comparison `captured`, and makes them the
     /// surface's content and the buffer's held content.
     private func finishMeasure(
-        _ record: inout CommitRecord, captured: Captured, buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?,
-        damage region: DamageRegion
+        _ record: inout CommitRecord, captured: Captured, buffer: TrackedBuffer, on surface: TrackedSurface, previous: PixelStore?
     ) {
         record.heldWrite = captured.heldWrite
         if previous != nil {
