@@ -696,10 +696,62 @@ private struct ScanConverter {
             }
             return (1, 0)
         }
-        let scale = 1 / Double(Rasterizer.fixedScale)
         return addAcross(
-            from: Double(x0) * scale, to: Double(x1) * scale, firstColumn: firstColumn, lastColumn: lastColumn,
-            height: height, columnStep: step, sign: sign, cells: cells)
+            fixedFrom: lo, to: hi, firstColumn: firstColumn, lastColumn: lastColumn, height: height,
+            columnStep: step, sign: sign, cells: cells)
+    }
+
+    /// ``addAcross(from:to:firstColumn:lastColumn:height:columnStep:sign:cells:)`` for a
+    /// piece with fixed-point ends `left < right` (1/4096 px, in either direction: the
+    /// area does not depend on it): the same walk, with the first and last columns'
+    /// shares computed from the ends' fractions in integer arithmetic, as a piece inside
+    /// one column is.
+    @inline(__always)
+    private func addAcross(
+        fixedFrom left: Int, to right: Int, firstColumn: Int, lastColumn: Int, height: Int,
+        columnStep step: Double, sign: Int32, cells: UnsafeMutablePointer<Int32>
+    ) -> (first: Int, last: Int) {
+        let heightLimit = Double(height)
+        let unit = 1 / Double(Rasterizer.fixedScale)
+        var column = firstColumn
+        // Height from `left` to the first column's right boundary (`left` lies before it).
+        var yExact = min(Double(((column &+ 1) &<< 12) &- left) * unit * step, heightLimit)
+        var y = min(roundedInt(yExact), height)
+        if column < 0 {
+            cells[0] &+= sign &* Int32(truncatingIfNeeded: y &* 512)
+        } else {
+            // From `left`'s fraction to the boundary (fraction 4096).
+            addPiece(column: column, dy: y, fractionSum: (left & 4095) &+ 4096, sign: sign, cells: cells)
+        }
+        column &+= 1
+        let middleEnd = min(lastColumn, width)
+        while column < middleEnd {
+            yExact = min(yExact + step, heightLimit)
+            let next = min(roundedInt(yExact), height)
+            let half = sign &* Int32(truncatingIfNeeded: (next &- y) &* 256)
+            cells[column] &+= half
+            cells[column &+ 1] &+= half
+            y = next
+            column &+= 1
+        }
+        if column < width {
+            // From the column's left boundary (fraction 0) to `right`'s fraction.
+            addPiece(column: column, dy: height &- y, fractionSum: right & 4095, sign: sign, cells: cells)
+        }
+        return (max(firstColumn, 0), min(lastColumn &+ 1, width))
+    }
+
+    /// Adds a piece of height `dy` (≥ 0) inside column `c` (`0 ≤ c < width`) whose two x
+    /// ends' fractions within the column (1/4096 px, each `0…4096`) sum to `fractionSum`:
+    /// `dy · fractionSum / 16` (rounded) goes to cell `c + 1` and the rest of `dy · 512`
+    /// to cell `c`, as ``addPiece(column:dy:sumOfX:sign:cells:)`` computes in floating point.
+    @inline(__always)
+    private func addPiece(column c: Int, dy: Int, fractionSum: Int, sign: Int32, cells: UnsafeMutablePointer<Int32>) {
+        let full = Int32(truncatingIfNeeded: dy &* 512)
+        var right = Int32(truncatingIfNeeded: (dy &* fractionSum &+ 8) &>> 4)
+        right = min(max(right, 0), full)
+        cells[c] &+= sign &* (full &- right)
+        cells[c &+ 1] &+= sign &* right
     }
 
     /// Adds an edge piece that crosses column boundaries (`firstColumn < lastColumn`, the
