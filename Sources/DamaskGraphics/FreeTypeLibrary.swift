@@ -31,8 +31,7 @@ final class FreeTypeLibrary: @unchecked Sendable {
     private var matches: [String: FontFace] = [:]
     /// fontconfig's ordered fonts by "family#weight#language"; only touched under `lock`.
     private var fallbackCandidates: [String: [FallbackCandidate]] = [:]
-    /// Rendered glyph images (nil when pixman cannot create a glyph cache). Only used
-    /// under `lock`.
+    /// Rendered glyph images. Only used under `lock`.
     let glyphCache = GlyphCache()
     /// Laid-out lines by string and font; only touched under `lock`.
     private var lines: [TextLine.Key: TextLine] = [:]

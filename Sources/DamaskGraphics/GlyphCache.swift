@@ -1,48 +1,74 @@
 import CPixman
 import Foundation
 
-/// The process-wide cache of rendered glyph images, kept in a `pixman_glyph_cache_t` so a
-/// whole line of glyphs is composited by one `pixman_composite_glyphs_no_mask` call.
+/// The process-wide cache of rendered glyph images.
 ///
-/// Keys: the font key is the address of the ``FontFace`` (faces live for the whole
-/// process) or of this cache for box placeholders; the glyph key packs the pixel size in
-/// 1/64 px, the glyph index and the sub-pixel phase into one pointer-sized integer.
-/// pixman copies each inserted image and evicts least-recently-used glyphs itself when
-/// the cache is thawed with more than its high-water mark (16 384 glyphs).
+/// A line of text is drawn from its cached coverage mask (``LineMaskCache``); this cache
+/// keeps the glyph images such masks are built from, so a new line with known glyphs
+/// renders none again. It is Damask's own rather than a `pixman_glyph_cache_t`: pixman's
+/// cache clears a table of 32,768 entries when it is created (256 KiB, resident for the
+/// life of the process before the first glyph is drawn), while this one grows with the
+/// glyphs it holds.
 ///
-/// Owns the pixman cache for the life of the process. Used only under
-/// ``FreeTypeLibrary``'s lock (hence `@unchecked Sendable`); glyph pointers returned by
-/// ``glyph(face:index:size64:phase:)`` stay valid until ``thaw()``.
+/// Keys: the address of the ``FontFace`` (faces live for the whole process; this cache's
+/// own address for box placeholders), the pixel size in 1/64 px, the glyph index and the
+/// sub-pixel phase. Blank glyphs (spaces) are remembered as blank so they are not rendered
+/// again. When a batch ends (``thaw()``) with more than ``highWaterMark`` entries, the
+/// least recently used are evicted down to three quarters of it; images already placed on a
+/// line (``PlacedGlyph``) stay valid, since each placement holds its image.
+///
+/// Owns its entries (each ``GlyphImage`` owns its pixman image). Used only under
+/// ``FreeTypeLibrary``'s lock (hence `@unchecked Sendable`).
 final class GlyphCache: @unchecked Sendable {
-    /// The pixman cache; owned here, never destroyed (process lifetime).
-    let cache: OpaquePointer
-    /// Incremented by every insert. pixman evicts glyphs only when a thaw follows
-    /// inserts, so glyph pointers resolved while the generation stays the same remain valid.
-    private(set) var generation = 0
-    /// Glyphs known to have no pixels (spaces), so they are not rendered again.
-    private var blanks: Set<BlankKey> = []
+    /// A glyph image at a pen position, in whole device pixels relative to a line's
+    /// whole-pixel origin (the baseline at `y`).
+    struct PlacedGlyph {
+        var x: Int32
+        var y: Int32
+        /// The image (never blank); this reference keeps it alive.
+        var glyph: GlyphImage
+    }
 
-    private struct BlankKey: Hashable {
+    /// The most entries kept after a batch.
+    static let highWaterMark = 16_384
+
+    private struct Key: Hashable {
         var font: UnsafeMutableRawPointer
         var glyph: UInt
     }
 
-    init?() {
-        guard let cache = pixman_glyph_cache_create() else { return nil }
-        self.cache = cache
+    private final class Entry {
+        /// Nil for a blank glyph.
+        let image: GlyphImage?
+        var lastUse: UInt64
+        init(image: GlyphImage?, lastUse: UInt64) {
+            self.image = image
+            self.lastUse = lastUse
+        }
     }
 
-    /// Starts a batch of look-ups and inserts; glyph pointers stay valid until ``thaw()``.
-    func freeze() { pixman_glyph_cache_freeze(cache) }
+    private var entries: [Key: Entry] = [:]
+    private var clock: UInt64 = 0
 
-    /// Ends a batch; pixman may evict old glyphs now.
-    func thaw() { pixman_glyph_cache_thaw(cache) }
+    /// How many glyphs (blank ones included) are cached.
+    var count: Int { entries.count }
+
+    /// Starts a batch of look-ups and inserts.
+    func freeze() {}
+
+    /// Ends a batch: evicts the least recently used glyphs when there are more than
+    /// ``highWaterMark``.
+    func thaw() {
+        guard entries.count > Self.highWaterMark else { return }
+        let keep = Self.highWaterMark * 3 / 4
+        let byAge = entries.sorted { $0.value.lastUse > $1.value.lastUse }
+        entries = Dictionary(uniqueKeysWithValues: byAge.prefix(keep).map { ($0.key, $0.value) })
+    }
 
     /// The cached image of `index` in `face` (nil: the box placeholder) at `size64` / 64
     /// pixels per em and `phase`, rendering and inserting it on first use. Nil for blank
-    /// glyphs (spaces) and when pixman cannot allocate. Call between ``freeze()`` and
-    /// ``thaw()``.
-    func glyph(face: FontFace?, index: UInt32, size64: Int, phase: Int) -> UnsafeRawPointer? {
+    /// glyphs (spaces).
+    func glyph(face: FontFace?, index: UInt32, size64: Int, phase: Int) -> GlyphImage? {
         let fontKey: UnsafeMutableRawPointer
         if let face {
             fontKey = Unmanaged.passUnretained(face).toOpaque()
@@ -51,22 +77,20 @@ final class GlyphCache: @unchecked Sendable {
         }
         // size64 ≤ 256 px · 64 (cached glyphs only), glyph indices < 2^22, phase < 4.
         let packed = (UInt(size64 & 0xFFFFF) << 24) | (UInt(index & 0x3F_FFFF) << 2) | UInt(phase & 3)
-        guard let glyphKey = UnsafeMutableRawPointer(bitPattern: packed &+ 1) else { return nil }
-        if let found = pixman_glyph_cache_lookup(cache, fontKey, glyphKey) { return found }
-        let blankKey = BlankKey(font: fontKey, glyph: packed)
-        if blanks.contains(blankKey) { return nil }
+        let key = Key(font: fontKey, glyph: packed)
+        clock &+= 1
+        if let found = entries[key] {
+            found.lastUse = clock
+            return found.image
+        }
         let image: GlyphImage
         if let face {
             image = face.render(index, size64: size64, phase: phase)
         } else {
             image = GlyphImage.box(pixelSize: CGFloat(size64) / 64)
         }
-        guard let bits = image.image else {
-            if blanks.count > 4096 { blanks.removeAll() }
-            blanks.insert(blankKey)
-            return nil
-        }
-        generation += 1
-        return pixman_glyph_cache_insert(cache, fontKey, glyphKey, Int32(-image.left), Int32(image.top), bits)
+        let kept = image.image == nil ? nil : image
+        entries[key] = Entry(image: kept, lastUse: clock)
+        return kept
     }
 }

@@ -81,27 +81,23 @@ extension GraphicsContext {
         let fraction = CGPoint(x: origin.x - wholeX, y: origin.y - wholeY)
         let library = FreeTypeLibrary.shared
         library.withLock {
-            guard let cache = library.glyphCache else { return }
+            let cache = library.glyphCache
             let key = LineMaskCache.Key(
                 line: line.serial, size64: size64, scale: scale, fractionX: fraction.x, fractionY: fraction.y)
             var mask = library.lineMasks.mask(for: key)
             if mask == nil {
                 cache.freeze()
                 defer { cache.thaw() }
-                let placed: [pixman_glyph_t]
-                if let placement = line.placement, placement.generation == cache.generation,
-                    placement.size64 == size64, placement.scale == scale, placement.fraction == fraction
+                let placed: [GlyphCache.PlacedGlyph]
+                if let placement = line.placement, placement.size64 == size64, placement.scale == scale,
+                    placement.fraction == fraction
                 {
                     placed = placement.glyphs
                 } else {
-                    let generation = cache.generation
                     placed = Self.placeGlyphs(line, fraction: fraction, scale: scale, size64: size64, cache: cache)
-                    // Pointers resolved with inserts may be evicted by this batch's thaw.
-                    line.placement = cache.generation == generation
-                        ? TextLine.Placement(generation: generation, size64: size64, scale: scale, fraction: fraction, glyphs: placed)
-                        : nil
+                    line.placement = TextLine.Placement(size64: size64, scale: scale, fraction: fraction, glyphs: placed)
                 }
-                guard !placed.isEmpty, let rendered = LineMaskCache.render(placed, cache: cache.cache) else { return }
+                guard !placed.isEmpty, let rendered = LineMaskCache.render(placed) else { return }
                 if line.serial != 0 { library.lineMasks.insert(rendered, for: key) }
                 mask = rendered
             }
@@ -114,8 +110,8 @@ extension GraphicsContext {
     /// origin, whose fractional part is `fraction`. Call between freeze and thaw.
     private static func placeGlyphs(
         _ line: TextLine, fraction: CGPoint, scale: CGFloat, size64: Int, cache: GlyphCache
-    ) -> [pixman_glyph_t] {
-        var placed: [pixman_glyph_t] = []
+    ) -> [GlyphCache.PlacedGlyph] {
+        var placed: [GlyphCache.PlacedGlyph] = []
         placed.reserveCapacity(line.glyphCount)
         let phases = CGFloat(FontFace.subpixelPhases)
         for run in line.runs {
@@ -133,7 +129,7 @@ extension GraphicsContext {
                 guard let image = cache.glyph(face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase)
                 else { continue }
                 let y = (fraction.y + glyph.y * scale + 0.5).rounded(.down)
-                placed.append(pixman_glyph_t(x: Int32(whole), y: Int32(y), glyph: image))
+                placed.append(GlyphCache.PlacedGlyph(x: Int32(whole), y: Int32(y), glyph: image))
             }
         }
         return placed

@@ -72,25 +72,32 @@ final class LineMaskCache: @unchecked Sendable {
         byteCount += bytes
     }
 
-    /// Renders `glyphs` (positions relative to the whole-pixel origin, images in `cache`)
-    /// into a fresh mask whose `x`/`y` are relative to that origin; nil when the glyphs
-    /// have no pixels or pixman cannot allocate. Call between the glyph cache's freeze
-    /// and thaw.
-    static func render(_ glyphs: [pixman_glyph_t], cache: OpaquePointer) -> CoverageMask? {
-        var extents = pixman_box32_t()
-        glyphs.withUnsafeBufferPointer {
-            pixman_glyph_get_extents(cache, Int32($0.count), UnsafeMutablePointer(mutating: $0.baseAddress), &extents)
+    /// Renders `glyphs` (pen positions relative to the whole-pixel origin) into a fresh
+    /// mask whose `x`/`y` are relative to that origin: each glyph image composited with OVER
+    /// in opaque white, in order (what `pixman_composite_glyphs_no_mask` does per glyph);
+    /// nil when the glyphs have no pixels or pixman cannot allocate.
+    static func render(_ glyphs: [GlyphCache.PlacedGlyph]) -> CoverageMask? {
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        for placed in glyphs {
+            let left = Int(placed.x) + placed.glyph.left, top = Int(placed.y) - placed.glyph.top
+            minX = min(minX, left)
+            minY = min(minY, top)
+            maxX = max(maxX, left + placed.glyph.width)
+            maxY = max(maxY, top + placed.glyph.height)
         }
-        guard extents.x1 < extents.x2, extents.y1 < extents.y2,
-            let mask = CoverageMask(
-                x: Int(extents.x1), y: Int(extents.y1), width: Int(extents.x2 - extents.x1),
-                height: Int(extents.y2 - extents.y1))
+        guard minX < maxX, minY < maxY,
+            let mask = CoverageMask(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
         else { return nil }
         var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
         guard let opaque = pixman_image_create_solid_fill(&white) else { return nil }
         defer { pixman_image_unref(opaque) }
-        pixman_composite_glyphs_no_mask(
-            PIXMAN_OP_OVER, opaque, mask.image, 0, 0, -extents.x1, -extents.y1, cache, Int32(glyphs.count), glyphs)
+        for placed in glyphs {
+            guard let image = placed.glyph.image else { continue }
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, opaque, image, mask.image, 0, 0, 0, 0,
+                Int32(Int(placed.x) + placed.glyph.left - minX), Int32(Int(placed.y) - placed.glyph.top - minY),
+                Int32(placed.glyph.width), Int32(placed.glyph.height))
+        }
         return mask
     }
 }

@@ -51,19 +51,17 @@ final class TextLine: @unchecked Sendable {
     }
 
     /// A line's glyphs resolved in ``GlyphCache`` for one pixel size and one sub-pixel
-    /// origin: positions relative to the whole-pixel origin, ready for pixman.
+    /// origin: positions relative to the whole-pixel origin, each holding its image.
     struct Placement {
-        /// The glyph cache's ``GlyphCache/generation`` the pointers belong to.
-        var generation: Int
         var size64: Int
         var scale: CGFloat
         /// The fractional part of the origin in device pixels.
         var fraction: CGPoint
-        var glyphs: [pixman_glyph_t]
+        var glyphs: [GlyphCache.PlacedGlyph]
     }
 
-    /// The last placement drawn; reused while the glyph cache has had no inserts (so none
-    /// of its glyph pointers can have been evicted). Only touched under
+    /// The last placement drawn, reused for the same size, scale and fraction (its images
+    /// stay valid whatever the glyph cache evicts). Only touched under
     /// ``FreeTypeLibrary``'s lock.
     var placement: Placement?
 
