@@ -724,8 +724,26 @@ private struct ScanConverter {
             addPiece(column: column, dy: y, fractionSum: (left & 4095) &+ 4096, sign: sign, cells: cells)
         }
         column &+= 1
-        let middleEnd = min(lastColumn, width)
-        while column < middleEnd {
+        addWholeColumns(
+            from: &column, to: min(lastColumn, width), y: &y, yExact: &yExact, step: step,
+            heightLimit: heightLimit, height: height, sign: sign, cells: cells)
+        if column < width {
+            // From the column's left boundary (fraction 0) to `right`'s fraction.
+            addPiece(column: column, dy: height &- y, fractionSum: right & 4095, sign: sign, cells: cells)
+        }
+        return (max(firstColumn, 0), min(lastColumn &+ 1, width))
+    }
+
+    /// Adds the columns a piece crosses whole, from `column` up to `end` (exclusive): each
+    /// takes the height the piece gains across it (`yExact` advanced by `step`, rounded, at
+    /// most `height`), half to its own cell and half to the next; leaves `column` at `end`
+    /// (or where it was) and `y`, `yExact` at the last boundary crossed.
+    @inline(__always)
+    private func addWholeColumns(
+        from column: inout Int, to end: Int, y: inout Int, yExact: inout Double, step: Double,
+        heightLimit: Double, height: Int, sign: Int32, cells: UnsafeMutablePointer<Int32>
+    ) {
+        while column < end {
             yExact = min(yExact + step, heightLimit)
             let next = min(roundedInt(yExact), height)
             let half = sign &* Int32(truncatingIfNeeded: (next &- y) &* 256)
@@ -734,11 +752,6 @@ private struct ScanConverter {
             y = next
             column &+= 1
         }
-        if column < width {
-            // From the column's left boundary (fraction 0) to `right`'s fraction.
-            addPiece(column: column, dy: height &- y, fractionSum: right & 4095, sign: sign, cells: cells)
-        }
-        return (max(firstColumn, 0), min(lastColumn &+ 1, width))
     }
 
     /// Adds a piece of height `dy` (≥ 0) inside column `c` (`0 ≤ c < width`) whose two x
@@ -780,17 +793,10 @@ private struct ScanConverter {
         } else {
             addPiece(column: column, dy: y, sumOfX: startX + Double(column + 1), sign: sign, cells: cells)
         }
-        column += 1
-        let middleEnd = min(lastColumn, width)
-        while column < middleEnd {
-            yExact = min(yExact + step, heightLimit)
-            let next = min(roundedInt(yExact), height)
-            let half = sign &* Int32(truncatingIfNeeded: (next &- y) &* 256)
-            cells[column] &+= half
-            cells[column + 1] &+= half
-            y = next
-            column += 1
-        }
+        column &+= 1
+        addWholeColumns(
+            from: &column, to: min(lastColumn, width), y: &y, yExact: &yExact, step: step,
+            heightLimit: heightLimit, height: height, sign: sign, cells: cells)
         if column < width {
             addPiece(column: column, dy: height - y, sumOfX: Double(column) + endX, sign: sign, cells: cells)
         }
