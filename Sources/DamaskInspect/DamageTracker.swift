@@ -212,7 +212,8 @@ public final class DamageTracker {
     /// Applies committed `state` to `surface`, measures it, then applies the state its
     /// synchronized sub-surfaces cached (their parent's commit is when they take effect).
     private func apply(_ pending: TrackedSurface.Pending, to surface: TrackedSurface) {
-        schedule { [self] in measure(pending, on: surface) }
+        // Unowned: the closure is kept only in this tracker's `waitingMeasures`.
+        schedule { [unowned self] in measure(pending, on: surface) }
         for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
             if let cached = child.cached {
                 child.cached = nil
@@ -275,7 +276,9 @@ public final class DamageTracker {
         }
         let region = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
         let measured = record
-        startCapture(buffer, on: surface, previous: previous, damage: region) { [self] result in
+        // Unowned: the completion is kept only by the job this tracker runs (`activeCapture`);
+        // a strong capture would be a cycle, leaking a dropped tracker's pending comparison.
+        startCapture(buffer, on: surface, previous: previous, damage: region) { [unowned self] result in
             var record = measured
             func emit(_ evidence: CommitEvidence? = nil) {
                 record.costMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - start) / 1000)

@@ -35,6 +35,19 @@ struct SteppedComparisonTests {
         #expect(f.tracker.steppedComparisons == 1)
     }
 
+    @Test("A tracker dropped while a comparison is under way is freed (its pending job holds it unowned)")
+    func droppedTrackerWithPendingComparisonIsFreed() throws {
+        weak var dropped: DamageTracker?
+        do {
+            let f = try stepped()
+            f.commitWhole(7)
+            f.commitWhole(8)
+            #expect(f.tracker.hasPendingComparison, "the second commit's comparison under way")
+            dropped = f.tracker
+        }
+        #expect(dropped == nil)
+    }
+
     @Test("A round trip's done (wl_display.sync) finishes the comparisons of the commits before it; a frame callback's does not")
     func syncDoneFinishesComparison() throws {
         let f = try stepped()
