@@ -2,7 +2,7 @@ import Glibc
 
 /// The client command, started with `posix_spawnp` so that it begins with a clean signal
 /// mask and default signal dispositions (the proxy's own signal handling blocks and ignores
-/// SIGINT and SIGTERM, which a child would otherwise inherit and never see).
+/// SIGINT, SIGTERM and SIGHUP, which a child would otherwise inherit and never see).
 ///
 /// Owns the child's pid until it has been reaped. Not thread-safe: polled from the loop.
 final class ChildProcess {
@@ -13,7 +13,8 @@ final class ChildProcess {
 
     /// Starts `command` (searched in PATH) with `environment`.
     ///
-    /// - Throws: `InspectError.usage` when it cannot be started.
+    /// - Throws: `InspectError.output` naming the command and the system's reason when it
+    ///   cannot be started.
     init(_ command: [String], environment: [String: String]) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -33,7 +34,7 @@ final class ChildProcess {
         var child: pid_t = 0
         let result = posix_spawnp(&child, command[0], nil, &attributes, arguments, variables)
         guard result == 0 else {
-            throw InspectError.usage("cannot start \(command[0]): \(String(cString: strerror(result)))")
+            throw InspectError.output("cannot start \(command[0]): \(String(cString: strerror(result)))")
         }
         pid = child
     }

@@ -11,10 +11,34 @@ public struct EvidenceWriter {
     public var limit = 200
     public private(set) var written = 0
 
-    /// - Throws: when the directory cannot be created.
+    /// Creates `directory` (and its parents) if needed and checks that a file can be created
+    /// in it, so that an unusable directory is a usage error at start, not a surprise at the
+    /// first offending commit.
+    ///
+    /// - Throws: `InspectError.output` naming the directory and the system's reason.
     public init(directory: String) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        func failure(_ what: String) -> InspectError {
+            InspectError.output("cannot use the evidence directory \(directory): \(what)")
+        }
+        var status = stat()
+        if stat(directory, &status) != 0 {
+            guard errno == ENOENT else { throw failure(String(cString: strerror(errno))) }
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                // Foundation's error names no cause a user can act on; mkdir's errno does.
+                throw failure(mkdir(directory, 0o755) == 0 ? "it cannot be created" : String(cString: strerror(errno)))
+            }
+        } else if status.st_mode & S_IFMT != S_IFDIR {
+            throw failure("it exists and is not a directory")
+        }
+        // A probe file: permissions, read-only mounts and pseudo file systems all show here.
+        let probe = "\(directory)/.damask-inspect-probe-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure("cannot create files in it: \(String(cString: strerror(errno)))") }
+        close(fd)
+        unlink(probe)
     }
 
     /// Writes the image for `record` and returns its path (nil past the limit).

@@ -23,8 +23,12 @@ public struct InspectOptions: Sendable, Equatable {
                               above RATIO
           --help              show this help and exit
 
+        The -- may be left out when CLIENT does not begin with '-'. SIGINT/SIGTERM/SIGHUP
+        send CLIENT SIGTERM and end the run with the summary; a second one kills CLIENT.
+
         Exit status: 0 clean; 1 under-damage, held-buffer writes, protocol errors or
-        --fail-over exceeded; 2 usage or connection errors.
+        --fail-over exceeded; 2 usage or connection errors (also a client that cannot be
+        started, or the compositor going away during the run).
         """
 
     public init() {}

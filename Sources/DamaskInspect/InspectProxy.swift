@@ -27,8 +27,23 @@ public final class InspectProxy {
     /// are ≈ 0.5 MiB of the buffer, ≈ 0.2 ms — the longest a message waits for a comparison.
     static let comparisonStepRows = 64
 
+    /// Seconds a client has to end after the SIGTERM the inspector relays from its own
+    /// SIGINT/SIGTERM/SIGHUP before it is killed.
+    static let killGrace: Double = 5
+
+    /// The process's CPU time when the proxy was made (the runtime's start-up), left out of
+    /// the reported cost so that it covers the same span as the wall time beside it.
+    private let startCPU = InspectProxy.processCPUSeconds()
+
     public init(options: InspectOptions) {
         self.options = options
+    }
+
+    /// User + system CPU time of this process so far (`getrusage`), in seconds.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     deinit {
@@ -56,12 +71,17 @@ public final class InspectProxy {
         do {
             child = try ChildProcess(options.command, environment: environment)
         } catch {
-            report.connectionError("\(error)")
-            return finishRun()
+            // Nothing ran, so there is nothing to summarize: one line saying why, status 2.
+            FileHandle.standardError.write(Data("damask-inspect: \(error)\n".utf8))
+            return 2
         }
-        // After the spawn: the relay blocks and ignores SIGINT/SIGTERM in this process.
+        // After the spawn: the relay blocks and ignores SIGINT/SIGTERM/SIGHUP in this process.
         let relay = SignalRelay()
         var childExit: Double?
+        // The first SIGINT/SIGTERM/SIGHUP sends the client SIGTERM; a second one, or the
+        // client still running `killGrace` s after the first, ends it with SIGKILL and closes
+        // every connection, so that a client ignoring SIGTERM cannot keep the inspector up.
+        var signalledAt: Double?
         while true {
             var fds: [pollfd] = [pollfd(fd: relay.readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             for session in sessions {
@@ -82,7 +102,24 @@ public final class InspectProxy {
                 report.connectionError("poll failed: errno \(errno)")
                 break
             }
-            if fds[0].revents != 0, relay.drain() { child.signal(SIGTERM) }
+            var interruptedTwice = false
+            for number in fds[0].revents != 0 ? relay.drain() : [] where !interruptedTwice {
+                if signalledAt == nil {
+                    signalledAt = elapsed
+                    report.interruption = "interrupted by signal \(number): the client was sent SIGTERM"
+                    child.signal(SIGTERM)
+                } else {
+                    report.interruption = "interrupted twice (signal \(number)): the client was killed (SIGKILL) and its connections closed"
+                    child.signal(SIGKILL)
+                    for session in sessions { session.finish(nil) }
+                    interruptedTwice = true
+                }
+            }
+            if interruptedTwice { break }
+            if let signalledAt, child.isRunning, elapsed - signalledAt > Self.killGrace {
+                report.interruption = "interrupted: the client did not end within \(Int(Self.killGrace)) s of SIGTERM and was killed (SIGKILL)"
+                child.signal(SIGKILL)
+            }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptConnections() }
             for (index, session) in sessions.enumerated() where fds.count > 2 + 2 * index + 1 {
                 let clientEvents = Int32(fds[2 + 2 * index].revents)
@@ -109,8 +146,10 @@ public final class InspectProxy {
         }
         child.wait()
         report.clientOutcome = child.outcome
-        if child.exitStatus == 127 {
-            report.connectionError("cannot start \(options.command.joined(separator: " ")) (exit 127: not found)")
+        if child.exitStatus == 127 && report.surfaces.isEmpty && connections == 0 {
+            // A shell's "not found": the client never ran, so no summary, as above.
+            FileHandle.standardError.write(Data("damask-inspect: cannot start \(options.command.joined(separator: " ")): it exited with status 127 (command not found) before connecting\n".utf8))
+            return 2
         }
         return finishRun()
     }
@@ -121,9 +160,7 @@ public final class InspectProxy {
             session.tracker.finishComparisons()
             report.pixelMicroseconds += session.tracker.pixelMicroseconds
         }
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let cpu = max(0, Self.processCPUSeconds() - startCPU)
         FileHandle.standardError.write(Data(report.summary(cpuSeconds: cpu, wallSeconds: elapsed).utf8))
         if let evidence, evidence.written > 0 {
             FileHandle.standardError.write(Data("evidence: \(evidence.written) PNG files in \(evidence.directory)\n".utf8))
@@ -162,17 +199,12 @@ public final class InspectProxy {
         socketPath = "\(directory)/damask-inspect-\(getpid())"
         listener = try Self.listen(at: socketPath)
         if let path = options.logPath {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw InspectError.output("cannot write the log \(path)")
-            }
-            log = handle
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw InspectError.output("cannot write the log \(path): \(String(cString: strerror(errno)))") }
+            log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         }
         if let directory = options.evidenceDirectory {
-            do {
-                evidence = try EvidenceWriter(directory: directory)
-            } catch {
-                throw InspectError.output("cannot create the evidence directory \(directory): \(error)")
-            }
+            evidence = try EvidenceWriter(directory: directory)
         }
     }
 

@@ -19,6 +19,8 @@ public final class InspectReport {
     public private(set) var offendingRecords = 0
     /// How the client command ended ("exit 0", "signal 15"), once it has.
     public var clientOutcome: String?
+    /// How a SIGINT/SIGTERM/SIGHUP to the inspector ended the run, when one did.
+    public var interruption: String?
 
     /// Time the trackers spent reading and comparing pixels (commits and release checks), µs.
     public var pixelMicroseconds = 0
@@ -80,6 +82,14 @@ public final class InspectReport {
         return 0
     }
 
+    /// `text` cut to `width` characters, the cut marked with "…" (and a quoted title's
+    /// closing quote kept).
+    static func column(_ text: String, width: Int) -> String {
+        guard text.count > width else { return text }
+        let quoted = text.hasSuffix("\"")
+        return String(text.prefix(width - (quoted ? 2 : 1))) + "…" + (quoted ? "\"" : "")
+    }
+
     /// The summary table, one row per surface that committed a buffer, then hidden globals,
     /// errors and the inspector's cost.
     public func summary(cpuSeconds: Double, wallSeconds: Double) -> String {
@@ -92,7 +102,7 @@ public final class InspectReport {
         var rows: [[String]] = []
         for s in surfaces where s.commits > 0 || s.heldWrites > 0 {
             rows.append([
-                "\(s.client)", "@\(s.surface)", String(s.role.prefix(28)), "\(s.commits)", f(s.commitRate),
+                "\(s.client)", "@\(s.surface)", Self.column(s.role, width: 28), "\(s.commits)", f(s.commitRate),
                 "\(s.bufferCommits)", "\(s.damagelessCommits)", "\(s.frameOnlyCommits)", "\(s.reusedBufferCommits)",
                 SurfaceSummary.median(s.damagePixels).map(String.init) ?? "-", s.damagePixels.max().map(String.init) ?? "-",
                 f(SurfaceSummary.median(s.overDamageOfChanged)), f(s.overDamageOfChanged.max()),
@@ -122,8 +132,12 @@ public final class InspectReport {
         }
         let hidden = hiddenGlobals.keys.sorted()
         text += "hidden globals (\(hidden.count)): " + (hidden.isEmpty ? "none" : hidden.map { "\($0) v\(hiddenGlobals[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
+        if let dmabuf = hidden.first(where: { $0.contains("linux_dmabuf") }) {
+            text += "out of scope: dmabuf (\(dmabuf)) was hidden, the inspector reads only wl_shm buffers: clients fell back to wl_shm or could not start\n"
+        }
         for error in protocolErrors { text += "protocol error: \(error)\n" }
         if let clientOutcome { text += "client: \(clientOutcome)\n" }
+        if let interruption { text += "note: \(interruption)\n" }
         for note in connectionNotes { text += "note: \(note)\n" }
         for error in connectionErrors { text += "connection error: \(error)\n" }
         if !commitLatencies.isEmpty {

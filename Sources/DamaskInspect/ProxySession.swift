@@ -53,7 +53,7 @@ public final class ProxySession {
     func clientReadable(wokeAt: UInt64, cpuAt: UInt64) {
         let open = client.receive()
         processRequests(wokeAt: wokeAt, cpuAt: cpuAt)
-        if !server.flush() { finish("the compositor's socket failed") }
+        if !server.flush() { compositorLost("the compositor's socket failed") }
         noteForwardedCommits()
         if !open && !isFinished {
             // A compositor drops a message cut off by the hang-up; so does the proxy, and says so.
@@ -67,7 +67,24 @@ public final class ProxySession {
         let open = server.receive()
         processEvents()
         if !client.flush() { finish("the client's socket failed") }
-        if !open && !isFinished { finish("the compositor closed the connection") }
+        if !open && !isFinished { compositorLost("the compositor closed the connection") }
+    }
+
+    /// Whether the compositor sent this connection a `wl_display.error` (after which it
+    /// closes the connection: that is the error's doing, not a lost compositor).
+    private var compositorSentError = false
+
+    /// Ends the session because the compositor's side went away. After a protocol error that
+    /// is a note; without one the compositor quit or crashed under the client, a connection
+    /// error (exit status 2: the run was cut short).
+    private func compositorLost(_ reason: String) {
+        guard !isFinished else { return }
+        if compositorSentError {
+            finish(reason)
+        } else {
+            report.connectionError("client \(number): \(reason) without a protocol error (did the compositor quit or crash?)")
+            finish(nil)
+        }
     }
 
     /// Sends what is queued (the loop calls this when a socket can take more).
@@ -140,7 +157,7 @@ public final class ProxySession {
                     // window (from the client sending the commit to the proxy reading that
                     // row) is the same as when the commit waited for the comparison.
                     commitsInFlight.append((server.bytesQueued, wokeAt, cpuAt))
-                    if !server.flush() { return finish("the compositor's socket failed") }
+                    if !server.flush() { return compositorLost("the compositor's socket failed") }
                     noteForwardedCommits()
                     tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
                 }
@@ -262,6 +279,7 @@ public final class ProxySession {
             case ("wl_display", "delete_id"):
                 if case .uint(let id) = values[0] { objects[id] = nil }
             case ("wl_display", "error"):
+                compositorSentError = true
                 report.protocolError("compositor to client \(number): \(WireCodec.describe(interface.name, header.objectID, message, values))")
             default:
                 break

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 
-/// Turns SIGINT and SIGTERM into a readable pipe, so the poll loop notices them between
+/// Turns SIGINT, SIGTERM and SIGHUP into a readable pipe, so the poll loop notices them between
 /// messages instead of being interrupted mid-forward.
 ///
 /// Owns both ends of the pipe and its dispatch sources; keep it alive while signals matter.
@@ -21,7 +21,7 @@ final class SignalRelay {
         readEnd = ends[0]
         writeEnd = ends[1]
         let target = writeEnd
-        for number in [SIGINT, SIGTERM] {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -39,11 +39,15 @@ final class SignalRelay {
         close(writeEnd)
     }
 
-    /// Empties the pipe; returns whether a signal had arrived.
-    func drain() -> Bool {
+    /// Empties the pipe; returns the signals that had arrived, oldest first.
+    func drain() -> [Int32] {
         var buffer = [UInt8](repeating: 0, count: 16)
-        var any = false
-        while read(readEnd, &buffer, buffer.count) > 0 { any = true }
-        return any
+        var signals: [Int32] = []
+        while true {
+            let count = read(readEnd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            signals += buffer[..<count].map { Int32($0) }
+        }
+        return signals
     }
 }

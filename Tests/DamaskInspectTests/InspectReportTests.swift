@@ -1,0 +1,29 @@
+@testable import DamaskInspect
+import Testing
+
+/// The summary's wording where a reader must not be misled: dmabuf said to be out of scope,
+/// and a long window title cut visibly.
+@Suite("Inspector summary text")
+struct InspectReportTests {
+    @Test("A compositor offering dmabuf gets it listed as hidden and a line saying dmabuf is out of scope; without it no such line")
+    func hiddenDmabufIsReportedOutOfScope() {
+        let report = InspectReport()
+        report.hide("zwp_linux_dmabuf_v1", version: 4)
+        report.hide("xdg_activation_v1", version: 1)
+        let summary = report.summary(cpuSeconds: 0, wallSeconds: 1)
+        #expect(summary.contains("hidden globals (2): xdg_activation_v1 v1, zwp_linux_dmabuf_v1 v4"), "\(summary)")
+        #expect(summary.contains("out of scope: dmabuf (zwp_linux_dmabuf_v1) was hidden"), "\(summary)")
+
+        let without = InspectReport()
+        without.hide("xdg_activation_v1", version: 1)
+        #expect(!without.summary(cpuSeconds: 0, wallSeconds: 1).contains("out of scope"))
+    }
+
+    @Test("A role longer than its column is cut with an ellipsis and keeps the title's closing quote; a short one is left alone")
+    func longRoleIsCutVisibly() {
+        #expect(InspectReport.column(#"toplevel "GTK Widget Factory""#, width: 28) == #"toplevel "GTK Widget Facto…""#)
+        #expect(InspectReport.column(#"toplevel "GTK Widget Factory""#, width: 28).count == 28)
+        #expect(InspectReport.column("subsurface of @14 and more text", width: 28) == "subsurface of @14 and more …")
+        #expect(InspectReport.column(#"toplevel "Damask""#, width: 28) == #"toplevel "Damask""#)
+    }
+}

@@ -1,0 +1,124 @@
+import DamaskTestSupport
+import Foundation
+import Testing
+
+/// How a run of damask-inspect starts and ends, as a user meets it: a client that cannot be
+/// started, output paths that cannot be used, the inspector interrupted (also while its
+/// client ignores SIGTERM), and the compositor going away under a running client.
+@Suite("damask-inspect start and end under real compositors", .serialized, .exclusive, .integration)
+struct InspectLifecycleTests {
+    /// A private directory for one test's files, removed by the caller.
+    static func directory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-inspect-life-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Waits (up to `timeout` s) until the JSONL log at `path` holds a buffer commit.
+    static func waitForBufferCommit(in path: String, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains(#""kind":"buffer""#) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    @Test("A client that cannot be started is exit 2 with one line naming it and the reason, and no summary table")
+    func unstartableClientIsOneClearLine() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let cases: [(command: [String], expected: String)] = [
+            (["/nonexistent/damask-client"], "damask-inspect: cannot start /nonexistent/damask-client: No such file or directory"),
+            (["damask-no-such-command-\(getpid())"], "damask-inspect: cannot start damask-no-such-command-\(getpid()): No such file or directory"),
+            (["/tmp"], "damask-inspect: cannot start /tmp: Permission denied"),
+            (["sh", "-c", "exit 127"], "damask-inspect: cannot start sh -c exit 127: it exited with status 127 (command not found) before connecting"),
+        ]
+        for (command, expected) in cases {
+            let run = try PrivateCompositor.run(InspectRun.executable, ["--"] + command, environment: weston.clientEnvironment, timeout: 30)
+            #expect(run.status == 2, "\(command): \(run.output)")
+            #expect(run.output.contains(expected), "\(command): \(run.output)")
+            #expect(!run.output.contains("damask-inspect summary"), "\(command): \(run.output)")
+        }
+    }
+
+    @Test("An unusable --log or --evidence path is exit 2 at start with the system's reason, before the client runs")
+    func unusableOutputPathsAreExit2WithTheReason() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let marker = (directory as NSString).appendingPathComponent("client-ran")
+        let file = (directory as NSString).appendingPathComponent("plain-file")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let cases: [(options: [String], expected: String)] = [
+            (["--log", "\(directory)/missing/commits.jsonl"], "cannot write the log \(directory)/missing/commits.jsonl: No such file or directory"),
+            (["--log", directory], "cannot write the log \(directory): Is a directory"),
+            (["--evidence", file], "cannot use the evidence directory \(file): it exists and is not a directory"),
+            (["--evidence", "\(file)/sub"], "cannot use the evidence directory \(file)/sub: Not a directory"),
+            // /proc takes no new files, whoever asks (root included).
+            (["--evidence", "/proc"], "cannot use the evidence directory /proc: cannot create files in it"),
+        ]
+        for (options, expected) in cases {
+            let run = try PrivateCompositor.run(InspectRun.executable, options + ["--", "touch", marker], environment: weston.clientEnvironment, timeout: 30)
+            #expect(run.status == 2, "\(options): \(run.output)")
+            #expect(run.output.contains("damask-inspect: \(expected)"), "\(options): \(run.output)")
+            #expect(!run.output.contains("NSCocoaErrorDomain"), "\(options): \(run.output)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "\(options): the client ran")
+        }
+    }
+
+    @Test("SIGINT to the inspector ends its client with SIGTERM and prints the summary; a client ignoring SIGTERM is killed at a second signal, or 5 s after a SIGHUP")
+    func interruptingTheInspectorEndsTheRunWithASummary() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let stubborn = #"trap "" INT TERM HUP; exec weston-simple-shm"#
+        let cases: [(client: [String], signals: [Int32], expected: [String], atMost: TimeInterval)] = [
+            (["weston-simple-shm"], [SIGINT], ["client: signal 15", "note: interrupted by signal 2: the client was sent SIGTERM"], 10),
+            (["sh", "-c", stubborn], [SIGTERM, SIGTERM], ["client: signal 9", "note: interrupted twice (signal 15): the client was killed (SIGKILL)"], 10),
+            (["sh", "-c", stubborn], [SIGHUP], ["client: signal 9", "note: interrupted: the client did not end within 5 s of SIGTERM and was killed (SIGKILL)"], 20),
+        ]
+        for (index, (client, signals, expected, atMost)) in cases.enumerated() {
+            let log = (directory as NSString).appendingPathComponent("commits-\(index).jsonl")
+            let inspector = try TestProcess(InspectRun.executable, ["--log", log, "--"] + client, environment: weston.clientEnvironment, mergingErrors: true)
+            #expect(Self.waitForBufferCommit(in: log), "\(client): \(inspector.transcript)")
+            for (number, signal) in signals.enumerated() {
+                if number > 0 {
+                    // The first signal has been handled and ignored by the client: still running.
+                    usleep(500_000)
+                    #expect(inspector.isRunning, "\(client): \(inspector.transcript)")
+                }
+                kill(inspector.pid, signal)
+            }
+            let status = inspector.waitForExit(timeout: atMost)
+            inspector.waitForEndOfOutput(timeout: 5)
+            let output = inspector.transcript
+            #expect(status == 0, "\(client) \(signals): \(output)")
+            #expect(output.contains("damask-inspect summary"), "\(client) \(signals): \(output)")
+            #expect(output.contains(#"toplevel "simple-shm""#), "\(client) \(signals): \(output)")
+            for line in expected { #expect(output.contains(line), "\(client) \(signals): \(output)") }
+            if status == nil { inspector.kill() }
+        }
+    }
+
+    @Test("The compositor going away under a running client is a connection error: exit 2, summary printed", arguments: ["weston", "mutter"])
+    func compositorGoingAwayIsExit2(compositor name: String) throws {
+        let compositor = try PrivateCompositor(name == "weston" ? .weston() : .gnome())
+        defer { compositor.stop() }
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = (directory as NSString).appendingPathComponent("commits.jsonl")
+        let inspector = try TestProcess(InspectRun.executable, ["--log", log, "--", "weston-simple-damage"], environment: compositor.clientEnvironment, mergingErrors: true)
+        #expect(Self.waitForBufferCommit(in: log), "\(inspector.transcript)")
+        compositor.kill()
+        let status = inspector.waitForExit(timeout: 30)
+        inspector.waitForEndOfOutput(timeout: 5)
+        let output = inspector.transcript
+        #expect(status == 2, "\(output)")
+        #expect(output.contains("connection error: client 1: the compositor closed the connection without a protocol error"), "\(output)")
+        #expect(output.contains("damask-inspect summary"), "\(output)")
+        if status == nil { inspector.kill() }
+    }
+}
