@@ -184,6 +184,11 @@ public final class InspectProxy {
             guard fcntl(fd, F_GETFD) >= 0 else { throw InspectError.connection("WAYLAND_SOCKET=\(text) is not an open file descriptor") }
             upstreamFD = fd
             unsetenv("WAYLAND_SOCKET")
+            // Later connections of the client (a second connection, a child process) go to
+            // WAYLAND_DISPLAY when that is set too, as a launching compositor usually does.
+            if let display = environment["WAYLAND_DISPLAY"], display.hasPrefix("/") || !runtime.isEmpty {
+                upstreamPath = display.hasPrefix("/") ? display : "\(runtime)/\(display)"
+            }
         } else {
             let display = environment["WAYLAND_DISPLAY"] ?? "wayland-0"
             guard display.hasPrefix("/") || !runtime.isEmpty else {
@@ -240,7 +245,7 @@ public final class InspectProxy {
             upstreamFD = nil
             return fd
         }
-        guard let fd = Optional(socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)), fd >= 0,
+        guard !upstreamPath.isEmpty, let fd = Optional(socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)), fd >= 0,
             var address = try? Self.address(upstreamPath)
         else { return nil }
         let connected = withUnsafePointer(to: &address) {
@@ -258,7 +263,9 @@ public final class InspectProxy {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }
             guard let upstream = connectUpstream() else {
-                report.connectionError("cannot connect to the compositor at \(upstreamPath.isEmpty ? "WAYLAND_SOCKET" : upstreamPath): errno \(errno)")
+                report.connectionError(upstreamPath.isEmpty
+                    ? "connection \(connections + 1) of the client was refused: WAYLAND_SOCKET gave the inspector one connection to the compositor and WAYLAND_DISPLAY is not set, so a further one cannot be forwarded"
+                    : "cannot connect to the compositor at \(upstreamPath): \(String(cString: strerror(errno)))")
                 close(fd)
                 continue
             }

@@ -121,4 +121,49 @@ struct InspectLifecycleTests {
         #expect(output.contains("damask-inspect summary"), "\(output)")
         if status == nil { inspector.kill() }
     }
+
+    /// Runs the command with a connection to the compositor in WAYLAND_SOCKET; with "keep",
+    /// WAYLAND_DISPLAY stays set beside it (as a launching compositor leaves it), otherwise it
+    /// is removed.
+    static let socketLauncher = """
+        import os, socket, sys
+        path = os.path.join(os.environ["XDG_RUNTIME_DIR"], os.environ["WAYLAND_DISPLAY"])
+        if sys.argv[1] != "keep":
+            del os.environ["WAYLAND_DISPLAY"]
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        os.set_inheritable(s.fileno(), True)
+        os.environ["WAYLAND_SOCKET"] = str(s.fileno())
+        os.execvp(sys.argv[2], sys.argv[2:])
+        """
+
+    @Test("Given WAYLAND_SOCKET, a client's second connection goes to WAYLAND_DISPLAY when that is set too, and without it is refused with an error saying why (exit 2)")
+    func secondConnectionBesideWaylandSocket() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("edge-cases")
+        defer { unlink(client) }
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Two connections: a background client and a foreground one, each three frames.
+        let twoClients = ["sh", "-c", "'\(client)' grow-pool 3 & '\(client)' grow-pool 3; wait"]
+        for mode in ["keep", "drop"] {
+            let log = (directory as NSString).appendingPathComponent("\(mode).jsonl")
+            let result = try PrivateCompositor.run(
+                "/usr/bin/python3", ["-c", Self.socketLauncher, mode, InspectRun.executable, "--log", log, "--"] + twoClients,
+                environment: DemoRun.environment(weston.clientEnvironment), timeout: 60)
+            let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            let clients = Set(lines.filter { $0.contains(#""kind":"buffer""#) }.compactMap { line in
+                line.range(of: #""client":"#).map { line[$0.upperBound...].prefix { $0.isNumber } }.map(String.init)
+            })
+            if mode == "keep" {
+                #expect(clients == ["1", "2"], "\(result.output)")
+                #expect(result.status == 0, "\(result.output)")
+            } else {
+                #expect(clients == ["1"], "\(result.output)")
+                #expect(result.output.contains("connection error: connection 2 of the client was refused: WAYLAND_SOCKET gave the inspector one connection to the compositor and WAYLAND_DISPLAY is not set"), "\(result.output)")
+                #expect(result.status == 2, "\(result.output)")
+            }
+        }
+    }
 }
