@@ -14,8 +14,6 @@ public final class InspectReport {
     public private(set) var protocolErrors: [String] = []
     /// Connection problems (compositor unreachable, …).
     public private(set) var connectionErrors: [String] = []
-    /// Buffer commits whose buffer is not wl_shm (e.g. dmabuf): not checked.
-    public var foreignBufferCommits = 0
     public private(set) var offendingRecords = 0
     /// How the client command ended ("exit 0", "signal 15"), once it has.
     public var clientOutcome: String?
@@ -127,8 +125,15 @@ public final class InspectReport {
         if shrunk > 0 {
             text += "not checked: \(shrunk) commits whose wl_shm pool file the client had shrunk below the buffer (read as unreadable, no SIGBUS)\n"
         }
-        if foreignBufferCommits > 0 {
-            text += "not checked: \(foreignBufferCommits) commits of buffers that are not wl_shm (dmabuf is out of scope)\n"
+        let foreign = surfaces.reduce(0) { $0 + $1.foreignBufferCommits }
+        if foreign > 0 {
+            text += "not checked: \(foreign) commits of buffers that are not wl_shm (dmabuf is out of scope)\n"
+        }
+        let otherUnreadable = surfaces.reduce(0) { $0 + $1.unreadableCommits - $1.poolShrunkCommits - $1.foreignBufferCommits }
+        if otherUnreadable > 0 {
+            let formats = surfaces.reduce(into: Set<String>()) { $0.formUnion($1.unreadableFormats) }.sorted()
+            text += "not checked: \(otherUnreadable) wl_shm commits whose pixels could not be read (format \(formats.joined(separator: ", ")): "
+                + "a pixel format the inspector cannot compare, or a buffer outside its pool's file)\n"
         }
         let hidden = hiddenGlobals.keys.sorted()
         text += "hidden globals (\(hidden.count)): " + (hidden.isEmpty ? "none" : hidden.map { "\($0) v\(hiddenGlobals[$0] ?? 0)" }.joined(separator: ", ")) + "\n"

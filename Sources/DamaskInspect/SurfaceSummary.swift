@@ -13,6 +13,10 @@ public struct SurfaceSummary: Sendable {
     public var unreadableCommits = 0
     /// Unreadable commits whose pool file the client had shrunk under the buffer.
     public var poolShrunkCommits = 0
+    /// Unreadable commits of buffers that are not wl_shm (dmabuf, …).
+    public var foreignBufferCommits = 0
+    /// The wl_shm formats of other unreadable commits (formats the inspector cannot compare).
+    public var unreadableFormats: Set<String> = []
     public var firstTime: Double?
     public var lastTime: Double?
     public var damagePixels: [Int] = []
@@ -51,6 +55,9 @@ public struct SurfaceSummary: Sendable {
             if record.reused { reusedBufferCommits += 1 }
             if record.content == .unreadable { unreadableCommits += 1 }
             if record.poolShrunk { poolShrunkCommits += 1 }
+            if record.content == .unreadable && !record.poolShrunk {
+                if record.format.isEmpty { foreignBufferCommits += 1 } else { unreadableFormats.insert(record.format) }
+            }
             damagePixels.append(record.damagePixels)
             if record.content == .compared {
                 changedPixels.append(record.changedPixels)

@@ -268,4 +268,26 @@ extension DamageTrackerTests {
         f.commitParent()
         #expect(f.records.map(\.surface) == [10, 10, 11, 10])
     }
+
+    @Test("A wl_shm format the inspector cannot compare (R8) is reported unreadable, never compared as 4-byte pixels, and the summary says it was not checked")
+    func unknownFormatIsNotCheckedAndSaysSo() throws {
+        let f = try Fixture()
+        let r8: UInt32 = 0x2020_3852  // "R8  ": one byte per pixel
+        f.tracker.request(objectID: 6, interface: "wl_shm_pool", message: "create_buffer",
+                          values: [.newID(9, interface: "wl_buffer", version: 0), .int(0), .int(16), .int(8), .int(16), .uint(r8)])
+        f.commit(buffer: 9, damage: [PixelRect(x: 0, y: 0, width: 16, height: 8)])
+        f.release(9)
+        // Byte 40 is pixel (8, 2) of the R8 buffer, outside the damage below; read as 4-byte
+        // pixels it would be pixel (10, 0).
+        var byte: UInt8 = 0xff
+        _ = pwrite(f.fd, &byte, 1, 40)
+        f.commit(buffer: 9, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        let records = f.records.filter { $0.kind == .buffer }
+        #expect(records.count == 2)
+        #expect(records.allSatisfy { $0.content == .unreadable && $0.format == "R8  " && $0.underDamagePixels == 0 }, "\(records)")
+        let report = InspectReport()
+        for record in f.records { report.add(record) }
+        let summary = report.summary(cpuSeconds: 0, wallSeconds: 1)
+        #expect(summary.contains("not checked: 2 wl_shm commits whose pixels could not be read (format R8  :"), "\(summary)")
+    }
 }
