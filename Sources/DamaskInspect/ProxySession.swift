@@ -21,6 +21,9 @@ public final class ProxySession {
     public let tracker: DamageTracker
     private let report: InspectReport
     private var objects: [UInt32: (interface: WireInterface, version: Int)] = [:]
+    /// Client objects the client destroyed (a destructor request) whose `delete_id` has not
+    /// come yet: the compositor already took them out of use, so their ids may be new ids.
+    private var destroyedIDs: Set<UInt32> = []
     /// Registry names the client may bind, with interface and (capped) version.
     private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
     private var hiddenNames: Set<UInt32> = []
@@ -140,6 +143,7 @@ public final class ProxySession {
             do {
                 let (interface, message, values, fds) = try decodeRequest(header, start: start)
                 try register(request: message, of: interface, objectID: header.objectID, values: values)
+                if message.isDestructor { destroyedIDs.insert(header.objectID) }
                 let isCommit = message.name == "commit" && interface.name == "wl_surface"
                 if !isCommit {
                     tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
@@ -198,6 +202,13 @@ public final class ProxySession {
             guard id < WireCodec.serverIDBase else {
                 throw WireError(.implementation, objectID: objectID, "invalid new id \(id) (in the compositor's range)")
             }
+            // An id still in use (or 0) is what libwayland-server rejects while decoding the
+            // message, with this error; forwarding it would make the inspector's copy of the
+            // object map disagree with the compositor's (a new_id 1 would replace wl_display).
+            guard id != 0, objects[id] == nil || destroyedIDs.contains(id) else {
+                throw WireError(.invalidMethod, objectID: objectID, "invalid arguments for \(interface.name)@\(objectID).\(message.name)")
+            }
+            destroyedIDs.remove(id)
             if interface.name == "wl_registry" {
                 guard case .uint(let globalName) = values.first, let global = globals[globalName] else {
                     throw WireError(.invalidObject, objectID: objectID, "invalid global \(name ?? "?") (\(values.first?.integer ?? 0))")
@@ -277,7 +288,10 @@ public final class ProxySession {
                     if hiddenNames.remove(name) != nil { continue }
                 }
             case ("wl_display", "delete_id"):
-                if case .uint(let id) = values[0] { objects[id] = nil }
+                if case .uint(let id) = values[0] {
+                    objects[id] = nil
+                    destroyedIDs.remove(id)
+                }
             case ("wl_display", "error"):
                 compositorSentError = true
                 report.protocolError("compositor to client \(number): \(WireCodec.describe(interface.name, header.objectID, message, values))")

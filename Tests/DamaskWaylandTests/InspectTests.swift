@@ -276,6 +276,12 @@ struct InspectTests {
         ("0100000000000400", "code=1 message=message of invalid size 4"),
         ("2a00000000000800", "code=0 message=invalid object 42"),
         ("01000000010010000200000000000000", "bytes left over after the last argument"),
+        // new ids in use (wl_display's own 1; a registry's 2 twice): what Weston and mutter
+        // answer themselves (checked against both with the same bytes); new id 0 gets the
+        // same code (Weston's text: "invalid arguments for wl_display@1.get_registry").
+        ("0100000001000c0001000000", "code=1 message=invalid arguments for wl_display@1.get_registry"),
+        ("0100000001000c00020000000100000001000c0002000000", "code=1 message=invalid arguments for wl_display@1.get_registry"),
+        ("0100000001000c0000000000", "code=1 message=wl_display@1.get_registry: new id 0 for argument 'registry'"),
     ])
     func malformedRequestGetsAProtocolError(bytes: String, expected: String) throws {
         let weston = try PrivateCompositor(.weston())
