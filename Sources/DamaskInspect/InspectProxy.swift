@@ -30,6 +30,8 @@ public final class InspectProxy {
     /// Seconds a client has to end after the SIGTERM the inspector relays from its own
     /// SIGINT/SIGTERM/SIGHUP before it is killed.
     static let killGrace: Double = 5
+    /// A signal this soon (s) after the first counts as the same one.
+    static let repeatWindow: Double = 0.5
 
     /// The process's CPU time when the proxy was made (the runtime's start-up), left out of
     /// the reported cost so that it covers the same span as the wall time beside it.
@@ -104,6 +106,11 @@ public final class InspectProxy {
             }
             var interruptedTwice = false
             for number in fds[0].revents != 0 ? relay.drain() : [] where !interruptedTwice {
+                if let first = signalledAt, elapsed - first < Self.repeatWindow {
+                    // The same interruption delivered twice (`timeout` signals its child and
+                    // then the child's whole process group): not a second request.
+                    continue
+                }
                 if signalledAt == nil {
                     signalledAt = elapsed
                     report.interruption = "interrupted by signal \(number): the client was sent SIGTERM"

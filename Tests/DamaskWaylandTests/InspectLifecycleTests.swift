@@ -68,26 +68,28 @@ struct InspectLifecycleTests {
         }
     }
 
-    @Test("SIGINT to the inspector ends its client with SIGTERM and prints the summary; a client ignoring SIGTERM is killed at a second signal, or 5 s after a SIGHUP")
+    @Test("SIGINT to the inspector ends its client with SIGTERM and prints the summary (a signal delivered twice at once counts once); a client ignoring SIGTERM is killed at a second signal, or 5 s after a SIGHUP")
     func interruptingTheInspectorEndsTheRunWithASummary() throws {
         let weston = try PrivateCompositor(.weston())
         defer { weston.stop() }
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let stubborn = #"trap "" INT TERM HUP; exec weston-simple-shm"#
-        let cases: [(client: [String], signals: [Int32], expected: [String], atMost: TimeInterval)] = [
-            (["weston-simple-shm"], [SIGINT], ["client: signal 15", "note: interrupted by signal 2: the client was sent SIGTERM"], 10),
-            (["sh", "-c", stubborn], [SIGTERM, SIGTERM], ["client: signal 9", "note: interrupted twice (signal 15): the client was killed (SIGKILL)"], 10),
-            (["sh", "-c", stubborn], [SIGHUP], ["client: signal 9", "note: interrupted: the client did not end within 5 s of SIGTERM and was killed (SIGKILL)"], 20),
+        // Each signal with the pause before it (s): two at once is what `timeout` does (its
+        // child, then the child's process group).
+        let cases: [(client: [String], signals: [(Int32, TimeInterval)], expected: [String], atMost: TimeInterval)] = [
+            (["weston-simple-shm"], [(SIGINT, 0), (SIGINT, 0)], ["client: signal 15", "note: interrupted by signal 2: the client was sent SIGTERM"], 10),
+            (["sh", "-c", stubborn], [(SIGTERM, 0), (SIGTERM, 1.5)], ["client: signal 9", "note: interrupted twice (signal 15): the client was killed (SIGKILL)"], 10),
+            (["sh", "-c", stubborn], [(SIGHUP, 0)], ["client: signal 9", "note: interrupted: the client did not end within 5 s of SIGTERM and was killed (SIGKILL)"], 20),
         ]
         for (index, (client, signals, expected, atMost)) in cases.enumerated() {
             let log = (directory as NSString).appendingPathComponent("commits-\(index).jsonl")
             let inspector = try TestProcess(InspectRun.executable, ["--log", log, "--"] + client, environment: weston.clientEnvironment, mergingErrors: true)
             #expect(Self.waitForBufferCommit(in: log), "\(client): \(inspector.transcript)")
-            for (number, signal) in signals.enumerated() {
-                if number > 0 {
-                    // The first signal has been handled and ignored by the client: still running.
-                    usleep(500_000)
+            for (signal, pause) in signals {
+                if pause > 0 {
+                    // The signal before has been handled and ignored by the client: still running.
+                    usleep(useconds_t(pause * 1_000_000))
                     #expect(inspector.isRunning, "\(client): \(inspector.transcript)")
                 }
                 kill(inspector.pid, signal)
