@@ -80,9 +80,18 @@ public final class InspectReport {
         return 0
     }
 
-    /// `text` cut to `width` characters, the cut marked with "…" (and a quoted title's
-    /// closing quote kept).
-    static func column(_ text: String, width: Int) -> String {
+    /// `text` on one line (control characters, as a window title may hold, shown as `\u{…}`),
+    /// cut to `width` characters, the cut marked with "…" (and a quoted title's closing quote
+    /// kept).
+    static func column(_ raw: String, width: Int) -> String {
+        var text = ""
+        for scalar in raw.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7f {
+                text += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
         guard text.count > width else { return text }
         let quoted = text.hasSuffix("\"")
         return String(text.prefix(width - (quoted ? 2 : 1))) + "…" + (quoted ? "\"" : "")

@@ -48,8 +48,15 @@ public struct SurfaceGeometry: Sendable, Equatable {
             xs.append(bx)
             ys.append(by)
         }
-        let left = Int((xs.min() ?? 0).rounded(.down)), right = Int((xs.max() ?? 0).rounded(.up))
-        let top = Int((ys.min() ?? 0).rounded(.down)), bottom = Int((ys.max() ?? 0).rounded(.up))
+        // A hostile but decodable geometry (scale 2³¹−1, a huge viewport source shown at 1×1)
+        // puts these far beyond Int: clamp to just outside the buffer before converting,
+        // which the intersection below makes no difference to.
+        func near(_ value: Double?, _ size: Int) -> Double {
+            guard let value, !value.isNaN else { return 0 }
+            return min(max(value, -1), Double(size) + 1)
+        }
+        let left = Int(near(xs.min(), bufferWidth).rounded(.down)), right = Int(near(xs.max(), bufferWidth).rounded(.up))
+        let top = Int(near(ys.min(), bufferHeight).rounded(.down)), bottom = Int(near(ys.max(), bufferHeight).rounded(.up))
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
             .intersection(PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight))
     }

@@ -31,4 +31,24 @@ struct DamageGeometryTests {
         #expect(geometry.bufferRect(fromSurface: PixelRect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max)), bufferWidth: 100, bufferHeight: 100)
             == PixelRect(x: 10, y: 10, width: 90, height: 90))
     }
+
+    @Test("Extreme but decodable geometry (scale 2³¹−1, an 8-million-wide viewport source shown at 1×1, INT32_MAX damage) maps to a clipped rect instead of trapping")
+    func extremeGeometryDoesNotTrap() {
+        var geometry = SurfaceGeometry()
+        geometry.scale = Int(Int32.max)
+        geometry.source = (x: -8_388_608, y: 8_388_607, width: 8_388_607, height: 8_388_607)
+        geometry.destination = (width: 1, height: 1)
+        for transform in 0..<8 {
+            geometry.transform = transform
+            let everything = PixelRect(x: Int(Int32.min), y: Int(Int32.min), width: Int(Int32.max), height: Int(Int32.max))
+            let huge = PixelRect(x: 0, y: 0, width: Int(Int32.max), height: Int(Int32.max))
+            for rect in [everything, huge] {
+                let mapped = geometry.bufferRect(fromSurface: rect, bufferWidth: 64, bufferHeight: 32)
+                // Empty, or inside the buffer.
+                #expect(mapped.width >= 0 && mapped.height >= 0, "transform \(transform): \(mapped)")
+                #expect(mapped.isEmpty || (mapped.x >= 0 && mapped.y >= 0 && mapped.x + mapped.width <= 64 && mapped.y + mapped.height <= 32),
+                        "transform \(transform): \(mapped)")
+            }
+        }
+    }
 }

@@ -19,11 +19,13 @@ struct InspectReportTests {
         #expect(!without.summary(cpuSeconds: 0, wallSeconds: 1).contains("out of scope"))
     }
 
-    @Test("A role longer than its column is cut with an ellipsis and keeps the title's closing quote; a short one is left alone")
+    @Test("A role longer than its column is cut with an ellipsis and keeps the title's closing quote; a short one is left alone; control characters are escaped")
     func longRoleIsCutVisibly() {
         #expect(InspectReport.column(#"toplevel "GTK Widget Factory""#, width: 28) == #"toplevel "GTK Widget Facto…""#)
         #expect(InspectReport.column(#"toplevel "GTK Widget Factory""#, width: 28).count == 28)
         #expect(InspectReport.column("subsurface of @14 and more text", width: 28) == "subsurface of @14 and more …")
         #expect(InspectReport.column(#"toplevel "Damask""#, width: 28) == #"toplevel "Damask""#)
+        // A title with a newline or tab would break the table's row in two.
+        #expect(InspectReport.column("toplevel \"a\nb\tc\"", width: 28) == #"toplevel "a\u{a}b\u{9}c""#)
     }
 }
