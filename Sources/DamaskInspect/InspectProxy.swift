@@ -204,7 +204,8 @@ public final class InspectProxy {
             upstreamPath = display.hasPrefix("/") ? display : "\(runtime)/\(display)"
             var status = stat()
             guard stat(upstreamPath, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
-                throw InspectError.connection("no Wayland compositor at \(upstreamPath) (WAYLAND_DISPLAY=\(display))")
+                let source = environment["WAYLAND_DISPLAY"] == nil ? "WAYLAND_DISPLAY is not set, so the default wayland-0" : "WAYLAND_DISPLAY=\(display)"
+                throw InspectError.connection("no Wayland compositor at \(upstreamPath) (\(source))")
             }
         }
         let directory = runtime.isEmpty ? NSTemporaryDirectory() : runtime

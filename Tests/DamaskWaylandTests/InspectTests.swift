@@ -306,6 +306,20 @@ struct InspectTests {
         let noClient = try PrivateCompositor.run(InspectRun.executable, ["--log"], environment: environment)
         #expect(noClient.status == 2)
         #expect(noClient.output.contains("--log needs a value"), "\(noClient.output)")
+        // An empty runtime directory: no wayland-0 there.
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("damask-inspect-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        var unset = environment
+        unset["WAYLAND_DISPLAY"] = nil
+        unset["XDG_RUNTIME_DIR"] = runtime
+        let noDisplay = try PrivateCompositor.run(InspectRun.executable, ["--", "true"], environment: unset)
+        #expect(noDisplay.status == 2)
+        #expect(noDisplay.output.contains("no Wayland compositor at \(runtime)/wayland-0 (WAYLAND_DISPLAY is not set, so the default wayland-0)"), "\(noDisplay.output)")
+        unset["XDG_RUNTIME_DIR"] = nil
+        let noRuntime = try PrivateCompositor.run(InspectRun.executable, ["--", "true"], environment: unset)
+        #expect(noRuntime.status == 2)
+        #expect(noRuntime.output.contains("XDG_RUNTIME_DIR is not set, so WAYLAND_DISPLAY=wayland-0 cannot be found"), "\(noRuntime.output)")
         let badRatio = try PrivateCompositor.run(InspectRun.executable, ["--fail-over", "x", "--", "true"], environment: environment)
         #expect(badRatio.status == 2)
         #expect(badRatio.output.contains("--fail-over expects a ratio"), "\(badRatio.output)")
