@@ -162,6 +162,10 @@ public final class InspectProxy {
     }
 
     private func finishRun() -> Int32 {
+        if connections == 0 {
+            let display = ProcessInfo.processInfo.environment["DISPLAY"].map { " (DISPLAY=\($0) is set: did it choose X11? e.g. QT_QPA_PLATFORM=wayland, GDK_BACKEND=wayland)" } ?? ""
+            report.neverConnected = display
+        }
         flushLog(force: true)
         for session in sessions where !session.isFinished {
             session.tracker.finishComparisons()

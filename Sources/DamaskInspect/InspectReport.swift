@@ -19,6 +19,10 @@ public final class InspectReport {
     public var clientOutcome: String?
     /// How a SIGINT/SIGTERM/SIGHUP to the inspector ended the run, when one did.
     public var interruption: String?
+    /// Set when the client never connected to the inspector's socket, with why that may be
+    /// (a toolkit that chose X11, …): nothing was checked, which a bare "0 under-damage"
+    /// would hide.
+    public var neverConnected: String?
 
     /// Time the trackers spent reading and comparing pixels (commits and release checks), µs.
     public var pixelMicroseconds = 0
@@ -152,6 +156,7 @@ public final class InspectReport {
         for error in protocolErrors { text += "protocol error: \(error)\n" }
         if let clientOutcome { text += "client: \(clientOutcome)\n" }
         if let interruption { text += "note: \(interruption)\n" }
+        if let neverConnected { text += "note: nothing was checked: the client never connected to the inspector's Wayland socket\(neverConnected)\n" }
         for note in connectionNotes { text += "note: \(note)\n" }
         for error in connectionErrors { text += "connection error: \(error)\n" }
         if !commitLatencies.isEmpty {

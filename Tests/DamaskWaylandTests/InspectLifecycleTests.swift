@@ -42,6 +42,21 @@ struct InspectLifecycleTests {
         }
     }
 
+    @Test("A client that never connects (one that chose X11, say) gets a note that nothing was checked, naming DISPLAY when it is set")
+    func clientThatNeverConnectsIsNoted() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        var environment = weston.clientEnvironment
+        environment["DISPLAY"] = ":97"
+        let run = try PrivateCompositor.run(InspectRun.executable, ["--", "true"], environment: environment, timeout: 30)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("note: nothing was checked: the client never connected to the inspector's Wayland socket (DISPLAY=:97 is set: did it choose X11?"), "\(run.output)")
+        let connected = try InspectRun.run(["timeout", "-s", "INT", "1", "weston-simple-shm"], environment: weston.clientEnvironment, timeout: 30)
+        defer { connected.removeDirectory() }
+        #expect(!connected.output.contains("nothing was checked"), "\(connected.output)")
+        #expect(connected.output.contains(#"toplevel "simple-shm""#), "\(connected.output)")
+    }
+
     @Test("An unusable --log or --evidence path is exit 2 at start with the system's reason, before the client runs")
     func unusableOutputPathsAreExit2WithTheReason() throws {
         let weston = try PrivateCompositor(.weston())
