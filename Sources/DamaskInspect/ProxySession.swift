@@ -137,7 +137,18 @@ public final class ProxySession {
             let start = client.unconsumedRange.lowerBound
             guard let header = WireCodec.header(in: client.incoming, at: start) else { return }
             guard header.size >= 8, header.size % 4 == 0 else {
-                return clientError(WireError(.invalidMethod, objectID: header.objectID, "message of invalid size \(header.size) to object \(header.objectID)"))
+                // What libwayland-server says about it: the target's lookups come first, then
+                // the arguments it cannot decode from a message that short.
+                let detail = "message of invalid size \(header.size) to object \(header.objectID)"
+                guard let object = objects[header.objectID] else {
+                    return clientError(WireError(.invalidObject, objectID: header.objectID, detail, sentMessage: "invalid object \(header.objectID)"))
+                }
+                let name = object.interface.name
+                guard header.opcode < object.interface.requests.count else {
+                    return clientError(WireError(.invalidMethod, objectID: header.objectID, detail, sentMessage: "invalid method \(header.opcode), object \(name)@\(header.objectID)"))
+                }
+                let request = object.interface.requests[header.opcode].name
+                return clientError(WireError(.invalidMethod, objectID: header.objectID, detail, sentMessage: "invalid arguments for \(name)@\(header.objectID).\(request)"))
             }
             guard client.unconsumedRange.count >= header.size else { return }
             do {
@@ -186,9 +197,16 @@ public final class ProxySession {
             throw WireError(.invalidMethod, objectID: header.objectID, "invalid method \(header.opcode) (since \(message.since) > version \(object.version)), object \(interface.name)@\(header.objectID)")
         }
         var fds = client.incomingFDs[...]
-        let values = try WireCodec.decode(
-            client.incoming[(start + 8)..<(start + header.size)], as: message, objectID: header.objectID,
-            interface: interface.name, fds: &fds)
+        let values: [WireValue]
+        do {
+            values = try WireCodec.decode(
+                client.incoming[(start + 8)..<(start + header.size)], as: message, objectID: header.objectID,
+                interface: interface.name, fds: &fds)
+        } catch let error as WireError {
+            // libwayland-server reports every argument it cannot decode with one wording.
+            throw WireError(error.code, objectID: header.objectID, error.message,
+                            sentMessage: "invalid arguments for \(interface.name)@\(header.objectID).\(message.name)")
+        }
         let used = client.incomingFDs.count - fds.count
         let taken = Array(client.incomingFDs.prefix(used))
         client.incomingFDs.removeFirst(used)
@@ -200,7 +218,8 @@ public final class ProxySession {
         for value in values {
             guard case .newID(let id, let name, let bindVersion) = value else { continue }
             guard id < WireCodec.serverIDBase else {
-                throw WireError(.implementation, objectID: objectID, "invalid new id \(id) (in the compositor's range)")
+                throw WireError(.invalidMethod, objectID: objectID, "invalid new id \(id) (in the compositor's range)",
+                                sentMessage: "invalid arguments for \(interface.name)@\(objectID).\(message.name)")
             }
             // An id still in use (or 0) is what libwayland-server rejects while decoding the
             // message, with this error; forwarding it would make the inspector's copy of the
@@ -211,13 +230,13 @@ public final class ProxySession {
             destroyedIDs.remove(id)
             if interface.name == "wl_registry" {
                 guard case .uint(let globalName) = values.first, let global = globals[globalName] else {
-                    throw WireError(.invalidObject, objectID: objectID, "invalid global \(name ?? "?") (\(values.first?.integer ?? 0))")
+                    throw WireError(.invalidObject, objectID: objectID, "invalid global \(name ?? "?") (\(values.first?.integer ?? 0))", errorObject: objectID)
                 }
                 guard name == global.interface else {
-                    throw WireError(.invalidObject, objectID: objectID, "invalid interface for global \(global.interface): wanted \(name ?? "?")")
+                    throw WireError(.invalidObject, objectID: objectID, "invalid interface for global \(global.interface): wanted \(name ?? "?")", errorObject: objectID)
                 }
                 guard bindVersion >= 1, bindVersion <= global.version, let known = WireInterface.known[global.interface] else {
-                    throw WireError(.invalidObject, objectID: objectID, "invalid version for global \(global.interface) (\(values.first?.integer ?? 0)): have \(global.version), wanted \(bindVersion)")
+                    throw WireError(.invalidObject, objectID: objectID, "invalid version for global \(global.interface) (\(values.first?.integer ?? 0)): have \(global.version), wanted \(bindVersion)", errorObject: objectID)
                 }
                 objects[id] = (known, Int(bindVersion))
             } else if let name, let known = WireInterface.known[name] {
@@ -229,8 +248,9 @@ public final class ProxySession {
     }
 
     private func clientError(_ error: WireError) {
-        report.protocolError("client \(number): \(error.message)")
-        let bytes = WireCodec.encode(objectID: 1, opcode: 0, [.object(error.objectID), .uint(error.code.rawValue), .string(error.message)])
+        let sent = error.sentMessage == error.message ? "" : " (sent as: \(error.sentMessage))"
+        report.protocolError("client \(number): \(error.message)\(sent)")
+        let bytes = WireCodec.encode(objectID: 1, opcode: 0, [.object(error.errorObject), .uint(error.code.rawValue), .string(error.sentMessage)])
         client.enqueue(bytes[...], fds: [])
         finish(nil)
     }
