@@ -27,6 +27,17 @@ public struct BufferFormat: Sendable, Equatable {
         }
     }
 
+    /// The bytes of a pixel that carry colour, for formats that are not 4 bytes per pixel:
+    /// 6 for the 64-bit X formats (XRGB/XBGR16161616F: the X channel is the last 2 bytes,
+    /// ignored like the X byte of XRGB8888), otherwise all of them.
+    public var visibleBytes: Int {
+        code == Self.fourcc("XR4H") || code == Self.fourcc("XB4H") ? 6 : bytesPerPixel ?? 4
+    }
+
+    static func fourcc(_ text: String) -> UInt32 {
+        text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
     /// A short name: "argb8888", "xrgb8888" or the fourcc.
     public var name: String {
         switch code {

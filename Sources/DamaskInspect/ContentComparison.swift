@@ -129,8 +129,11 @@ public struct ContentComparison: Sendable, Equatable {
         case .copy: memcpy(store, new, rowBytes)
         case .copyChanged: if differs { memcpy(store, new, rowBytes) }
         case .update:
-            storeDiffered = memcmp(store, new, rowBytes) != 0
-            if storeDiffered { memcpy(store, new, rowBytes) }
+            if memcmp(store, new, rowBytes) != 0 {
+                storeDiffered = format.visibleBytes == bpp
+                    || (0..<width).contains { Self.differs($0, old: store, new: new, format: format) }
+                memcpy(store, new, rowBytes)
+            }
         }
         return (differs, storeDiffered)
     }
@@ -215,7 +218,8 @@ public struct ContentComparison: Sendable, Equatable {
         let start = range.lowerBound * bpp
         guard memcmp(old + start, new + start, range.count * bpp) != 0 else { return }
         var count = 0, first = -1, last = -1
-        for x in range where memcmp(old + x * bpp, new + x * bpp, bpp) != 0 {
+        let visible = format.visibleBytes
+        for x in range where memcmp(old + x * bpp, new + x * bpp, visible) != 0 {
             count += 1
             if first < 0 { first = x }
             last = x
@@ -238,7 +242,7 @@ public struct ContentComparison: Sendable, Equatable {
     /// Whether pixel `x` differs in its visible bits.
     private static func differs(_ x: Int, old: UnsafeRawPointer, new: UnsafeRawPointer, format: BufferFormat) -> Bool {
         let bpp = format.bytesPerPixel ?? 4
-        guard bpp == 4 else { return memcmp(old + x * bpp, new + x * bpp, bpp) != 0 }
+        guard bpp == 4 else { return memcmp(old + x * bpp, new + x * bpp, format.visibleBytes) != 0 }
         return (old.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self) ^ new.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self))
             & format.visibleMask != 0
     }

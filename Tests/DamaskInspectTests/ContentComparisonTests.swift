@@ -24,7 +24,7 @@ struct ContentComparisonTests {
                     }
                     differs = (a ^ b) & format.visibleMask != 0
                 } else {
-                    differs = old[offset..<(offset + bpp)] != new[offset..<(offset + bpp)]
+                    differs = old[offset..<(offset + format.visibleBytes)] != new[offset..<(offset + format.visibleBytes)]
                 }
                 guard differs else { continue }
                 let pixel = PixelRect(x: x, y: y, width: 1, height: 1)
@@ -40,7 +40,7 @@ struct ContentComparisonTests {
         return result
     }
 
-    @Test("Random changes and damage: the row comparison counts exactly what a pixel-by-pixel comparison counts", arguments: [UInt32(0), 1, 0x3432_4752, 0x3631_4752, 0x4834_5241])
+    @Test("Random changes and damage: the row comparison counts exactly what a pixel-by-pixel comparison counts", arguments: [UInt32(0), 1, 0x3432_4752, 0x3631_4752, 0x4834_5241, 0x4834_5258])
     func rowComparisonEqualsPixelByPixel(formatCode: UInt32) {
         var generator = SystemRandomNumberGenerator()
         let format = BufferFormat(code: formatCode)
@@ -420,5 +420,35 @@ struct TrackerModelTests {
             }
         }
         #expect(checked > 50)
+    }
+}
+
+/// The X channel of the 64-bit X formats, as the X byte of XRGB8888, is not content.
+@Suite("Content comparison of 64-bit X formats")
+struct WideXFormatComparisonTests {
+    @Test("XRGB16161616F: a change in a pixel's X channel (its last 2 bytes) is no change, nor a held write; a change in its colour is one")
+    func xChannelOfWideFormatsIsIgnored() {
+        let format = BufferFormat(code: BufferFormat.fourcc("XR4H"))
+        #expect(format.bytesPerPixel == 8 && format.visibleBytes == 6)
+        #expect(BufferFormat(code: BufferFormat.fourcc("AR4H")).visibleBytes == 8)
+        let old = [UInt8](repeating: 0x11, count: 4 * 8)
+        var xOnly = old
+        xOnly[8 + 6] = 0x99  // pixel 1's X channel
+        xOnly[8 + 7] = 0x98
+        var colour = xOnly
+        colour[24] = 0x42    // pixel 3's blue
+        var comparison = ContentComparison()
+        _ = comparison.addRow(0, old: old, new: xOnly, width: 4, format: format, damage: [])
+        #expect(comparison.changedPixels == 0 && comparison.underDamagePixels == 0)
+        _ = comparison.addRow(1, old: old, new: colour, width: 4, format: format, damage: [])
+        #expect(comparison.changedPixels == 1 && comparison.underDamagePixels == 1)
+        // The held-buffer check: the store holds the committed row; the client changed only X.
+        var store = old
+        var held = ContentComparison()
+        let xWrite = store.withUnsafeMutableBytes { held.addRow(0, old: nil, new: xOnly, width: 4, format: format, damage: [], store: $0.baseAddress!, storeMode: .update) }
+        #expect(!xWrite.storeDiffered)
+        store = old
+        let colourWrite = store.withUnsafeMutableBytes { held.addRow(0, old: nil, new: colour, width: 4, format: format, damage: [], store: $0.baseAddress!, storeMode: .update) }
+        #expect(colourWrite.storeDiffered)
     }
 }
