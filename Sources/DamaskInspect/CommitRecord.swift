@@ -65,14 +65,15 @@ public struct CommitRecord: Sendable, Equatable {
         (self.kind, self.time, self.client, self.surface, self.role, self.commit) = (kind, time, client, surface, role, commit)
     }
 
-    /// Damage area ÷ changed pixels (nil when nothing changed).
+    /// Damage area ÷ changed pixels (nil when nothing changed, and for a held-write record,
+    /// whose changed pixels are the client's writes after the commit, not a commit's change).
     public var overDamageOfChanged: Double? {
-        content == .compared && changedPixels > 0 ? Double(damagePixels) / Double(changedPixels) : nil
+        kind == .buffer && content == .compared && changedPixels > 0 ? Double(damagePixels) / Double(changedPixels) : nil
     }
 
     /// Damage area ÷ changed bounding-box area (nil when nothing changed).
     public var overDamageOfBounds: Double? {
-        content == .compared && changedBounds.area > 0 ? Double(damagePixels) / Double(changedBounds.area) : nil
+        kind == .buffer && content == .compared && changedBounds.area > 0 ? Double(damagePixels) / Double(changedBounds.area) : nil
     }
 
     /// Damage area ÷ the area of the separate changes' bounding boxes (``ChangeClusters``):
@@ -80,7 +81,7 @@ public struct CommitRecord: Sendable, Equatable {
     /// changes (nil when nothing changed).
     public var overDamageOfBoxes: Double? {
         let area = changedBoxes.reduce(0) { $0 + $1.area }
-        return content == .compared && area > 0 ? Double(damagePixels) / Double(area) : nil
+        return kind == .buffer && content == .compared && area > 0 ? Double(damagePixels) / Double(area) : nil
     }
 
     /// A commit that attached a buffer but declared no damage at all.

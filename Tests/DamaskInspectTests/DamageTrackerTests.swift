@@ -134,6 +134,9 @@ struct DamageTrackerTests {
         #expect(record.heldWrite)
         #expect(record.commit == 1)
         #expect(record.changedPixels == 1)
+        // No damage belongs to a release: no over-damage ratio (the log has null, not 0.000).
+        #expect(record.overDamageOfChanged == nil && record.overDamageOfBounds == nil && record.overDamageOfBoxes == nil)
+        #expect(record.jsonLine.contains(#""over_damage_changed":null,"over_damage_bbox":null,"over_damage_boxes":null"#), "\(record.jsonLine)")
         // After the release, writing is allowed.
         let count = f.records.count
         f.write(buffer: 7, x: 1, y: 0, 0x123456)
