@@ -146,7 +146,7 @@ public final class InspectReport {
         if otherUnreadable > 0 {
             let formats = surfaces.reduce(into: Set<String>()) { $0.formUnion($1.unreadableFormats) }.sorted()
             text += "not checked: \(otherUnreadable) wl_shm commits whose pixels could not be read (format \(formats.joined(separator: ", ")): "
-                + "a pixel format the inspector cannot compare, or a buffer outside its pool's file)\n"
+                + "a pixel format the inspector cannot compare, a buffer outside its pool, or one over 32768 px a side)\n"
         }
         let hidden = hiddenGlobals.keys.sorted()
         text += "hidden globals (\(hidden.count)): " + (hidden.isEmpty ? "none" : hidden.map { "\($0) v\(hiddenGlobals[$0] ?? 0)" }.joined(separator: ", ")) + "\n"
