@@ -121,6 +121,14 @@ public final class DamageTracker {
         case ("xdg_surface", "get_toplevel"), ("xdg_surface", "get_popup"):
             surfaceOf[id(0)] = surfaceOf[objectID]
             surface(objectID)?.role = message == "get_toplevel" ? "toplevel" : "popup"
+        case ("xdg_toplevel", "destroy"), ("xdg_popup", "destroy"), ("xdg_surface", "destroy"):
+            // Destroying the role object unmaps the surface (xdg-shell): its next buffer is a
+            // new mapping, which every compositor shows whole, as after a null attach.
+            if let tracked = surface(objectID) {
+                tracked.content = nil
+                tracked.currentBuffer = nil
+            }
+            surfaceOf[objectID] = nil
         case ("xdg_toplevel", "set_title"):
             if case .string(let title) = values.first { surface(objectID)?.title = title }
         case ("wl_subcompositor", "get_subsurface"):
@@ -467,7 +475,7 @@ public final class DamageTracker {
         case ("wl_surface", "attach"), ("wl_surface", "damage"), ("wl_surface", "damage_buffer"), ("wl_surface", "frame"):
             false
         case ("wl_shm", _), ("wl_shm_pool", _), ("wl_buffer", _), ("wl_compositor", _), ("wl_surface", _), ("wp_viewporter", _),
-            ("wp_viewport", _), ("xdg_wm_base", _), ("xdg_surface", _), ("xdg_toplevel", _), ("wl_subcompositor", _),
+            ("wp_viewport", _), ("xdg_wm_base", _), ("xdg_surface", _), ("xdg_toplevel", _), ("xdg_popup", _), ("wl_subcompositor", _),
             ("wl_subsurface", _), ("wl_pointer", _):
             true
         default:

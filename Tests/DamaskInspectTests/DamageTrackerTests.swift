@@ -293,4 +293,34 @@ extension DamageTrackerTests {
         let summary = report.summary(cpuSeconds: 0, wallSeconds: 1)
         #expect(summary.contains("not checked: 2 wl_shm commits whose pixels could not be read (format R8  :"), "\(summary)")
     }
+
+    @Test("A surface unmapped by destroying its xdg role objects is new content when mapped again, as after a null attach: partial damage then is no under-damage")
+    func surfaceRemappedAfterRoleDestructionIsNewContent() throws {
+        let f = try Fixture()
+        func map(xdgSurface: UInt32, toplevel: UInt32) {
+            f.tracker.request(objectID: 2, interface: "xdg_wm_base", message: "get_xdg_surface",
+                              values: [.newID(xdgSurface, interface: "xdg_surface", version: 0), .object(10)])
+            f.tracker.request(objectID: xdgSurface, interface: "xdg_surface", message: "get_toplevel",
+                              values: [.newID(toplevel, interface: "xdg_toplevel", version: 0)])
+            f.commit(buffer: nil, damage: [])  // the initial commit, no buffer
+        }
+        map(xdgSurface: 20, toplevel: 21)
+        f.commitBaseline()
+        f.tracker.request(objectID: 21, interface: "xdg_toplevel", message: "destroy", values: [])
+        f.tracker.request(objectID: 20, interface: "xdg_surface", message: "destroy", values: [])
+        // Mapped again with other content, damaging only a corner: the compositor shows it whole.
+        f.write(buffer: 7, x: 12, y: 6, 0x00ff00)
+        map(xdgSurface: 22, toplevel: 23)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 2, height: 2)])
+        let record = try #require(f.records.last)
+        #expect(record.kind == .buffer)
+        #expect(record.content == .new, "\(record)")
+        #expect(record.underDamagePixels == 0)
+        // Still mapped: the next commit is compared again.
+        f.release(7)
+        f.write(buffer: 7, x: 13, y: 6, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 2, height: 2)])
+        #expect(f.records.last?.content == .compared)
+        #expect(f.records.last?.underDamagePixels == 1)
+    }
 }
