@@ -42,7 +42,9 @@
 
     func tick(timestamp: UInt32) {
         if hasStarted {
-            currentTime += Double(timestamp &- lastTimestamp) / 1000
+            // A frame stamped before the last one (the two frame clocks disagreeing) holds
+            // the animations still instead of ending them.
+            currentTime += Double(milliseconds(from: lastTimestamp, to: timestamp)) / 1000
         } else {
             currentTime = Double(timestamp) / 1000
             hasStarted = true

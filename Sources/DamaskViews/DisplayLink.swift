@@ -83,7 +83,7 @@
         if frameCount == 0 {
             self.timestamp = Double(timestamp) / 1000
         } else {
-            let interval = timestamp &- frameCallbackTimestamp
+            let interval = milliseconds(from: frameCallbackTimestamp, to: timestamp)
             self.timestamp += Double(interval) / 1000
             // Every frame, and no gap of a pause or a hidden window: the display's interval.
             if preferredFramesPerSecond == 0, interval > 0, interval <= 100 {

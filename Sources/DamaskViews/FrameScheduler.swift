@@ -20,6 +20,14 @@ func timestamp(_ a: UInt32, precedes b: UInt32) -> Bool {
     Int32(bitPattern: a &- b) < 0
 }
 
+/// Milliseconds from wrapping timestamp `earlier` to `later`, or 0 when `later` is in fact
+/// the earlier one. Frame times come from two sources (the compositor's frame callbacks and
+/// the surface's own clock for idle frames) that can disagree by a few milliseconds; a
+/// plain wrapping subtraction would turn a step back into a jump of 49 days.
+func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
+    timestamp(later, precedes: earlier) ? 0 : later &- earlier
+}
+
 /// What the scheduler asks of its window: run one pass, then the after-pass callbacks.
 @MainActor protocol FrameSchedulerDelegate: AnyObject {
     /// Whether an open explicit transaction holds the window's passes back.

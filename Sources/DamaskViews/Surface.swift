@@ -39,7 +39,9 @@ import Foundation
     /// The default calls ``requestFrame()``.
     func requestIdleFrame(notBefore timestamp: UInt32?)
     /// The time now on the clock that stamps frames, in milliseconds (wrapping). The
-    /// default reads `CLOCK_MONOTONIC`, which Weston and mutter stamp frame callbacks with.
+    /// default reads `CLOCK_MONOTONIC`; a surface whose frames come from a compositor maps it
+    /// onto the compositor's frame clock (which has no defined base: mutter uses
+    /// `CLOCK_MONOTONIC`, headless Weston `CLOCK_MONOTONIC_RAW`).
     var clockTimestamp: UInt32 { get }
     /// The clipboard or primary selection this surface's window reads and writes, or `nil`
     /// when the platform has none of that kind. The default: the process's

@@ -150,6 +150,14 @@ public final class WaylandSurface: Surface {
     /// The timer of an idle frame (``requestIdleFrame()``), on ``MainLoop``; owned here,
     /// cancelled when a frame callback answers instead, and in `close()`.
     private var idleFrameTimer: MainLoop.Timer?
+    /// The compositor's frame clock minus `CLOCK_MONOTONIC`, in milliseconds, as the latest
+    /// frame callback showed it (0 before the first). Frame callback times have no defined
+    /// base: mutter stamps them with `CLOCK_MONOTONIC`, headless and nested Weston with its
+    /// presentation clock, `CLOCK_MONOTONIC_RAW`, which drifts from `CLOCK_MONOTONIC` by the
+    /// clock's frequency correction (242 ms after 23 hours of uptime on the test machine).
+    /// ``clockTimestamp`` adds it, so that idle frames are stamped on the same clock as
+    /// the frames the compositor sends.
+    private var frameClockOffset: UInt32 = 0
     private var pool: BufferPool!
     private var buffers: [Int: (surface: SurfaceBuffer, shm: ShmBuffer)] = [:]
     private var nextBufferIdentifier = 0
@@ -344,16 +352,15 @@ public final class WaylandSurface: Surface {
 
     /// Asks for one tick without a commit: an outstanding frame callback answers it;
     /// otherwise a ``MainLoop`` timer fires one frame interval from now (or at `timestamp`
-    /// on the `CLOCK_MONOTONIC` millisecond clock, if later) and the delegate hears
-    /// `surfaceFrameDidFire` with that clock's time (the clock Weston and mutter stamp
-    /// frame callbacks with). Unlike a frame callback it also ticks while the compositor
+    /// on ``clockTimestamp``'s clock, if later) and the delegate hears `surfaceFrameDidFire`
+    /// with that clock's time. Unlike a frame callback it also ticks while the compositor
     /// hides the window. A new request replaces a pending one.
     public func requestIdleFrame(notBefore timestamp: UInt32?) {
         guard surface != nil, frameCallback == nil else { return }
         idleFrameTimer?.cancel()
         var delay = Self.idleFrameInterval
         if let timestamp {
-            let wait = Int64(Int32(bitPattern: timestamp &- monotonicMilliseconds()))
+            let wait = Int64(Int32(bitPattern: timestamp &- clockTimestamp))
             if wait > 16 { delay = .milliseconds(wait) }
         }
         idleFrameTimer = MainLoop.shared.schedule(after: delay) { [weak self] in
@@ -363,8 +370,15 @@ public final class WaylandSurface: Surface {
 
     private func idleFrameDidFire() {
         idleFrameTimer = nil
-        delegate?.surfaceFrameDidFire(self, timestamp: monotonicMilliseconds())
+        delegate?.surfaceFrameDidFire(self, timestamp: clockTimestamp)
     }
+
+    /// The time now on the clock the compositor stamps this surface's frame callbacks
+    /// with, in milliseconds (wrapping): `CLOCK_MONOTONIC` shifted by the offset the latest
+    /// frame callback showed (its time minus `CLOCK_MONOTONIC` when it arrived, so a little
+    /// behind the compositor's clock by the callback's delivery time; before the first
+    /// callback, `CLOCK_MONOTONIC` itself).
+    public var clockTimestamp: UInt32 { monotonicMilliseconds() &+ frameClockOffset }
 
     // MARK: - Window management requests
 
@@ -749,6 +763,7 @@ public final class WaylandSurface: Surface {
                 if Int(bitPattern: window.frameCallback) == key { window.frameCallback = nil }
                 window.idleFrameTimer?.cancel()  // this callback answers an idle-frame request too
                 window.idleFrameTimer = nil
+                window.frameClockOffset = time &- monotonicMilliseconds()
                 window.delegate?.surfaceFrameDidFire(window, timestamp: time)
             }
         }))

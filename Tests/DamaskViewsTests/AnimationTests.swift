@@ -114,6 +114,53 @@ extension ViewsTests {
             #expect(Color.white.matches(h.screenColor(50, 10)))
         }
 
+        @Test("A frame stamped before the previous one holds an animation still instead of ending it")
+        func frameClockSteppingBackHoldsAnimation() async throws {
+            // Idle frames are stamped on the surface's clock, the others by the compositor;
+            // the two can disagree by a few milliseconds. A step back used to wrap into a
+            // jump of 49 days, which ended every running animation at once.
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 20), color: .red)
+            h.root.addSubview(view)
+            await h.settle()
+            View.animate(withDuration: 0.2, options: .curveLinear) {
+                view.center = CGPoint(x: 90, y: 10)
+            }
+            let driver = FrameDriver(harness: h)
+            await driver.run(frames: 1)  // starts the animation
+            await nextTurn()
+            h.surface.fireFrame(timestamp: h.surface.clock &- 5)
+            let held = view.layer.presentation().position.x
+            #expect(abs(held - 10) < 0.001, "still at the start: \(held)")
+            #expect(!view.layer.runningAnimations.isEmpty)
+            // Four frames of 25 ms from there: 100 ms in, as if the step back had not been.
+            await driver.run(frames: 4)
+            let presented = view.layer.presentation().position.x
+            #expect(abs(presented - 50) < 0.001, "linear, half-way: \(presented)")
+            await driver.runUntilIdle()
+            #expect(view.layer.runningAnimations.isEmpty)
+            #expect(view.layer.presentation().position.x == 90)
+        }
+
+        @Test("A display link's time does not jump when a frame is stamped before the previous one")
+        func displayLinkTimeDoesNotJumpBack() async {
+            let h = Harness()
+            await h.settle()
+            var times: [Double] = []
+            let link = DisplayLink(window: h.window) { link, _ in times.append(link.timestamp) }
+            h.surface.fireFrame(timestamp: 1000)
+            await nextTurn()
+            h.surface.fireFrame(timestamp: 1016)
+            await nextTurn()
+            h.surface.fireFrame(timestamp: 1012)
+            await nextTurn()
+            h.surface.fireFrame(timestamp: 1028)
+            let expected = [1.0, 1.016, 1.016, 1.032]
+            #expect(times.count == expected.count)
+            #expect(zip(times, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(times)")
+            link.invalidate()
+        }
+
         @Test("A view-backed layer does not animate outside an animation block")
         func viewChangesOutsideBlockAreImmediate() async {
             let h = Harness()
