@@ -141,10 +141,14 @@ public final class DamageTracker {
         case ("wl_subsurface", "set_desync"):
             surface(objectID)?.isSynchronized = false
         case ("wl_subsurface", "destroy"):
-            // The surface loses its role and is applied on its own commits again.
+            // The surface loses its role, is unmapped at once (so its next buffer is a new
+            // mapping, shown whole) and is applied on its own commits again.
             if let tracked = surface(objectID) {
                 tracked.isSynchronized = false
                 tracked.parent = nil
+                tracked.cached = nil
+                tracked.content = nil
+                tracked.currentBuffer = nil
             }
             surfaceOf[objectID] = nil
         case ("wl_pointer", "set_cursor"):

@@ -323,4 +323,22 @@ extension DamageTrackerTests {
         #expect(f.records.last?.content == .compared)
         #expect(f.records.last?.underDamagePixels == 1)
     }
+
+    @Test("A sub-surface whose wl_subsurface is destroyed is unmapped: made a sub-surface again, its next buffer is new content, not held to its damage")
+    func subsurfaceRemadeAfterDestroyIsNewContent() throws {
+        let f = try Fixture()
+        f.makeSubsurface()
+        f.tracker.request(objectID: 12, interface: "wl_subsurface", message: "set_desync", values: [])
+        f.commitBaseline()
+        #expect(f.records.last?.content == .new)
+        f.tracker.request(objectID: 12, interface: "wl_subsurface", message: "destroy", values: [])
+        f.tracker.request(objectID: 4, interface: "wl_subcompositor", message: "get_subsurface",
+                          values: [.newID(13, interface: "wl_subsurface", version: 0), .object(10), .object(11)])
+        f.tracker.request(objectID: 13, interface: "wl_subsurface", message: "set_desync", values: [])
+        f.write(buffer: 7, x: 12, y: 6, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 2, height: 2)])
+        let record = try #require(f.records.last)
+        #expect(record.content == .new, "\(record)")
+        #expect(record.underDamagePixels == 0)
+    }
 }
