@@ -91,15 +91,22 @@ extension ViewsTests {
             #expect(view.layer.animationKeys() == nil)
         }
 
-        @Test("Presentation values are interpolated per frame along the timing curve; pixels follow")
-        func presentationFollowsCurve() async throws {
-            let h = Harness()
+        /// A red 20×20 view at the origin of `h`'s settled window, sliding right to x = 90
+        /// (center) over 0.2 s on a linear curve from the next frame.
+        private func slidingView(in h: Harness) async -> SolidView {
             let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 20), color: .red)
             h.root.addSubview(view)
             await h.settle()
             View.animate(withDuration: 0.2, options: .curveLinear) {
                 view.center = CGPoint(x: 90, y: 10)
             }
+            return view
+        }
+
+        @Test("Presentation values are interpolated per frame along the timing curve; pixels follow")
+        func presentationFollowsCurve() async throws {
+            let h = Harness()
+            let view = await slidingView(in: h)
             let driver = FrameDriver(harness: h)
             // The first frame starts the animation; four more are 100 ms into it.
             await driver.run(frames: 5)
@@ -120,12 +127,7 @@ extension ViewsTests {
             // the two can disagree by a few milliseconds. A step back used to wrap into a
             // jump of 49 days, which ended every running animation at once.
             let h = Harness()
-            let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 20), color: .red)
-            h.root.addSubview(view)
-            await h.settle()
-            View.animate(withDuration: 0.2, options: .curveLinear) {
-                view.center = CGPoint(x: 90, y: 10)
-            }
+            let view = await slidingView(in: h)
             let driver = FrameDriver(harness: h)
             await driver.run(frames: 1)  // starts the animation
             await nextTurn()
