@@ -289,7 +289,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
         let now = surface.clockTimestamp
         let runStart = idleRunStart ?? now
         idleRunStart = runStart
-        if state == .idle, now &- runStart >= Self.visibilityProbeInterval {
+        if state == .idle, milliseconds(from: runStart, to: now) >= Self.visibilityProbeInterval {
             // Ticking on idle frames alone for a while: ask the compositor for this frame,
             // which it answers only while it shows the window (a bare commit, once per
             // interval). Hidden, the scheduler waits in `waitingForFrame` and nothing ticks.
