@@ -80,8 +80,17 @@ public final class ProxySession {
     /// Ends the session because the compositor's side went away. After a protocol error that
     /// is a note; without one the compositor quit or crashed under the client, a connection
     /// error (exit status 2: the run was cut short).
+    ///
+    /// A compositor closes right after sending its `wl_display.error`, so a write to it can
+    /// fail before the proxy has read that error; what it sent is read first.
     private func compositorLost(_ reason: String) {
         guard !isFinished else { return }
+        if !compositorSentError {
+            server.receive()
+            processEvents()
+            client.flush()
+            guard !isFinished else { return }
+        }
         if compositorSentError {
             finish(reason)
         } else {
@@ -92,7 +101,8 @@ public final class ProxySession {
 
     /// Sends what is queued (the loop calls this when a socket can take more).
     func flush() {
-        if !client.flush() || !server.flush() { finish("a socket failed") }
+        if !client.flush() { finish("the client's socket failed") }
+        if !server.flush() { compositorLost("the compositor's socket failed") }
         noteForwardedCommits()
     }
 

@@ -120,4 +120,41 @@ struct ProxyForwardingTests {
         compositor.close()
         session.finish(nil)
     }
+
+    @Test("A protocol error the compositor sent just before closing is reported as that error, even when the proxy's next write fails before it has read the error")
+    func errorBeforeHangUpIsReportedWhenAWriteFailsFirst() throws {
+        var clientPair: [Int32] = [-1, -1], serverPair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &clientPair) == 0)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &serverPair) == 0)
+        let app = WireConnection(socket: clientPair[0])
+        let compositor = WireConnection(socket: serverPair[0])
+        let report = InspectReport()
+        let tracker = DamageTracker(client: 1, clock: { 0 }) { _, _ in }
+        let session = ProxySession(number: 1, clientSocket: clientPair[1], serverSocket: serverPair[1], report: report, tracker: tracker)
+        defer { app.close() }
+
+        let sync = try opcode("wl_display", request: "sync")
+        app.enqueue(WireCodec.encode(objectID: 1, opcode: sync, [.newID(2, interface: nil, version: 0)])[...], fds: [])
+        #expect(app.flush())
+        session.clientReadable(wokeAt: 0, cpuAt: 0)
+        // The compositor sends an error and closes without reading the request (as Weston does
+        // for a wl_shm pool it could not read): the proxy's socket now fails writes.
+        let error = try opcode("wl_display", event: "error")
+        compositor.enqueue(WireCodec.encode(objectID: 1, opcode: error, [.object(1), .uint(2), .string("error accessing SHM buffer")])[...], fds: [])
+        #expect(compositor.flush())
+        compositor.close()
+        // The client's next request reaches the proxy before the poll loop reports the
+        // compositor's socket readable.
+        app.enqueue(WireCodec.encode(objectID: 1, opcode: sync, [.newID(3, interface: nil, version: 0)])[...], fds: [])
+        #expect(app.flush())
+        session.clientReadable(wokeAt: 0, cpuAt: 0)
+
+        #expect(session.isFinished)
+        #expect(report.connectionErrors.isEmpty, "\(report.connectionErrors)")
+        #expect(report.protocolErrors.count == 1)
+        #expect(report.protocolErrors.first?.contains("error accessing SHM buffer") == true, "\(report.protocolErrors)")
+        // The error reached the client too.
+        app.receive()
+        #expect(messages(in: app).map(\.opcode) == [error])
+    }
 }
