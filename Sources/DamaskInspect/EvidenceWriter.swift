@@ -10,6 +10,10 @@ public struct EvidenceWriter {
     /// At most this many images per run, so a broken client cannot fill the disk.
     public var limit = 200
     public private(set) var written = 0
+    /// The file names written so far: a surface whose id was reused (libwayland gives a
+    /// destroyed surface's id to the next one) restarts its commit numbers, so its name may
+    /// be taken.
+    private var names: Set<String> = []
 
     /// Creates `directory` (and its parents) if needed and checks that a file can be created
     /// in it, so that an unusable directory is a usage error at start, not a surprise at the
@@ -41,7 +45,9 @@ public struct EvidenceWriter {
         unlink(probe)
     }
 
-    /// Writes the image for `record` and returns its path (nil past the limit).
+    /// Writes the image for `record` and returns its path (nil past the limit): named
+    /// `clientC-surfaceS-commitN.png`, or `…-commitN-2.png` (`-3`, …) when this run already
+    /// wrote that name for an earlier surface with the same id.
     public mutating func write(_ record: CommitRecord, _ evidence: CommitEvidence) throws -> String? {
         guard written < limit else { return nil }
         let current = evidence.current
@@ -57,8 +63,16 @@ public struct EvidenceWriter {
         _ = ContentComparison(previous: evidence.previous, current: current, damage: evidence.damage) { x, y in
             bitmap.setPixel(x: x, y: y, to: 0xffff_00ff)
         }
-        let path = "\(directory)/client\(record.client)-surface\(record.surface)-commit\(record.commit).png"
+        let base = "client\(record.client)-surface\(record.surface)-commit\(record.commit)"
+        var name = "\(base).png"
+        var copy = 1
+        while names.contains(name) {
+            copy += 1
+            name = "\(base)-\(copy).png"
+        }
+        let path = "\(directory)/\(name)"
         try bitmap.writePNG(to: path)
+        names.insert(name)
         written += 1
         return path
     }

@@ -169,6 +169,11 @@ public final class ProxySession {
                 if !isCommit {
                     tracker.request(objectID: header.objectID, interface: interface.name, message: message.name, values: values)
                 }
+                if interface.name == "wl_surface", message.name == "destroy" {
+                    // Its records are all in (the destroy finished its comparisons): a new
+                    // surface that gets its id (libwayland reuses ids) is a row of its own.
+                    report.surfaceEnded(client: number, surface: header.objectID)
+                }
                 server.enqueue(client.incoming[start..<(start + header.size)], fds: fds)
                 client.consume(header.size)
                 if isCommit {

@@ -5,7 +5,8 @@ import Testing
 /// damask-inspect in situations an outside user meets and the other inspector tests do not:
 /// surface damage and buffer damage mixed under buffer scale 2, a pool grown while the client
 /// commits, a client hanging up in the middle of a message, a compositor reached through
-/// `WAYLAND_SOCKET`, and `--fail-over` (Tests/InspectClients/edge-cases.c, real compositors).
+/// `WAYLAND_SOCKET`, `--fail-over` (Tests/InspectClients/edge-cases.c, real compositors), and
+/// a surface id reused after its surface was destroyed (remapped-surface.c).
 @Suite("damask-inspect edge cases under real compositors", .serialized, .exclusive, .integration)
 struct InspectEdgeCaseTests {
     static func compositor(_ name: String) throws -> PrivateCompositor {
@@ -117,5 +118,27 @@ struct InspectEdgeCaseTests {
         defer { within.removeDirectory() }
         #expect(within.status == 0, "\(within.output)")
         #expect(!within.output.contains("over --fail-over"), "\(within.output)")
+    }
+    @Test("A wl_surface id reused after wl_surface.destroy: each surface is a summary row of its own and every under-damaged commit keeps its own evidence PNG")
+    func reusedSurfaceIdKeepsRowsAndEvidenceApart() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("remapped-surface")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "3"], environment: weston.clientEnvironment, timeout: 60)
+        defer { run.removeDirectory() }
+        #expect(run.output.contains("done"), "\(run.output)")
+        // The client's own report: the surface ids it got, one round each.
+        let ids = run.output.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            return words.count > 3 && words[0] == "round" ? String(words[3]) : nil
+        }
+        #expect(ids.count == 3 && Set(ids).count < 3, "no id was reused: \(ids)")
+        #expect(run.output.contains("under-damage commits: 3"), "\(run.output)")
+        let rows = run.output.split(separator: "\n").filter { $0.hasPrefix("1 ") && $0.contains(#"toplevel "remapped-surface""#) }
+        #expect(rows.count == 3, "\(run.output)")
+        #expect(run.evidenceFiles.filter { $0.hasSuffix(".png") }.count == 3, "\(run.evidenceFiles)")
+        #expect(run.output.contains("evidence: 3 PNG files"), "\(run.output)")
+        #expect(run.status == 1, "\(run.output)")
     }
 }
