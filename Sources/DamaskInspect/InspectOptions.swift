@@ -28,7 +28,8 @@ public struct InspectOptions: Sendable, Equatable {
 
         Exit status: 0 clean; 1 under-damage, held-buffer writes, protocol errors or
         --fail-over exceeded; 2 usage or connection errors (also a client that cannot be
-        started, or the compositor going away during the run).
+        started, the compositor going away during the run, or a log or evidence that could not
+        be written).
         """
 
     public init() {}

@@ -18,7 +18,8 @@ public final class InspectProxy {
     private var upstreamPath = ""
     /// `WAYLAND_SOCKET` given to us: used for the first connection only (we own it).
     private var upstreamFD: Int32?
-    private var log: FileHandle?
+    /// The `--log` file's descriptor (-1: none, or closed after a failed write).
+    private var log: Int32 = -1
     private var logBuffer: [UInt8] = []
     private var evidence: EvidenceWriter?
     private var connections = 0
@@ -52,6 +53,7 @@ public final class InspectProxy {
         if listener >= 0 { close(listener) }
         if !socketPath.isEmpty { unlink(socketPath) }
         if let upstreamFD { close(upstreamFD) }
+        if log >= 0 { close(log) }
     }
 
     /// Seconds since the proxy started.
@@ -63,7 +65,7 @@ public final class InspectProxy {
         do {
             try prepare()
         } catch {
-            FileHandle.standardError.write(Data("damask-inspect: \(error)\n".utf8))
+            DescriptorOutput.standardError("damask-inspect: \(error)\n")
             return 2
         }
         var environment = ProcessInfo.processInfo.environment
@@ -74,7 +76,7 @@ public final class InspectProxy {
             child = try ChildProcess(options.command, environment: environment)
         } catch {
             // Nothing ran, so there is nothing to summarize: one line saying why, status 2.
-            FileHandle.standardError.write(Data("damask-inspect: \(error)\n".utf8))
+            DescriptorOutput.standardError("damask-inspect: \(error)\n")
             return 2
         }
         // After the spawn: the relay blocks and ignores SIGINT/SIGTERM/SIGHUP in this process.
@@ -155,7 +157,7 @@ public final class InspectProxy {
         report.clientOutcome = child.outcome
         if child.exitStatus == 127 && report.surfaces.isEmpty && connections == 0 {
             // A shell's "not found": the client never ran, so no summary, as above.
-            FileHandle.standardError.write(Data("damask-inspect: cannot start \(options.command.joined(separator: " ")): it exited with status 127 (command not found) before connecting\n".utf8))
+            DescriptorOutput.standardError("damask-inspect: cannot start \(options.command.joined(separator: " ")): it exited with status 127 (command not found) before connecting\n")
             return 2
         }
         return finishRun()
@@ -166,21 +168,21 @@ public final class InspectProxy {
             let display = ProcessInfo.processInfo.environment["DISPLAY"].map { " (DISPLAY=\($0) is set: did it choose X11? e.g. QT_QPA_PLATFORM=wayland, GDK_BACKEND=wayland)" } ?? ""
             report.neverConnected = display
         }
-        flushLog(force: true)
         for session in sessions where !session.isFinished {
             session.tracker.finishComparisons()
             report.pixelMicroseconds += session.tracker.pixelMicroseconds
         }
+        flushLog(force: true)
         let cpu = max(0, Self.processCPUSeconds() - startCPU)
-        FileHandle.standardError.write(Data(report.summary(cpuSeconds: cpu, wallSeconds: elapsed).utf8))
+        DescriptorOutput.standardError(report.summary(cpuSeconds: cpu, wallSeconds: elapsed))
         if let evidence, evidence.written > 0 {
-            FileHandle.standardError.write(Data("evidence: \(evidence.written) PNG files in \(evidence.directory)\n".utf8))
+            DescriptorOutput.standardError("evidence: \(evidence.written) PNG files in \(evidence.directory)\n")
         }
         if let ratio = options.failOver {
             for surface in report.surfacesOver(ratio) {
                 let median = SurfaceSummary.median(surface.overDamageOfChanged) ?? 0
                 let line = "over --fail-over \(ratio): client \(surface.client) @\(surface.surface) \(surface.role): median damage ÷ changed px \(String(format: "%.2f", median))\n"
-                FileHandle.standardError.write(Data(line.utf8))
+                DescriptorOutput.standardError(line)
             }
         }
         return report.exitStatus(failOver: options.failOver)
@@ -218,7 +220,7 @@ public final class InspectProxy {
         if let path = options.logPath {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw InspectError.output("cannot write the log \(path): \(String(cString: strerror(errno)))") }
-            log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            log = fd
         }
         if let directory = options.evidenceDirectory {
             evidence = try EvidenceWriter(directory: directory)
@@ -295,7 +297,7 @@ public final class InspectProxy {
 
     private func record(_ record: CommitRecord, _ pixels: CommitEvidence?) {
         report.add(record)
-        if log != nil {
+        if log >= 0 {
             logBuffer.append(contentsOf: record.jsonLine.utf8)
             logBuffer.append(UInt8(ascii: "\n"))
             flushLog(force: false)
@@ -304,15 +306,21 @@ public final class InspectProxy {
             do {
                 _ = try evidence?.write(record, pixels)
             } catch {
-                FileHandle.standardError.write(Data("damask-inspect: cannot write evidence: \(error)\n".utf8))
+                report.outputError("cannot write evidence into \(options.evidenceDirectory ?? ""): \(error); no more evidence was written")
                 evidence = nil
             }
         }
     }
 
+    /// Writes the buffered log lines (at once when `force`, else once 32 KiB have gathered).
+    /// A failed write (a full disk) ends the log: it is closed, and the summary says so.
     private func flushLog(force: Bool) {
-        guard let log, !logBuffer.isEmpty, force || logBuffer.count > 32_768 else { return }
-        log.write(Data(logBuffer))
+        guard log >= 0, !logBuffer.isEmpty, force || logBuffer.count > 32_768 else { return }
+        if let failure = DescriptorOutput.write(logBuffer, to: log) {
+            report.outputError("cannot write the log \(options.logPath ?? ""): \(String(cString: strerror(failure))); the log is incomplete")
+            close(log)
+            log = -1
+        }
         logBuffer.removeAll(keepingCapacity: true)
     }
 }

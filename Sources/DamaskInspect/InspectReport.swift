@@ -63,6 +63,9 @@ public final class InspectReport {
     public func hide(_ interface: String, version: UInt32) { hiddenGlobals[interface] = version }
     public func protocolError(_ text: String) { protocolErrors.append(text) }
     public func connectionError(_ text: String) { connectionErrors.append(text) }
+    /// Output the run could not write (the `--log` file or evidence, on a full disk, …).
+    public private(set) var outputErrors: [String] = []
+    public func outputError(_ text: String) { outputErrors.append(text) }
     /// How connections ended, when not simply by the client closing them.
     public private(set) var connectionNotes: [String] = []
     public func connectionNote(client: Int, _ text: String) { connectionNotes.append("client \(client): \(text)") }
@@ -76,9 +79,9 @@ public final class InspectReport {
     }
 
     /// 0 clean, 1 under-damage, held-buffer writes, protocol errors or over `failOver`,
-    /// 2 connection errors.
+    /// 2 connection errors or output that could not be written.
     public func exitStatus(failOver: Double?) -> Int32 {
-        if !connectionErrors.isEmpty { return 2 }
+        if !connectionErrors.isEmpty || !outputErrors.isEmpty { return 2 }
         if underDamageCommits > 0 || heldWrites > 0 || !protocolErrors.isEmpty { return 1 }
         if let failOver, !surfacesOver(failOver).isEmpty { return 1 }
         return 0
@@ -159,6 +162,7 @@ public final class InspectReport {
         if let neverConnected { text += "note: nothing was checked: the client never connected to the inspector's Wayland socket\(neverConnected)\n" }
         for note in connectionNotes { text += "note: \(note)\n" }
         for error in connectionErrors { text += "connection error: \(error)\n" }
+        for error in outputErrors { text += "output error: \(error)\n" }
         if !commitLatencies.isEmpty {
             let frame = 16_667
             func figures(_ values: [Int]) -> String {

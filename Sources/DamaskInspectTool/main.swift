@@ -6,7 +6,7 @@ let options: InspectOptions
 do {
     options = try InspectOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("damask-inspect: \(error)\n\(InspectOptions.help)\n".utf8))
+    DescriptorOutput.standardError("damask-inspect: \(error)\n\(InspectOptions.help)\n")
     exit(2)
 }
 if options.showHelp {

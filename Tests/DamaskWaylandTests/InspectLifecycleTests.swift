@@ -4,7 +4,8 @@ import Testing
 
 /// How a run of damask-inspect starts and ends, as a user meets it: a client that cannot be
 /// started, output paths that cannot be used, the inspector interrupted (also while its
-/// client ignores SIGTERM), and the compositor going away under a running client.
+/// client ignores SIGTERM), the compositor going away under a running client, and output that
+/// cannot be written (a full disk).
 @Suite("damask-inspect start and end under real compositors", .serialized, .exclusive, .integration)
 struct InspectLifecycleTests {
     /// A private directory for one test's files, removed by the caller.
@@ -182,5 +183,22 @@ struct InspectLifecycleTests {
                 #expect(result.status == 2, "\(result.output)")
             }
         }
+    }
+    @Test("A --log on a full disk (/dev/full) is an output error in the summary with the system's reason, exit 2, and no crash; a full standard error leaves the exit status the run's")
+    func fullDiskIsAnOutputErrorNotACrash() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("remapped-surface")
+        defer { unlink(client) }
+        let full = try PrivateCompositor.run(InspectRun.executable, ["--log", "/dev/full", "--", client, "1"], environment: weston.clientEnvironment, timeout: 30)
+        #expect(full.reason == .exit && full.status == 2, "\(full.reason) \(full.status): \(full.output)")
+        #expect(full.output.contains("damask-inspect summary"), "\(full.output)")
+        #expect(full.output.contains("output error: cannot write the log /dev/full: No space left on device; the log is incomplete"), "\(full.output)")
+        // The summary cannot be written either: the status is still what the run found (1:
+        // the client under-damages), not a crash.
+        let silent = try PrivateCompositor.run(
+            "/bin/sh", ["-c", #"exec "$0" "$@" 2>/dev/full"#, InspectRun.executable, "--", client, "1"],
+            environment: weston.clientEnvironment, timeout: 30)
+        #expect(silent.reason == .exit && silent.status == 1, "\(silent.reason) \(silent.status): \(silent.output)")
     }
 }
