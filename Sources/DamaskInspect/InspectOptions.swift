@@ -16,7 +16,7 @@ public struct InspectOptions: Sendable, Equatable {
         (over-damage), and writes into buffers the compositor still holds.
 
         Options:
-          --log FILE          write one JSON line per commit to FILE
+          --log FILE          write one JSON line per commit to FILE (also --log=FILE, and so on)
           --evidence DIR      write a PNG per under-damaged commit into DIR (changed pixels
                               outside the damage in magenta, damage bright, the rest dimmed)
           --fail-over RATIO   also fail when a surface's median damage ÷ changed pixels is
@@ -34,16 +34,24 @@ public struct InspectOptions: Sendable, Equatable {
 
     public init() {}
 
+    /// The options that take a value (`--log FILE` or `--log=FILE`).
+    static let valueOptions: Set<String> = ["--log", "--evidence", "--fail-over"]
+
     /// Parses `arguments` (without the program name).
     ///
     /// - Throws: `InspectError.usage` naming the bad option or value.
     public init(arguments: [String]) throws {
         var remaining = arguments[...]
         func value(for option: String) throws -> String {
-            guard let value = remaining.popFirst() else { throw InspectError.usage("\(option) needs a value") }
+            guard let value = remaining.popFirst(), !value.isEmpty else { throw InspectError.usage("\(option) needs a value") }
             return value
         }
-        while let argument = remaining.popFirst() {
+        while var argument = remaining.popFirst() {
+            // `--log=FILE`: the option, then its value as the next argument.
+            if let equals = argument.firstIndex(of: "="), Self.valueOptions.contains(String(argument[..<equals])) {
+                remaining.insert(String(argument[argument.index(after: equals)...]), at: remaining.startIndex)
+                argument = String(argument[..<equals])
+            }
             switch argument {
             case "--": command = Array(remaining); remaining = []
             case "--help", "-h": showHelp = true
