@@ -58,18 +58,42 @@ public final class ProxySession {
         processRequests(wokeAt: wokeAt, cpuAt: cpuAt)
         if !server.flush() { compositorLost("the compositor's socket failed") }
         noteForwardedCommits()
-        if !open && !isFinished {
-            // A compositor drops a message cut off by the hang-up; so does the proxy, and says so.
-            let partial = client.unconsumedRange.count
-            finish(partial > 0 ? "the client hung up in the middle of a message: its last \(partial) bytes were never completed and were not forwarded" : nil)
-        }
+        if !open && !isFinished { finish(hangUpNote) }
+    }
+
+    /// The note for a client that has hung up: nil, or what a message it cut off lost (a
+    /// compositor drops such a message; so does the proxy, and says so).
+    private var hangUpNote: String? {
+        let partial = client.unconsumedRange.count
+        return partial > 0 ? "the client hung up in the middle of a message: its last \(partial) bytes were never completed and were not forwarded" : nil
+    }
+
+    /// The client's socket took no more: the client has usually exited while events for it
+    /// were on their way. What it sent before it went is still in the socket, unread if the
+    /// proxy was busy, and a compositor would handle it: it is read, checked and forwarded,
+    /// then the session ends as at a hang-up (the undeliverable events are dropped).
+    private func clientWriteFailed() {
+        guard !isFinished else { return }
+        let now = DispatchTime.now().uptimeNanoseconds, cpu = Self.threadCPUNanoseconds()
+        var open = true
+        repeat {
+            let before = client.unconsumedRange.count
+            open = client.receive()
+            let grew = client.unconsumedRange.count > before
+            processRequests(wokeAt: now, cpuAt: cpu)
+            if !grew { break }
+        } while open && !isFinished
+        if !server.flush() { return compositorLost("the compositor's socket failed") }
+        noteForwardedCommits()
+        guard !isFinished else { return }
+        finish(open ? "the client's socket failed" : hangUpNote)
     }
 
     /// Reads, decodes and forwards what the compositor sent.
     func serverReadable() {
         let open = server.receive()
         processEvents()
-        if !client.flush() { finish("the client's socket failed") }
+        if !client.flush() { clientWriteFailed() }
         if !open && !isFinished { compositorLost("the compositor closed the connection") }
     }
 
@@ -101,7 +125,7 @@ public final class ProxySession {
 
     /// Sends what is queued (the loop calls this when a socket can take more).
     func flush() {
-        if !client.flush() { finish("the client's socket failed") }
+        if !client.flush() { clientWriteFailed() }
         if !server.flush() { compositorLost("the compositor's socket failed") }
         noteForwardedCommits()
     }

@@ -4,7 +4,8 @@ import Testing
 
 /// damask-inspect in situations an outside user meets and the other inspector tests do not:
 /// surface damage and buffer damage mixed under buffer scale 2, a pool grown while the client
-/// commits, a client hanging up in the middle of a message, a compositor reached through
+/// commits, a client hanging up in the middle of a message or right after a commit the
+/// inspector has not read yet, a compositor reached through
 /// `WAYLAND_SOCKET`, `--fail-over` (Tests/InspectClients/edge-cases.c, real compositors), and
 /// a surface id reused after its surface was destroyed (remapped-surface.c).
 @Suite("damask-inspect edge cases under real compositors", .serialized, .exclusive, .integration)
@@ -76,6 +77,23 @@ struct InspectEdgeCaseTests {
         os.environ["WAYLAND_SOCKET"] = str(s.fileno())
         os.execvp(sys.argv[1], sys.argv[1:])
         """
+
+    @Test("A client that exits while the compositor's events for it wait in the inspector, its last commit still unread: that commit is checked and forwarded, and the end is a plain hang-up, not a socket failure")
+    func lastCommitOfAClientThatExitedIsStillChecked() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("edge-cases")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "exit-unread"], environment: weston.clientEnvironment, timeout: 60)
+        defer { run.removeDirectory() }
+        #expect(run.output.contains("frame 3"), "\(run.output)")
+        // Frames 0-3: the last one, sent just before the client exited, is there too.
+        let records = Self.bufferRecords(run)
+        #expect(records.count == 4, "\(run.output)")
+        #expect(records.last?["content"] as? String == "compared", "\(records)")
+        #expect(!run.output.contains("socket failed"), "\(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+    }
 
     @Test("Given the compositor as WAYLAND_SOCKET (no WAYLAND_DISPLAY), the inspector checks the client through it; a WAYLAND_SOCKET that is no open fd is exit 2", arguments: ["weston", "mutter"])
     func waylandSocketReachesTheCompositor(compositor name: String) throws {

@@ -11,6 +11,14 @@
  *     pool (wl_shm_pool.resize), makes a new buffer at the new end, draws the last content
  *     plus a 10x10 change into it, commits it with exact damage, and destroys the buffer it
  *     replaced once the compositor released it.
+ *   edge-cases exit-unread
+ *     Commits two frames, the second with a frame callback; right after that callback (a
+ *     repaint just happened) commits a third asking for a frame callback, and after a
+ *     roundtrip stops the inspector (its parent) with SIGSTOP, so that the compositor's answer
+ *     at its next repaint waits in the inspector's socket; commits a fourth frame (a new
+ *     buffer, exact damage) and exits at once; a helper process resumes the inspector
+ *     (SIGCONT) 100 ms later. The inspector then finds the compositor's events for a client
+ *     that has gone, and the client's last commit still unread.
  *   edge-cases exit-mid-commit
  *     Commits one frame, then attaches and damages again, writes the first half of a
  *     wl_surface.commit straight onto the socket and exits without a word.
@@ -22,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,6 +49,14 @@ static void buffer_release(void *data, struct wl_buffer *wl_buffer)
 
 static const struct wl_buffer_listener buffer_listener = { buffer_release };
 
+static void frame_done(void *data, struct wl_callback *callback, uint32_t time)
+{
+	*(bool *)data = true;
+	wl_callback_destroy(callback);
+}
+
+static const struct wl_callback_listener frame_listener = { frame_done };
+
 static void fill(uint32_t *pixels, int x0, int y0, int w, int h, uint32_t color)
 {
 	for (int y = y0; y < y0 + h; y++)
@@ -52,9 +69,9 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int frames = argc > 2 ? atoi(argv[2]) : 6;
 	bool mixed = strcmp(mode, "mixed-scale") == 0, grow = strcmp(mode, "grow-pool") == 0,
-	     mid = strcmp(mode, "exit-mid-commit") == 0;
-	if (!(mixed || grow || mid) || frames < 1 || frames > MAX_FRAMES) {
-		fprintf(stderr, "usage: edge-cases mixed-scale|grow-pool|exit-mid-commit [FRAMES ≤ %d]\n", MAX_FRAMES);
+	     mid = strcmp(mode, "exit-mid-commit") == 0, unread = strcmp(mode, "exit-unread") == 0;
+	if (!(mixed || grow || mid || unread) || frames < 1 || frames > MAX_FRAMES) {
+		fprintf(stderr, "usage: edge-cases mixed-scale|grow-pool|exit-mid-commit|exit-unread [FRAMES ≤ %d]\n", MAX_FRAMES);
 		return 2;
 	}
 	struct wl_display *display = wl_display_connect(NULL);
@@ -75,7 +92,7 @@ int main(int argc, char **argv)
 	 * alternate two. The pool starts with what it needs first. */
 	size_t capacity = (size_t)(MAX_FRAMES + 1) * SIZE;
 	int fd = memfd_create("edge-cases", MFD_CLOEXEC);
-	size_t pool_size = grow ? SIZE : 2 * SIZE;
+	size_t pool_size = grow ? SIZE : unread ? 3 * SIZE : 2 * SIZE;
 	if (fd < 0 || ftruncate(fd, pool_size) < 0)
 		return 2;
 	uint8_t *memory = mmap(NULL, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -101,8 +118,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < WIDTH * HEIGHT; i++)
 		shown[i] = 0xff808080;
 	int last = -1;
-	for (int frame = 0; frame <= (mid ? 1 : frames); frame++) {
-		int slot = grow ? frame : frame % 2;
+	for (int frame = 0; frame <= (mid ? 1 : unread ? 3 : frames); frame++) {
+		/* exit-unread's last frame cannot wait for a release (the inspector is stopped). */
+		int slot = grow ? frame : unread && frame == 3 ? 2 : frame % 2;
 		if (grow && frame > 0) {
 			pool_size = (size_t)(frame + 1) * SIZE;
 			if (ftruncate(fd, pool_size) < 0)
@@ -144,7 +162,40 @@ int main(int argc, char **argv)
 			_exit(written == sizeof half ? 0 : 2);
 		}
 		busy[slot] = true;
+		if (unread && frame == 1) {
+			bool shown = false;
+			wl_callback_add_listener(wl_surface_frame(surface), &frame_listener, &shown);
+			wl_surface_commit(surface);
+			while (!shown)
+				if (wl_display_dispatch(display) < 0)
+					return 2;
+			printf("frame %d\n", frame);
+			continue;
+		}
+		if (unread && frame == 2) {
+			/* A repaint just happened: the next, which answers this commit, is a frame away. */
+			wl_surface_frame(surface);
+			wl_surface_commit(surface);
+			wl_display_roundtrip(display);
+			kill(getppid(), SIGSTOP);
+			usleep(200 * 1000);
+			printf("frame %d\n", frame);
+			continue;
+		}
 		wl_surface_commit(surface);
+		if (unread && frame == 3) {
+			wl_display_flush(display);
+			printf("frame %d\n", frame);
+			fflush(stdout);
+			pid_t inspector = getppid();
+			if (fork() == 0) {
+				close(wl_display_get_fd(display));
+				usleep(100 * 1000);
+				kill(inspector, SIGCONT);
+				_exit(0);
+			}
+			_exit(0);
+		}
 		wl_display_roundtrip(display);
 		if (frame > 0)
 			printf("frame %d\n", frame);
