@@ -7,6 +7,9 @@ import Foundation
 public final class InspectReport {
     public private(set) var surfaces: [SurfaceSummary] = []
     private var index: [String: Int] = [:]
+    /// Rows of destroyed surfaces whose id no new surface has taken yet: a held write found
+    /// at a release after the destroy still belongs to them.
+    private var ended: [String: Int] = [:]
     /// Interfaces hidden from clients because the inspector cannot decode them, with the
     /// version the compositor offered.
     public private(set) var hiddenGlobals: [String: UInt32] = [:]
@@ -45,9 +48,12 @@ public final class InspectReport {
         let position: Int
         if let existing = index[key] {
             position = existing
+        } else if record.kind == .heldWrite, let row = ended[key] {
+            position = row
         } else {
             position = surfaces.count
             index[key] = position
+            ended[key] = nil
             surfaces.append(SurfaceSummary(client: record.client, surface: record.surface))
         }
         surfaces[position].add(record)
@@ -57,7 +63,9 @@ public final class InspectReport {
     /// Marks the summary entry of a surface as finished so a new surface reusing its id
     /// starts a new row.
     public func surfaceEnded(client: Int, surface: UInt32) {
-        index["\(client)/\(surface)"] = nil
+        let key = "\(client)/\(surface)"
+        ended[key] = index[key]
+        index[key] = nil
     }
 
     public func hide(_ interface: String, version: UInt32) { hiddenGlobals[interface] = version }

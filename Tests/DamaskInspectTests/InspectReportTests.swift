@@ -2,7 +2,7 @@
 import Testing
 
 /// The summary's wording where a reader must not be misled: dmabuf said to be out of scope,
-/// and a long window title cut visibly.
+/// a long window title cut visibly, and the rows of surfaces whose ids were reused.
 @Suite("Inspector summary text")
 struct InspectReportTests {
     @Test("A compositor offering dmabuf gets it listed as hidden and a line saying dmabuf is out of scope; without it no such line")
@@ -27,5 +27,20 @@ struct InspectReportTests {
         #expect(InspectReport.column(#"toplevel "Damask""#, width: 28) == #"toplevel "Damask""#)
         // A title with a newline or tab would break the table's row in two.
         #expect(InspectReport.column("toplevel \"a\nb\tc\"", width: 28) == #"toplevel "a\u{a}b\u{9}c""#)
+    }
+    @Test("A held write found at a release after its surface was destroyed counts in that surface's row; a new surface given the same id has a row of its own")
+    func heldWriteAfterDestroyBelongsToTheDestroyedSurface() {
+        let report = InspectReport()
+        var commit = CommitRecord(kind: .buffer, time: 1, client: 1, surface: 10, role: "toplevel", commit: 2)
+        commit.buffer = 20
+        report.add(commit)
+        report.surfaceEnded(client: 1, surface: 10)
+        var held = CommitRecord(kind: .heldWrite, time: 2, client: 1, surface: 10, role: "toplevel", commit: 2)
+        held.heldWrite = true
+        report.add(held)
+        report.add(CommitRecord(kind: .noBuffer, time: 3, client: 1, surface: 10, role: "popup", commit: 1))
+        #expect(report.surfaces.map(\.commits) == [1, 1])
+        #expect(report.surfaces.map(\.heldWrites) == [1, 0])
+        #expect(report.surfaces.map(\.role) == ["toplevel", "popup"])
     }
 }
