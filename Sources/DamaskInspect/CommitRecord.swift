@@ -60,6 +60,9 @@ public struct CommitRecord: Sendable, Equatable {
     /// The content is `unreadable` because the client's pool file was shorter than the buffer
     /// (it shrank the file before or while the inspector read it).
     public var poolShrunk = false
+    /// The file name of this record's evidence PNG in the `--evidence` directory, when one
+    /// was written (the name alone does not identify a surface whose id was reused).
+    public var evidence: String?
 
     public init(kind: Kind, time: Double, client: Int, surface: UInt32, role: String, commit: Int) {
         (self.kind, self.time, self.client, self.surface, self.role, self.commit) = (kind, time, client, surface, role, commit)
@@ -127,6 +130,7 @@ public struct CommitRecord: Sendable, Equatable {
             "\"held_write\":\(heldWrite)",
             "\"cost_us\":\(costMicroseconds)",
             "\"pool_shrunk\":\(poolShrunk)",
+            "\"evidence\":\(evidence.map { "\"\(Self.escape($0))\"" } ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }

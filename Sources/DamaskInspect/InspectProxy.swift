@@ -296,19 +296,21 @@ public final class InspectProxy {
     // MARK: Output
 
     private func record(_ record: CommitRecord, _ pixels: CommitEvidence?) {
+        var record = record
+        if let pixels, evidence != nil {
+            // First, so that the log line names the image.
+            do {
+                record.evidence = try evidence?.write(record, pixels).map { ($0 as NSString).lastPathComponent }
+            } catch {
+                report.outputError("cannot write evidence into \(options.evidenceDirectory ?? ""): \(error); no more evidence was written")
+                evidence = nil
+            }
+        }
         report.add(record)
         if log >= 0 {
             logBuffer.append(contentsOf: record.jsonLine.utf8)
             logBuffer.append(UInt8(ascii: "\n"))
             flushLog(force: false)
-        }
-        if let pixels, evidence != nil {
-            do {
-                _ = try evidence?.write(record, pixels)
-            } catch {
-                report.outputError("cannot write evidence into \(options.evidenceDirectory ?? ""): \(error); no more evidence was written")
-                evidence = nil
-            }
         }
     }
 

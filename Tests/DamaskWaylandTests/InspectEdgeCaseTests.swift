@@ -137,7 +137,7 @@ struct InspectEdgeCaseTests {
         #expect(within.status == 0, "\(within.output)")
         #expect(!within.output.contains("over --fail-over"), "\(within.output)")
     }
-    @Test("A wl_surface id reused after wl_surface.destroy: each surface is a summary row of its own and every under-damaged commit keeps its own evidence PNG")
+    @Test("A wl_surface id reused after wl_surface.destroy: each surface is a summary row of its own and every under-damaged commit keeps its own evidence PNG, named in its log line")
     func reusedSurfaceIdKeepsRowsAndEvidenceApart() throws {
         let weston = try PrivateCompositor(.weston())
         defer { weston.stop() }
@@ -156,6 +156,10 @@ struct InspectEdgeCaseTests {
         let rows = run.output.split(separator: "\n").filter { $0.hasPrefix("1 ") && $0.contains(#"toplevel "remapped-surface""#) }
         #expect(rows.count == 3, "\(run.output)")
         #expect(run.evidenceFiles.filter { $0.hasSuffix(".png") }.count == 3, "\(run.evidenceFiles)")
+        // Each under-damaged commit's log line names its own image.
+        let named = run.records.filter { ($0["under_damage_px"] as? Int ?? 0) > 0 }.compactMap { $0["evidence"] as? String }
+        #expect(named.count == 3 && Set(named) == Set(run.evidenceFiles.filter { $0.hasSuffix(".png") }), "\(named) \(run.evidenceFiles)")
+        #expect(run.records.filter { ($0["under_damage_px"] as? Int ?? 0) == 0 }.allSatisfy { $0["evidence"] is NSNull }, "\(run.records)")
         #expect(run.output.contains("evidence: 3 PNG files"), "\(run.output)")
         #expect(run.status == 1, "\(run.output)")
     }
