@@ -86,6 +86,12 @@ public final class DamageTracker {
             pools[objectID] = nil
         case ("wl_buffer", "destroy"):
             buffers[objectID] = nil
+            // Attached but not committed yet: compositors commit no buffer then (a null
+            // attach, which unmaps the surface), not a buffer of unknown origin.
+            for tracked in surfaces.values {
+                if case .some(.some(objectID)) = tracked.pending.attached { tracked.pending.attached = .some(nil) }
+                if case .some(.some(objectID)) = tracked.cached?.attached { tracked.cached?.attached = .some(nil) }
+            }
         case ("wl_compositor", "create_surface"):
             surfaces[id(0)] = TrackedSurface(id: id(0), client: client)
         case ("wl_surface", "attach"):

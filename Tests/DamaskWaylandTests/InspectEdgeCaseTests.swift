@@ -4,8 +4,9 @@ import Testing
 
 /// damask-inspect in situations an outside user meets and the other inspector tests do not:
 /// surface damage and buffer damage mixed under buffer scale 2, a pool grown while the client
-/// commits, a client hanging up in the middle of a message or right after a commit the
-/// inspector has not read yet, a compositor reached through
+/// commits, a buffer destroyed between its attach and its commit, a client hanging up in the
+/// middle of a message or right after a commit the inspector has not read yet, a compositor
+/// reached through
 /// `WAYLAND_SOCKET`, `--fail-over` (Tests/InspectClients/edge-cases.c, real compositors), and
 /// a surface id reused after its surface was destroyed (remapped-surface.c).
 @Suite("damask-inspect edge cases under real compositors", .serialized, .exclusive, .integration)
@@ -92,6 +93,22 @@ struct InspectEdgeCaseTests {
         #expect(records.count == 4, "\(run.output)")
         #expect(records.last?["content"] as? String == "compared", "\(records)")
         #expect(!run.output.contains("socket failed"), "\(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+    }
+
+    @Test("A wl_shm buffer attached and destroyed before the commit makes that commit unmap the surface, as compositors do: it is not counted as a buffer that is not wl_shm, and the next mapping is new content, not under-damage")
+    func bufferDestroyedBeforeItsCommitUnmaps() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("edge-cases")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client, "destroy-pending"], environment: weston.clientEnvironment, timeout: 60)
+        defer { run.removeDirectory() }
+        #expect(run.output.contains("done"), "\(run.output)")
+        let kinds = run.records(role: "toplevel").map { "\($0["kind"] ?? "")/\($0["content"] ?? "")" }
+        #expect(kinds == ["no-buffer/none", "buffer/new", "unmap/none", "no-buffer/none", "buffer/new"], "\(kinds)")
+        #expect(!run.output.contains("not checked"), "\(run.output)")
+        #expect(run.output.contains("under-damage commits: 0"), "\(run.output)")
         #expect(run.status == 0, "\(run.output)")
     }
 

@@ -19,6 +19,12 @@
  *     buffer, exact damage) and exits at once; a helper process resumes the inspector
  *     (SIGCONT) 100 ms later. The inspector then finds the compositor's events for a client
  *     that has gone, and the client's last commit still unread.
+ *   edge-cases destroy-pending
+ *     Commits one frame, then attaches a second buffer, destroys it before the commit and
+ *     commits (compositors then commit no buffer: the surface is unmapped); maps the surface
+ *     again (an initial commit, a roundtrip) with a new buffer holding the first frame changed by
+ *     a 30x30 square, of which it declares only a 5x5 corner: a new mapping, which
+ *     compositors show whole.
  *   edge-cases exit-mid-commit
  *     Commits one frame, then attaches and damages again, writes the first half of a
  *     wl_surface.commit straight onto the socket and exits without a word.
@@ -69,9 +75,10 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int frames = argc > 2 ? atoi(argv[2]) : 6;
 	bool mixed = strcmp(mode, "mixed-scale") == 0, grow = strcmp(mode, "grow-pool") == 0,
-	     mid = strcmp(mode, "exit-mid-commit") == 0, unread = strcmp(mode, "exit-unread") == 0;
-	if (!(mixed || grow || mid || unread) || frames < 1 || frames > MAX_FRAMES) {
-		fprintf(stderr, "usage: edge-cases mixed-scale|grow-pool|exit-mid-commit|exit-unread [FRAMES ≤ %d]\n", MAX_FRAMES);
+	     mid = strcmp(mode, "exit-mid-commit") == 0, unread = strcmp(mode, "exit-unread") == 0,
+	     pending = strcmp(mode, "destroy-pending") == 0;
+	if (!(mixed || grow || mid || unread || pending) || frames < 1 || frames > MAX_FRAMES) {
+		fprintf(stderr, "usage: edge-cases mixed-scale|grow-pool|exit-mid-commit|exit-unread|destroy-pending [FRAMES ≤ %d]\n", MAX_FRAMES);
 		return 2;
 	}
 	struct wl_display *display = wl_display_connect(NULL);
@@ -126,6 +133,28 @@ int main(int argc, char **argv)
 			if (ftruncate(fd, pool_size) < 0)
 				return 2;
 			wl_shm_pool_resize(pool, pool_size);
+		}
+		if (pending && frame == 1) {
+			struct wl_buffer *doomed = wl_shm_pool_create_buffer(pool, SIZE, WIDTH, HEIGHT, STRIDE,
+									     WL_SHM_FORMAT_XRGB8888);
+			wl_surface_attach(surface, doomed, 0, 0);
+			wl_surface_damage_buffer(surface, 0, 0, WIDTH, HEIGHT);
+			wl_buffer_destroy(doomed);
+			wl_surface_commit(surface);
+			wl_display_roundtrip(display);
+			/* The initial commit again (Weston 10 sends no new configure for it). */
+			wl_surface_commit(surface);
+			wl_display_roundtrip(display);
+			fill(shown, 20, 20, 30, 30, 0xff204080);
+			memcpy(memory + SIZE, shown, SIZE);
+			struct wl_buffer *again = wl_shm_pool_create_buffer(pool, SIZE, WIDTH, HEIGHT, STRIDE,
+									     WL_SHM_FORMAT_XRGB8888);
+			wl_surface_attach(surface, again, 0, 0);
+			wl_surface_damage_buffer(surface, 20, 20, 5, 5);
+			wl_surface_commit(surface);
+			wl_display_roundtrip(display);
+			printf("frame 1\n");
+			break;
 		}
 		if (!buffers[slot]) {
 			buffers[slot] = wl_shm_pool_create_buffer(pool, slot * SIZE, WIDTH, HEIGHT, STRIDE,
