@@ -21,6 +21,9 @@ public final class InspectProxy {
     /// The `--log` file's descriptor (-1: none, or closed after a failed write).
     private var log: Int32 = -1
     private var logBuffer: [UInt8] = []
+    /// When the log was last written (s since start): lines wait at most a second, so that a
+    /// log followed while the client runs (`tail -f`) keeps up with a slow client.
+    private var logWrittenAt: Double = 0
     private var evidence: EvidenceWriter?
     private var connections = 0
 
@@ -314,10 +317,14 @@ public final class InspectProxy {
         }
     }
 
-    /// Writes the buffered log lines (at once when `force`, else once 32 KiB have gathered).
-    /// A failed write (a full disk) ends the log: it is closed, and the summary says so.
+    /// Writes the buffered log lines (at once when `force`, else once 32 KiB have gathered or
+    /// a second has passed since the last write: no line waits longer than that). A failed write (a full disk) ends the log: it is
+    /// closed, and the summary says so.
     private func flushLog(force: Bool) {
-        guard log >= 0, !logBuffer.isEmpty, force || logBuffer.count > 32_768 else { return }
+        guard log >= 0, !logBuffer.isEmpty else { return }
+        let now = elapsed
+        guard force || logBuffer.count > 32_768 || now - logWrittenAt >= 1 else { return }
+        logWrittenAt = now
         if let failure = DescriptorOutput.write(logBuffer, to: log) {
             report.outputError("cannot write the log \(options.logPath ?? ""): \(String(cString: strerror(failure))); the log is incomplete")
             close(log)

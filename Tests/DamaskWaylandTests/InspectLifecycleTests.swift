@@ -201,4 +201,22 @@ struct InspectLifecycleTests {
             environment: weston.clientEnvironment, timeout: 30)
         #expect(silent.reason == .exit && silent.status == 1, "\(silent.reason) \(silent.status): \(silent.output)")
     }
+    @Test("The --log file is written while the client runs: a slow client's commits are in it within a second or so, not only at the end")
+    func logIsWrittenWhileTheClientRuns() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let client = try InspectRun.buildClient("remapped-surface")
+        defer { unlink(client) }
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let log = (directory as NSString).appendingPathComponent("commits.jsonl")
+        // Three commits, then the command stays 6 s more: far from the 32 KiB the log gathers.
+        let inspector = try TestProcess(
+            InspectRun.executable, ["--log", log, "--", "sh", "-c", "'\(client)' 1; sleep 6"],
+            environment: weston.clientEnvironment, mergingErrors: true)
+        #expect(Self.waitForBufferCommit(in: log, timeout: 4), "\(inspector.transcript)")
+        let status = inspector.waitForExit(timeout: 30)
+        #expect(status == 1, "\(inspector.transcript)")
+        if status == nil { inspector.kill() }
+    }
 }
