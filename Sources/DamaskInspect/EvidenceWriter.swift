@@ -10,6 +10,8 @@ public struct EvidenceWriter {
     /// At most this many images per run, so a broken client cannot fill the disk.
     public var limit = 200
     public private(set) var written = 0
+    /// Offending commits past the limit, which got no image.
+    public private(set) var skipped = 0
     /// The file names written so far: a surface whose id was reused (libwayland gives a
     /// destroyed surface's id to the next one) restarts its commit numbers, so its name may
     /// be taken.
@@ -45,11 +47,22 @@ public struct EvidenceWriter {
         unlink(probe)
     }
 
+    /// The summary's line about the images (nil when none was written), saying how many
+    /// offending commits the limit left without one.
+    public var summaryLine: String? {
+        guard written > 0 else { return nil }
+        let past = skipped > 0 ? " (the limit: \(skipped) more offending commits have none)" : ""
+        return "evidence: \(written) PNG files in \(directory)\(past)"
+    }
+
     /// Writes the image for `record` and returns its path (nil past the limit): named
     /// `clientC-surfaceS-commitN.png`, or `…-commitN-2.png` (`-3`, …) when this run already
     /// wrote that name for an earlier surface with the same id.
     public mutating func write(_ record: CommitRecord, _ evidence: CommitEvidence) throws -> String? {
-        guard written < limit else { return nil }
+        guard written < limit else {
+            skipped += 1
+            return nil
+        }
         let current = evidence.current
         let bitmap = try Bitmap(width: current.width, height: current.height)
         for y in 0..<current.height {

@@ -178,9 +178,7 @@ public final class InspectProxy {
         flushLog(force: true)
         let cpu = max(0, Self.processCPUSeconds() - startCPU)
         DescriptorOutput.standardError(report.summary(cpuSeconds: cpu, wallSeconds: elapsed))
-        if let evidence, evidence.written > 0 {
-            DescriptorOutput.standardError("evidence: \(evidence.written) PNG files in \(evidence.directory)\n")
-        }
+        if let line = evidence?.summaryLine { DescriptorOutput.standardError(line + "\n") }
         if let ratio = options.failOver {
             for surface in report.surfacesOver(ratio) {
                 let median = SurfaceSummary.median(surface.overDamageOfChanged) ?? 0
