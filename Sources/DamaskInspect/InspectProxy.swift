@@ -316,8 +316,8 @@ public final class InspectProxy {
     }
 
     /// Writes the buffered log lines (at once when `force`, else once 32 KiB have gathered or
-    /// a second has passed since the last write: no line waits longer than that). A failed write (a full disk) ends the log: it is
-    /// closed, and the summary says so.
+    /// a second has passed since the last write: no line waits longer than that). A failed
+    /// write (a full disk) ends the log: it is closed, and the summary says so.
     private func flushLog(force: Bool) {
         guard log >= 0, !logBuffer.isEmpty else { return }
         let now = elapsed
