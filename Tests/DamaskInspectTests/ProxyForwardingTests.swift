@@ -36,18 +36,22 @@ struct ProxyForwardingTests {
         return result
     }
 
+    /// A session between two new socket pairs, and the test's ends of them: `app` plays the
+    /// client, `compositor` the compositor. The session owns the other two ends.
+    func connectedSession(report: InspectReport, tracker: DamageTracker) throws -> (app: WireConnection, compositor: WireConnection, session: ProxySession) {
+        var clientPair: [Int32] = [-1, -1], serverPair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &clientPair) == 0)
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &serverPair) == 0)
+        let session = ProxySession(number: 1, clientSocket: clientPair[1], serverSocket: serverPair[1], report: report, tracker: tracker)
+        return (WireConnection(socket: clientPair[0]), WireConnection(socket: serverPair[0]), session)
+    }
+
     @Test("A frame callback's done reaches the client while the commit's comparison is under way; the release after it waits for the comparison")
     func frameDoneIsForwardedDuringComparison() throws {
-        var clientPair: [Int32] = [-1, -1], serverPair: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &clientPair) == 0)
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &serverPair) == 0)
-        // The test's ends; the session owns the other two.
-        let app = WireConnection(socket: clientPair[0])
-        let compositor = WireConnection(socket: serverPair[0])
         let records = Records()
         let tracker = DamageTracker(client: 1, clock: { 0 }) { record, _ in records.all.append(record) }
         tracker.comparisonStepRows = 4
-        let session = ProxySession(number: 1, clientSocket: clientPair[1], serverSocket: serverPair[1], report: InspectReport(), tracker: tracker)
+        let (app, compositor, session) = try connectedSession(report: InspectReport(), tracker: tracker)
 
         // A 16×64 XRGB8888 buffer in a file: 16 steps of 4 rows.
         let (width, height) = (16, 64)
@@ -123,14 +127,8 @@ struct ProxyForwardingTests {
 
     @Test("A protocol error the compositor sent just before closing is reported as that error, even when the proxy's next write fails before it has read the error")
     func errorBeforeHangUpIsReportedWhenAWriteFailsFirst() throws {
-        var clientPair: [Int32] = [-1, -1], serverPair: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &clientPair) == 0)
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &serverPair) == 0)
-        let app = WireConnection(socket: clientPair[0])
-        let compositor = WireConnection(socket: serverPair[0])
         let report = InspectReport()
-        let tracker = DamageTracker(client: 1, clock: { 0 }) { _, _ in }
-        let session = ProxySession(number: 1, clientSocket: clientPair[1], serverSocket: serverPair[1], report: report, tracker: tracker)
+        let (app, compositor, session) = try connectedSession(report: report, tracker: DamageTracker(client: 1, clock: { 0 }) { _, _ in })
         defer { app.close() }
 
         let sync = try opcode("wl_display", request: "sync")

@@ -40,19 +40,7 @@ static const struct wl_buffer_listener buffer_listener = { buffer_release };
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 8;
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "broken-damage: cannot connect\n");
-		return 2;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	wl_display_roundtrip(display);
-	if (!compositor || !shm || !wm_base) {
-		fprintf(stderr, "broken-damage: missing globals\n");
-		return 2;
-	}
-	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+	struct wl_display *display = connect_or_exit("broken-damage");
 
 	int fd = memfd_create("broken-damage", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, 2 * SIZE) < 0)

@@ -81,19 +81,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: edge-cases mixed-scale|grow-pool|exit-mid-commit|exit-unread|destroy-pending [FRAMES ≤ %d]\n", MAX_FRAMES);
 		return 2;
 	}
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "edge-cases: cannot connect\n");
-		return 2;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	wl_display_roundtrip(display);
-	if (!compositor || !shm || !wm_base) {
-		fprintf(stderr, "edge-cases: missing globals\n");
-		return 2;
-	}
-	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+	struct wl_display *display = connect_or_exit("edge-cases");
 
 	/* Room for every frame's buffer: grow-pool uses one more slot per frame, the others
 	 * alternate two. The pool starts with what it needs first. */

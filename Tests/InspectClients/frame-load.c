@@ -144,19 +144,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "frame-load: bad arguments\n");
 		return 2;
 	}
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "frame-load: cannot connect\n");
-		return 2;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	wl_display_roundtrip(display);
-	if (!compositor || !shm || !wm_base) {
-		fprintf(stderr, "frame-load: missing globals\n");
-		return 2;
-	}
-	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+	struct wl_display *display = connect_or_exit("frame-load");
 
 	size_t size = (size_t)width * height * 4;
 	int fd = memfd_create("frame-load", MFD_CLOEXEC);

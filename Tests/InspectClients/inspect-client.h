@@ -9,6 +9,8 @@
 #define DAMASK_INSPECT_CLIENT_H
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
@@ -58,5 +60,28 @@ static void toplevel_configure(void *data, struct xdg_toplevel *toplevel, int32_
 static void toplevel_close(void *data, struct xdg_toplevel *toplevel) {}
 
 static const struct xdg_toplevel_listener toplevel_listener = { toplevel_configure, toplevel_close };
+
+/*
+ * Connects to WAYLAND_DISPLAY, binds the globals above and answers pings. A client that
+ * cannot connect, or finds wl_compositor, wl_shm or xdg_wm_base missing, says so on standard
+ * error (prefixed with `name`) and exits with status 2. The caller owns the display.
+ */
+static struct wl_display *connect_or_exit(const char *name)
+{
+	struct wl_display *display = wl_display_connect(NULL);
+	if (!display) {
+		fprintf(stderr, "%s: cannot connect\n", name);
+		exit(2);
+	}
+	struct wl_registry *registry = wl_display_get_registry(display);
+	wl_registry_add_listener(registry, &registry_listener, NULL);
+	wl_display_roundtrip(display);
+	if (!compositor || !shm || !wm_base) {
+		fprintf(stderr, "%s: missing globals\n", name);
+		exit(2);
+	}
+	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+	return display;
+}
 
 #endif

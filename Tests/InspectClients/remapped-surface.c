@@ -27,19 +27,7 @@ enum { WIDTH = 200, HEIGHT = 150, STRIDE = WIDTH * 4, SIZE = STRIDE * HEIGHT };
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 3;
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "remapped-surface: cannot connect\n");
-		return 2;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	wl_display_roundtrip(display);
-	if (!compositor || !shm || !wm_base) {
-		fprintf(stderr, "remapped-surface: missing globals\n");
-		return 2;
-	}
-	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+	struct wl_display *display = connect_or_exit("remapped-surface");
 
 	int fd = memfd_create("remapped-surface", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, 2 * SIZE) < 0)

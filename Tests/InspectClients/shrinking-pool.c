@@ -43,19 +43,7 @@ static void *shrink_loop(void *data)
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 60;
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "shrinking-pool: cannot connect\n");
-		return 2;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	wl_display_roundtrip(display);
-	if (!compositor || !shm || !wm_base) {
-		fprintf(stderr, "shrinking-pool: missing globals\n");
-		return 2;
-	}
-	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
+	struct wl_display *display = connect_or_exit("shrinking-pool");
 
 	int fd = memfd_create("shrinking-pool", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, SIZE) < 0)

@@ -73,19 +73,11 @@ int main(int argc, char **argv)
 	int frames = argc > 1 ? atoi(argv[1]) : 8;
 	if (frames < 1 || frames > 100)
 		frames = 8;
-	struct wl_display *display = wl_display_connect(NULL);
-	if (!display) {
-		fprintf(stderr, "sync-subsurface: cannot connect\n");
-		return 2;
-	}
-	struct wl_registry *registry = wl_display_get_registry(display);
-	wl_registry_add_listener(registry, &registry_listener, NULL);
-	wl_display_roundtrip(display);
-	if (!compositor || !subcompositor || !shm || !wm_base) {
+	struct wl_display *display = connect_or_exit("sync-subsurface");
+	if (!subcompositor) {
 		fprintf(stderr, "sync-subsurface: missing globals\n");
 		return 2;
 	}
-	xdg_wm_base_add_listener(wm_base, &wm_listener, NULL);
 
 	struct pool parent_pool, sub_pool;
 	if (!make_pool(&parent_pool, 1, WIDTH, HEIGHT) || !make_pool(&sub_pool, 2 * frames + 1, SUB_WIDTH, SUB_HEIGHT))
