@@ -141,6 +141,8 @@ let package = Package(
             dependencies: ["DamaskViews", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
+        // README's and docs/architecture.md's module tables against this manifest.
+        .testTarget(name: "DamaskDocumentationTests", swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskWaylandTests",
             dependencies: [

@@ -67,7 +67,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
 ///
 /// Frame tick clients (display links) are ticked on each frame callback; when a tick
 /// changes nothing the window commits nothing, and the next tick is asked for with
-/// ``Surface/requestIdleFrame()``, which costs the compositor no commit. A change made
+/// ``Surface/requestIdleFrame(notBefore:)``, which costs the compositor no commit. A change made
 /// by a tick is presented in that frame, and its commit carries the next frame request.
 /// Idle frames tick even while the compositor hides the window, so after
 /// ``visibilityProbeInterval`` of idle frames alone the next tick is a real frame request

@@ -80,7 +80,7 @@ import Foundation
     public private(set) var commits: [Commit] = []
     /// How many times ``requestFrame()`` was called.
     public private(set) var frameRequestCount = 0
-    /// How many times ``requestIdleFrame()`` was called (ticks that cost no commit).
+    /// How many times ``requestIdleFrame(notBefore:)`` was called (ticks that cost no commit).
     public private(set) var idleFrameRequestCount = 0
     /// The `notBefore` time of the last idle-frame request (`nil`: the next frame).
     public private(set) var lastIdleFrameTarget: UInt32?

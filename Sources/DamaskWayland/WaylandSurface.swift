@@ -147,7 +147,7 @@ public final class WaylandSurface: Surface {
     private var viewport: OpaquePointer?
     private var fractionalScale: OpaquePointer?
     private var frameCallback: OpaquePointer?
-    /// The timer of an idle frame (``requestIdleFrame()``), on ``MainLoop``; owned here,
+    /// The timer of an idle frame (``requestIdleFrame(notBefore:)``), on ``MainLoop``; owned here,
     /// cancelled when a frame callback answers instead, and in `close()`.
     private var idleFrameTimer: MainLoop.Timer?
     /// The compositor's frame clock minus `CLOCK_MONOTONIC`, in milliseconds, as the latest
@@ -344,7 +344,7 @@ public final class WaylandSurface: Surface {
     /// Whether a frame callback is outstanding.
     public var isFramePending: Bool { frameCallback != nil }
 
-    /// Whether an idle frame (``requestIdleFrame()``) is on its way.
+    /// Whether an idle frame (``requestIdleFrame(notBefore:)``) is on its way.
     public var isIdleFramePending: Bool { idleFrameTimer != nil }
 
     /// How long an idle frame waits: one frame at 60 Hz.
