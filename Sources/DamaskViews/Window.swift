@@ -75,6 +75,8 @@ private let environmentFlashesDamage: Bool = {
     public var firstResponder: Responder? { input.firstResponder }
     /// Whether the window has keyboard focus.
     public var isKeyWindow: Bool { input.isKeyWindow }
+    /// Whether a pointer button is held on a view (the implicit grab is on).
+    var hasPointerGrab: Bool { input.hasPointerGrab }
     /// The responder that receives keys whenever no first responder holds them — normally
     /// the root view that routes the window's shortcuts — so that a field resigning (Escape,
     /// a click on the background) hands the keys back to it. Held weakly; `nil` (the

@@ -51,6 +51,9 @@ public final class WaylandKeyboard {
     private let repeater = KeyRepeater()
     private var focus: Int?
     private var pressedKeys: Set<UInt32> = []
+    /// The keys whose press went to the focused surface and whose release has not: on
+    /// `leave` each gets its release there, so no view believes a key still held.
+    private var deliveredKeys: Set<UInt32> = []
     /// The time of the last key event; repeats carry it (the protocol gives them none).
     private var lastKeyTime: UInt32 = 0
 
@@ -77,6 +80,7 @@ public final class WaylandKeyboard {
             focus = nil
             repeater.stop()
             pressedKeys.removeAll()
+            deliveredKeys.removeAll()
         }
     }
 
@@ -173,6 +177,14 @@ public final class WaylandKeyboard {
         repeater.stop()
         xkb?.resetCompose()
         pressedKeys.removeAll()
+        if let xkb {
+            for keycode in deliveredKeys.sorted() {
+                send(.key(KeyEvent(
+                    phase: .up, keysym: xkb.translate(keycode).keysym, keycode: keycode, modifiers: xkb.modifiers,
+                    timestamp: lastKeyTime)))
+            }
+        }
+        deliveredKeys.removeAll()
         if focus != nil { send(.keyboardFocus(false)) }
         focus = nil
     }
@@ -183,9 +195,11 @@ public final class WaylandKeyboard {
         let translation = pressed ? xkb.press(keycode) : xkb.translate(keycode)
         if pressed {
             pressedKeys.insert(keycode)
+            deliveredKeys.insert(keycode)
             repeater.keyPressed(keycode, repeats: xkb.repeats(keycode))
         } else {
             pressedKeys.remove(keycode)
+            deliveredKeys.remove(keycode)
             repeater.keyReleased(keycode)
         }
         lastKeyTime = time

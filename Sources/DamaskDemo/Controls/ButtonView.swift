@@ -95,6 +95,11 @@ final class ButtonView: View {
         if inside { action() }
     }
 
+    override func pointerCancelled(_ event: PointerEvent) {
+        // The release went elsewhere (the pointer left, the compositor took it): no action.
+        isTracking = false
+    }
+
     private func updateAppearance() {
         appearance = isPointerInside ? (isTracking ? .pressed : .hovered) : .normal
     }
