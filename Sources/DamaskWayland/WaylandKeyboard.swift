@@ -181,7 +181,7 @@ public final class WaylandKeyboard {
             for keycode in deliveredKeys.sorted() {
                 send(.key(KeyEvent(
                     phase: .up, keysym: xkb.translate(keycode).keysym, keycode: keycode, modifiers: xkb.modifiers,
-                    timestamp: lastKeyTime)))
+                    timestamp: lastKeyTime, shortcutKeysym: xkb.shortcutKeysym(keycode))))
             }
         }
         deliveredKeys.removeAll()
@@ -193,6 +193,7 @@ public final class WaylandKeyboard {
         // A code off the end of the keycode range names no key: drop it.
         guard let xkb, let keycode = Self.xkbKeycode(evdev: evdevCode), xkb.knows(keycode) else { return }
         let translation = pressed ? xkb.press(keycode) : xkb.translate(keycode)
+        let shortcut = xkb.shortcutKeysym(keycode)
         if pressed {
             pressedKeys.insert(keycode)
             deliveredKeys.insert(keycode)
@@ -205,7 +206,8 @@ public final class WaylandKeyboard {
         lastKeyTime = time
         send(.key(KeyEvent(
             phase: pressed ? .down : .up, keysym: translation.keysym, keycode: keycode,
-            text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time)))
+            text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time,
+            shortcutKeysym: shortcut)))
     }
 
     private func repeatKey(_ keycode: UInt32) {
@@ -213,7 +215,7 @@ public final class WaylandKeyboard {
         let translation = xkb.translate(keycode)
         send(.key(KeyEvent(
             phase: .down, keysym: translation.keysym, keycode: keycode, text: translation.text,
-            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastKeyTime)))
+            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastKeyTime, shortcutKeysym: xkb.shortcutKeysym(keycode))))
     }
 
     private func send(_ event: Event) {

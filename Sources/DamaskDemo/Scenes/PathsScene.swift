@@ -95,7 +95,7 @@ final class PathsScene: DemoScene {
     }
 
     override func handleKey(_ event: KeyEvent) -> Bool {
-        switch event.keysym {
+        switch event.shortcutKeysym {
         case 0x2b, 0x3d, 0xffab: zoom(by: 1.25)  // + = KP_Add
         case 0x2d, 0xffad: zoom(by: 1 / 1.25)  // - KP_Subtract
         case 0x5b: rotate(by: -15)  // [

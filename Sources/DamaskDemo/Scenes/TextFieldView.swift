@@ -290,7 +290,7 @@ final class TextFieldView: View, TextInput {
     override func keyDown(_ event: KeyEvent) {
         let extending = event.modifiers.contains(.shift)
         if event.modifiers.contains(.control), !event.modifiers.contains(.alt), !event.modifiers.contains(.logo) {
-            switch event.keysym {
+            switch event.shortcutKeysym {  // the key's Latin letter: Ctrl+C on ru as on us
             case 0x61, 0x41:  // Ctrl+A
                 change { $0.selectAll() }
                 publishPrimarySelection()
