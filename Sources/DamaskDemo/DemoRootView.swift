@@ -86,7 +86,9 @@ final class DemoRootView: View {
         sidebar.selectedIndex = index
         setNeedsLayout()
         layoutIfNeeded()
-        becomeFirstResponder()
+        // Keys come here again, unless the sidebar has keyboard focus (its arrow keys
+        // changed the scene: focus stays for the next arrow).
+        if window?.focusedView !== sidebar { becomeFirstResponder() }
         currentScene.sceneDidAppear()
     }
 

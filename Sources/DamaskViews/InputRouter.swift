@@ -33,6 +33,7 @@
         case .scroll(let scroll):
             (window.hitTest(scroll.location, with: event) ?? window).scrollWheel(scroll)
         case .key(let key):
+            if key.phase == .down, window.handleFocusKey(key) { return }
             let target = firstResponder ?? fallbackResponder(in: window) ?? window
             if key.phase == .down { target.keyDown(key) } else { target.keyUp(key) }
         case .touch(let touch): dispatchTouch(touch, in: window)
@@ -97,6 +98,12 @@
         case .down:
             if pressedButtonCount == 0 {
                 pointerGrab = window.hitTest(event.location, with: .pointer(event))
+                // A control focused from the keyboard (a button) loses focus to a click,
+                // so its ring goes; views that take focus themselves keep their rules.
+                if let focused = firstResponder as? View, focused.canBecomeFocused, !focused.canBecomeFirstResponder {
+                    firstResponder = nil
+                    window.focusDidChange()
+                }
                 resignUnlessFocusable(pointerGrab)
             }
             pressedButtonCount += 1

@@ -427,6 +427,18 @@ import Foundation
 
     override var responderWindow: Window? { window }
 
+    // MARK: Keyboard focus (see View+Focus.swift)
+
+    /// Whether the key-view loop (Tab, Shift+Tab) stops at this view, so that it can be
+    /// used without a pointer. Default: `false`. A control returns `true` and handles the
+    /// keys that use it (Space and Return press a button) in `keyDown(_:)`.
+    open var canBecomeFocused: Bool { false }
+
+    /// The subviews the key-view loop visits inside this view, in order. Default: the
+    /// visible subviews in reading order (``readingOrder(_:)``); a container overrides it
+    /// to order its children otherwise.
+    open var focusOrderedSubviews: [View] { View.readingOrder(subviews) }
+
     /// Whether `point` (view coordinates) is inside the view. Default: inside the bounds.
     /// `event` is the event being delivered, or `nil` when asked outside delivery.
     open func point(inside point: CGPoint, with event: Event?) -> Bool {
