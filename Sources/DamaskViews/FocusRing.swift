@@ -36,8 +36,8 @@ import Foundation
     /// the key-view loop), or hides it.
     func update(in window: Window) {
         let root = window.contentView
-        guard let view = window.firstResponder as? View, view.canBecomeFocused, view.window === window,
-            !view.isHidden
+        guard let view = window.firstResponder as? View, view.canBecomeFocused, view.wantsFocusRing,
+            view.window === window, !view.isHidden
         else {
             hide()
             return

@@ -439,6 +439,11 @@ import Foundation
     /// to order its children otherwise.
     open var focusOrderedSubviews: [View] { View.readingOrder(subviews) }
 
+    /// Whether the window draws its focus ring around this view while it has focus.
+    /// Default: unless the view takes focus itself (``canBecomeFirstResponder``): such a
+    /// view, a text field, shows focus its own way (a caret, a border).
+    open var wantsFocusRing: Bool { !canBecomeFirstResponder }
+
     /// Whether `point` (view coordinates) is inside the view. Default: inside the bounds.
     /// `event` is the event being delivered, or `nil` when asked outside delivery.
     open func point(inside point: CGPoint, with event: Event?) -> Bool {

@@ -81,7 +81,11 @@ struct DemoKeyboardOnlyTests {
             for control in entry.controls.indices {
                 let before = try Self.pixels(path("\(index)-\(control)-before.png"))
                 let after = try Self.pixels(path("\(index)-\(control)-after.png"))
-                #expect(Self.ringPixels(before) > 100, "\(entry.name) control \(control): no focus ring")
+                // The text field shows focus its own way (its border and caret): the typed
+                // text, checked by `expect text`, shows it had focus.
+                if entry.controls[control] != .type {
+                    #expect(Self.ringPixels(before) > 100, "\(entry.name) control \(control): no focus ring")
+                }
                 #expect(Self.difference(before, after, in: scene) > 20, "\(entry.name) control \(control) did nothing")
             }
             let back = try Self.pixels(path("\(index)-back.png"))
