@@ -221,6 +221,9 @@ public final class WaylandKeyboard {
     private func send(_ event: Event) {
         guard let focus else { return }
         seat.connection.surface(forKey: focus)?.deliver(event, from: seat)
+        // A key may change what is under a still pointer (a scene switch replaces a text
+        // field): the cursor follows, as it does after pointer events.
+        if case .key = event { seat.pointer?.refreshCursor() }
     }
 
     // MARK: Listener
