@@ -119,7 +119,9 @@ final class LayersScene: DemoScene {
             + "delegate draws: \(circleDelegate.drawCount)\n"
             + "backing store: \(blueLayer.backingStoreByteCount / 1024) KiB"
         captions[1].text = "standalone layer, no window\n"
-            + "contentsScale \(scale): \(side) × \(side) px\n"
+            // No-break spaces keep the size whole: a narrow column wraps before "200 × 200 px",
+            // never leaving "px" alone on a line.
+            + "contentsScale \(scale): \(side)\u{00A0}×\u{00A0}\(side)\u{00A0}px\n"
             + "delegate draws: \(standaloneDelegate.drawCount)"
         captions[2].text = "display(_:) sets contents\n"
             + "display calls: \(prebuiltDelegate.displayCount), draws: 0\n"
