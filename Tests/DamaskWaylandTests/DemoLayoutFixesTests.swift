@@ -11,7 +11,7 @@ struct DemoLayoutFixesTests {
         let directory = try DemoRun.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let shot = (directory as NSString).appendingPathComponent("double.png")
-        // "Next contentsScale" (Tab to the second button, Space) steps 0.5 → 1.0 → 2.0.
+        // "Next contentsScale" steps 0.5 → 1.0 → 2.0.
         let script = "scene layers\nwait idle\nclick 454 127\nwait idle\nclick 454 127\nwait idle\nscreenshot \(shot)\n"
         let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
         #expect(run.status == 0, "\(run.output)")
@@ -34,5 +34,26 @@ struct DemoLayoutFixesTests {
         #expect(lines.count == 4, "caption lines: \(lines)")
         // Line 3 is the wrapped part: "200 × 200 px" is over 60 points wide, "px" some 15.
         #expect(lines.count == 4 && lines[2] > 60, "the wrapped line is \(lines.count > 2 ? lines[2] : 0) points wide")
+    }
+
+    @Test("Paths: Larger up to the largest scale (1.6) enlarges the triangle and star inside their panels, nothing cut off at a panel edge")
+    func largerDoesNotCrop() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shot = (directory as NSString).appendingPathComponent("large.png")
+        let script = "scene paths\nwait idle\n" + String(repeating: "key plus\n", count: 6) + "wait idle\nscreenshot \(shot)\n"
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let bitmap = try Bitmap(contentsOfPNGFile: shot)
+        // The clipping panels: window x 234…434 and 514…714, y 190…390. Their edge rows and
+        // columns show the scene's background: the enlarged views end inside them.
+        let background: UInt32 = 0xEEF0F5
+        for left in [234, 514] {
+            for (x, y) in [(left, 290), (left + 199, 290), (left + 100, 190), (left + 100, 389)] {
+                #expect(bitmap.pixel(x: x, y: y) & 0xFF_FFFF == background, "panel at \(left): (\(x), \(y)) is \(String(bitmap.pixel(x: x, y: y) & 0xFF_FFFF, radix: 16))")
+            }
+            // …and the view did grow: 90 points from the panel's centre is still the view.
+            #expect(bitmap.pixel(x: left + 100 + 90, y: 290) & 0xFF_FFFF != background, "panel at \(left): the view did not grow")
+        }
     }
 }
