@@ -57,3 +57,42 @@ struct DemoLayoutFixesTests {
         }
     }
 }
+
+extension DemoLayoutFixesTests {
+    /// The runs of button face (#4278D9) along row `y` of `bitmap` within `columns`.
+    static func buttonRuns(_ bitmap: Bitmap, y: Int, columns: Range<Int>) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start: Int?
+        for x in columns {
+            let face = DemoOnSeat.isClose(bitmap.pixel(x: x, y: y) & 0xFF_FFFF, 0x4278D9)
+            if face, start == nil { start = x }
+            if !face, let begin = start {
+                runs.append(begin..<x)
+                start = nil
+            }
+        }
+        if let start { runs.append(start..<columns.upperBound) }
+        return runs
+    }
+
+    @Test("In a 560-point window every button row fits: all buttons whole, none cut at the scene's edge", arguments: [
+        ("chromosome", 3), ("paths", 5), ("layers", 3), ("progress", 3), ("content-mode", 3),
+    ])
+    func narrowWindowKeepsButtons(scene: String, count: Int) throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shot = (directory as NSString).appendingPathComponent("narrow.png")
+        let script = "size 560x600\nscene \(scene)\nwait idle\nscreenshot \(shot)\n"
+        let run = try DemoRun.run(DemoHeadlessTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let bitmap = try Bitmap(contentsOfPNGFile: shot)
+        // Rows of buttons at content y 112 (+38 per wrapped row); the face's middle row.
+        // Titles are white: count runs on a row just above the text.
+        var runs: [Range<Int>] = []
+        for row in 0..<3 {
+            runs += Self.buttonRuns(bitmap, y: 112 + 38 * row + 4, columns: 180..<560).filter { $0.count >= 40 }
+        }
+        #expect(runs.count == count, "\(scene): button runs \(runs)")
+        #expect(runs.allSatisfy { $0.upperBound <= 560 - 24 }, "\(scene): a button reaches the scene's edge: \(runs)")
+    }
+}
