@@ -96,3 +96,22 @@ extension DemoLayoutFixesTests {
         #expect(runs.allSatisfy { $0.upperBound <= 560 - 24 }, "\(scene): a button reaches the scene's edge: \(runs)")
     }
 }
+
+extension DemoLayoutFixesTests {
+    @Test("The tour with --scale 2 and --screenshots shoots all eight scenes and lists every failed check (exit 1), instead of stopping at the first")
+    func tourAtScaleTwoShootsEveryScene() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shots = (directory as NSString).appendingPathComponent("shots")
+        let run = try DemoRun.run(
+            DemoHeadlessTests.fast + ["--scale", "2", "--play", DemoRun.tourPath, "--screenshots", shots],
+            directory: directory, timeout: 120)
+        // The tour's exact damage and draw counts are scale 1's: some checks fail, all are run.
+        #expect(run.status == 1, "\(run.output)")
+        let failures = run.output.split(separator: "\n").filter { $0.contains("expectation failed") }
+        #expect(failures.count > 1, "\(run.output)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: shots))?.sorted() ?? []
+        #expect(files.count == 8, "\(files)")
+        #expect(run.output.contains("wrote 8 screenshots"), "\(run.output)")
+    }
+}
