@@ -67,6 +67,8 @@ final class DemoRootView: View {
     /// The scene at `index` in ``sceneEntries``, made on first use.
     func scene(at index: Int) -> DemoScene {
         if let scene = madeScenes[index] { return scene }
+        var environment = environment
+        if let window { environment.displayScale = window.scale }
         let scene = sceneEntries[index].make(environment)
         madeScenes[index] = scene
         return scene

@@ -98,20 +98,43 @@ extension DemoLayoutFixesTests {
 }
 
 extension DemoLayoutFixesTests {
-    @Test("The tour with --scale 2 and --screenshots shoots all eight scenes and lists every failed check (exit 1), instead of stopping at the first")
-    func tourAtScaleTwoShootsEveryScene() throws {
+    @Test("The bundled tour passes at scales 2 and 3 headless: every pixel, damage and draw check holds, all eight scenes are shot at the scale", arguments: [2, 3])
+    func tourPassesAtScale(scale: Int) throws {
         let directory = try DemoRun.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let shots = (directory as NSString).appendingPathComponent("shots")
         let run = try DemoRun.run(
-            DemoHeadlessTests.fast + ["--scale", "2", "--play", DemoRun.tourPath, "--screenshots", shots],
+            DemoHeadlessTests.fast + ["--scale", "\(scale)", "--play", DemoRun.tourPath, "--screenshots", shots],
             directory: directory, timeout: 120)
-        // The tour's exact damage and draw counts are scale 1's: some checks fail, all are run.
-        #expect(run.status == 1, "\(run.output)")
-        let failures = run.output.split(separator: "\n").filter { $0.contains("expectation failed") }
-        #expect(failures.count > 1, "\(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("every expectation held"), "\(run.output)")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: shots))?.sorted() ?? []
         #expect(files.count == 8, "\(files)")
-        #expect(run.output.contains("wrote 8 screenshots"), "\(run.output)")
+        let layers = try Bitmap(contentsOfPNGFile: (shots as NSString).appendingPathComponent("layers.png"))
+        #expect(layers.width == 800 * scale && layers.height == 600 * scale)
+    }
+
+    @Test("--screenshots runs check every expectation instead of stopping at the first: two failed checks in two scenes are both listed (exit 1) and both scenes are shot")
+    func screenshotsRunListsEveryFailure() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shots = (directory as NSString).appendingPathComponent("shots")
+        let script = """
+            scene progress
+            wait idle
+            expect pixel 210 170 #ff00ff
+            scene layers
+            wait idle
+            expect draws 999
+            """
+        let run = try DemoRun.run(
+            DemoHeadlessTests.fast + ["--screenshots", shots], script: script, directory: directory)
+        #expect(run.status == 1, "\(run.output)")
+        let failures = run.output.split(separator: "\n").filter { $0.contains("expectation failed") }
+        #expect(failures.count == 2, "\(run.output)")
+        #expect(failures.first?.contains("script.damask:3:1") == true, "\(run.output)")
+        #expect(failures.last?.contains("script.damask:6:1") == true, "\(run.output)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: shots))?.sorted() ?? []
+        #expect(files == ["layers.png", "progress.png"], "\(files)")
     }
 }

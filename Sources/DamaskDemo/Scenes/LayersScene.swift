@@ -57,6 +57,7 @@ final class LayersScene: DemoScene {
         blueLayer.backgroundColor = .blue
         blueLayer.delegate = circleDelegate
         // The seed sets contentsScale to the screen's; in a window it follows the window.
+        blueLayer.contentsScale = environment.displayScale
         panels[0].layer.addSublayer(blueLayer)
         blueLayer.display()
 
