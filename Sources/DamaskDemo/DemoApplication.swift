@@ -67,6 +67,10 @@ final class DemoApplication {
             }
             return index
         } ?? 0
+        if let path = options.sequencePath {
+            // A file that is no sequence is a usage error now, not a message in the window.
+            do { _ = try SequenceLoader.load(path: path) } catch { throw DemoError.usage("\(error)") }
+        }
         let environment = DemoEnvironment(
             isDeterministic: options.headless && options.playPath != nil, sequencePath: options.sequencePath)
         var playback: DemoPlayback?

@@ -12,6 +12,11 @@ struct DemoEnvironment: Sendable {
     var sequencePath: String?
     /// How long the chromosome scene's simulated network takes, in milliseconds.
     var networkLatencyMilliseconds: UInt32 = 1_200
+    /// The scale of the window a scene is made for (``DemoRootView`` sets it when it is in a
+    /// window), so a scene that displays a layer before it joins the window (the layers
+    /// scene's seed, as UIKit code sets `contentsScale` to the screen's) draws it once, at
+    /// the scale it is shown at, instead of once at 1 and again at the window's.
+    var displayScale: CGFloat = 1
 
     /// Seconds on a monotonic clock, for timing readouts.
     static func now() -> Double {

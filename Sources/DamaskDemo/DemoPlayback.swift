@@ -116,6 +116,10 @@ final class DemoPlayback {
         options.layout = layout
         options.registry = Self.registry(handler: self)
         options.timeout = .seconds(20)
+        // Collecting screenshots, a failed check does not end the run: every scene is still
+        // shot, and every failure is listed (the tour at another --scale, whose damage and
+        // draw checks assume scale 1, writes all eight).
+        options.stopsAtFirstFailure = screenshotDirectory == nil
         let player = ScriptPlayer(window: window, options: options)
         let report: PlaybackReport
         do {

@@ -63,7 +63,7 @@ final class DemoRecording {
             touch.location = shifted(touch.location)
             record(.touch(touch), at: touch.timestamp)
         case .key(let key):
-            let isQuit = key.modifiers.contains(.control) && (key.keysym == 0x71 || key.keysym == 0x51)
+            let isQuit = key.modifiers.contains(.control) && (key.shortcutKeysym == 0x71 || key.shortcutKeysym == 0x51)
             guard !isQuit else { return }
             record(.key(key), at: key.timestamp)
         case .keyboardFocus:

@@ -67,6 +67,8 @@ final class DemoRootView: View {
     /// The scene at `index` in ``sceneEntries``, made on first use.
     func scene(at index: Int) -> DemoScene {
         if let scene = madeScenes[index] { return scene }
+        var environment = environment
+        if let window { environment.displayScale = window.scale }
         let scene = sceneEntries[index].make(environment)
         madeScenes[index] = scene
         return scene
@@ -86,7 +88,9 @@ final class DemoRootView: View {
         sidebar.selectedIndex = index
         setNeedsLayout()
         layoutIfNeeded()
-        becomeFirstResponder()
+        // Keys come here again, unless the sidebar has keyboard focus (its arrow keys
+        // changed the scene: focus stays for the next arrow).
+        if window?.focusedView !== sidebar { becomeFirstResponder() }
         currentScene.sceneDidAppear()
     }
 
@@ -94,14 +98,16 @@ final class DemoRootView: View {
 
     override func keyDown(_ event: KeyEvent) {
         let commandKeys: ModifierFlags = [.control, .alt, .logo]
-        if event.modifiers.contains(.control), event.keysym == 0x71 || event.keysym == 0x51 {
+        // Shortcuts match the key's Latin keysym, so they work on ru, el, ara… as on us.
+        let key = event.shortcutKeysym
+        if event.modifiers.contains(.control), key == 0x71 || key == 0x51 {
             onQuit()
             return
         }
         if event.modifiers.intersection(commandKeys).isEmpty {
-            switch event.keysym {
+            switch key {
             case 0x31...0x39:
-                showScene(at: Int(event.keysym - 0x31))
+                showScene(at: Int(key - 0x31))
                 return
             case 0x64, 0x44:
                 window?.flashesDamage.toggle()

@@ -6,6 +6,9 @@ public struct KeyTransition: Hashable, Sendable {
     public var isPress: Bool
     /// The keysym the key had in the state before this transition.
     public var keysym: UInt32
+    /// The keysym shortcuts match the key by (``ShortcutKeysym``): ``keysym`` when Latin,
+    /// else the key's Latin letter on another layout of the keymap or on US QWERTY.
+    public var shortcutKeysym: UInt32
     /// The UTF-8 text the press produced (empty for releases and keys without text).
     public var text: String
     /// The modifiers in effect before this transition (as a client sees them for this key).
@@ -13,14 +16,15 @@ public struct KeyTransition: Hashable, Sendable {
     /// Whether Caps Lock was locked before this transition.
     public var isCapsLockOn: Bool
 
-    /// Creates a transition.
+    /// Creates a transition (``shortcutKeysym`` defaults to `keysym`).
     public init(
         keycode: UInt32, isPress: Bool, keysym: UInt32, text: String,
-        modifiers: Set<KeyModifier>, isCapsLockOn: Bool
+        modifiers: Set<KeyModifier>, isCapsLockOn: Bool, shortcutKeysym: UInt32? = nil
     ) {
         self.keycode = keycode
         self.isPress = isPress
         self.keysym = keysym
+        self.shortcutKeysym = shortcutKeysym ?? keysym
         self.text = text
         self.modifiers = modifiers
         self.isCapsLockOn = isCapsLockOn

@@ -140,10 +140,12 @@ public final class KeyboardState {
     }
 
     private func describe(_ keycode: UInt32, isPress: Bool) -> KeyTransition {
-        KeyTransition(
-            keycode: keycode, isPress: isPress,
-            keysym: xkb_state_key_get_one_sym(state, keycode),
+        let keysym = xkb_state_key_get_one_sym(state, keycode)
+        return KeyTransition(
+            keycode: keycode, isPress: isPress, keysym: keysym,
             text: isPress ? Keymap.utf8(state: state, keycode: keycode) : "",
-            modifiers: activeModifiers, isCapsLockOn: isCapsLockOn)
+            modifiers: activeModifiers, isCapsLockOn: isCapsLockOn,
+            shortcutKeysym: keymap.shortcutKeysym(
+                keycode, active: keysym, layout: xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE)))
     }
 }

@@ -1,4 +1,5 @@
 import CXKBCommon
+import DamaskViews
 
 /// An XKB keymap compiled from rule names (evdev rules, pc105, a layout and variant), with the
 /// reverse lookups the player needs: which key and modifiers produce a character or keysym.
@@ -17,6 +18,11 @@ public final class Keymap {
     private var strokeByKeysym: [UInt32: KeyStroke] = [:]
     private var modifierKeycode: [KeyModifier: UInt32] = [:]
     private var keypadKeycodes: Set<UInt32> = []
+    /// The US QWERTY keymap, compiled on the first non-Latin key, for
+    /// ``shortcutKeysym(_:active:)``; owned (unref'd in `deinit`).
+    private var usKeymap: OpaquePointer?
+    /// Whether each layout of ``keymap`` types Latin letters, as found so far.
+    private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
     /// Compose sequences found per resolved locale name (see ``strokes(for:composeLocale:)``).
     private var composeSequences: [String: ComposeSequences] = [:]
     /// Locales whose compose table libxkbcommon could not load.
@@ -53,6 +59,7 @@ public final class Keymap {
     }
 
     deinit {
+        if let usKeymap { xkb_keymap_unref(usKeymap) }
         xkb_keymap_unref(keymap)
         xkb_context_unref(context)
     }
@@ -64,6 +71,42 @@ public final class Keymap {
         var sym = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
         if sym == 0 { sym = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE) }
         return sym == 0 ? nil : sym
+    }
+
+    /// The keysym shortcuts match `keycode` by when it gives `active` with layout
+    /// `activeLayout` (an index into this keymap's layouts) active (``ShortcutKeysym``):
+    /// `active` when Latin, else the first Latin letter at the key's first level on a
+    /// layout of this keymap, in order, else on US QWERTY (as a Damask client on a real
+    /// seat computes it).
+    public func shortcutKeysym(_ keycode: UInt32, active: UInt32, layout activeLayout: UInt32 = 0) -> UInt32 {
+        guard !ShortcutKeysym.keepsKeysym(active, activeLayoutIsLatin: isLatin(layout: activeLayout)) else { return active }
+        if usKeymap == nil {
+            usKeymap = "us".withCString { layout in
+                "".withCString { empty in
+                    var names = xkb_rule_names(rules: nil, model: nil, layout: layout, variant: empty, options: nil)
+                    return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                }
+            }
+        }
+        let layouts = (0..<xkb_keymap_num_layouts_for_key(keymap, keycode)).map { (keymap, $0) }
+        let candidates = (layouts + [(usKeymap, xkb_layout_index_t(0))]).map { Self.firstLevelKeysym(of: keycode, in: $0, layout: $1) }
+        return ShortcutKeysym.resolve(active: active, activeLayoutIsLatin: isLatin(layout: activeLayout), candidates: candidates)
+    }
+
+    /// Whether `layout` of the keymap types Latin letters (cached per layout).
+    private func isLatin(layout: xkb_layout_index_t) -> Bool {
+        if let known = latinLayouts[layout] { return known }
+        let latin = ShortcutKeysym.isLatinLayout(
+            letterKeysyms: ShortcutKeysym.letterKeycodes.map { Self.firstLevelKeysym(of: $0, in: keymap, layout: layout) })
+        latinLayouts[layout] = latin
+        return latin
+    }
+
+    /// The single keysym at the first level of `keycode` in `layout` of `map`, else 0.
+    private static func firstLevelKeysym(of keycode: UInt32, in map: OpaquePointer?, layout: xkb_layout_index_t) -> UInt32 {
+        var syms: UnsafePointer<xkb_keysym_t>?
+        guard let map, xkb_keymap_key_get_syms_by_level(map, keycode, layout, 0, &syms) == 1, let syms else { return 0 }
+        return syms.pointee
     }
 
     /// How to type `character` with this keymap (a key plus the modifiers of its level), or nil

@@ -52,6 +52,11 @@ public enum ScriptCommand: Equatable, Sendable {
     case expectDamageWithin([CGRect])
     /// `expect damage exactly R…`: the damage since the last check is exactly the rectangles.
     case expectDamageExactly([CGRect])
+    /// `expect damage within|exactly at scale S R…`: the damage check, with the rectangles in
+    /// buffer pixels, made only when the window's scale is `scale`; at other scales the line
+    /// is passed over and the damage keeps accumulating for the next check. For damage that
+    /// depends on rasterizing at the scale (glyph ink), where points × scale cannot state it.
+    case expectDamageAtScale(CGFloat, exactly: Bool, [CGRect])
     /// `expect no-damage`: nothing was damaged since the last check.
     case expectNoDamage
     /// `expect draws N`: the number of `draw` calls since the last check.

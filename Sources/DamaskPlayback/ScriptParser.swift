@@ -264,6 +264,13 @@ public final class ScriptParser {
             guard mode == "within" || mode == "exactly" else {
                 throw reader.error("unknown damage check '\(mode)' (expected within or exactly)")
             }
+            var scale: CGFloat?
+            if reader.peek() == "at" {
+                _ = reader.optionalWord()
+                let word = try reader.word("scale")
+                guard word == "scale" else { throw reader.error("expected 'scale' after 'at', found '\(word)'") }
+                scale = CGFloat(try reader.number("S", in: 0.25...16))
+            }
             var rects: [CGRect] = []
             repeat {
                 let x = try reader.number("X", in: -1_000_000...1_000_000)
@@ -272,6 +279,7 @@ public final class ScriptParser {
                 let height = try reader.number("H", in: 0...1_000_000)
                 rects.append(CGRect(x: x, y: y, width: width, height: height))
             } while !reader.isAtEnd
+            if let scale { return .expectDamageAtScale(scale, exactly: mode == "exactly", rects) }
             return mode == "within" ? .expectDamageWithin(rects) : .expectDamageExactly(rects)
         case "no-damage": return .expectNoDamage
         case "draws": return .expectDraws(try reader.integer("N", in: 0...Int(Int32.max)))

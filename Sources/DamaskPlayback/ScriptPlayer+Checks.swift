@@ -28,6 +28,10 @@ extension ScriptPlayer {
             failure = checkDamage(rects, exactly: false)
         case .expectDamageExactly(let rects):
             failure = checkDamage(rects, exactly: true)
+        case .expectDamageAtScale(let scale, let exactly, let rects):
+            // Another scale's damage: passed over, the damage keeps accumulating.
+            guard window.scale == scale else { return }
+            failure = checkDamage(rects, exactly: exactly, scaledBy: 1)
         case .expectNoDamage:
             failure = checkDamage([], exactly: true)
         case .expectDraws(let count):
@@ -120,10 +124,10 @@ extension ScriptPlayer {
             differenceImagePath: differencePath)
     }
 
-    /// Compares the damage since the last damage check (buffer pixels) with `rects` (points)
-    /// and starts a new accumulation.
-    private func checkDamage(_ rects: [CGRect], exactly: Bool) -> Mismatch? {
-        let scale = window.scale
+    /// Compares the damage since the last damage check (buffer pixels) with `rects` (points,
+    /// multiplied by `scale`, the window's unless given) and starts a new accumulation.
+    private func checkDamage(_ rects: [CGRect], exactly: Bool, scaledBy givenScale: CGFloat? = nil) -> Mismatch? {
+        let scale = givenScale ?? window.scale
         let expected = Region(
             rects: rects.map {
                 CGRect(x: $0.minX * scale, y: $0.minY * scale, width: $0.width * scale,

@@ -139,7 +139,7 @@ extension ScriptPlayer {
             phase: transition.isPress ? .down : .up, keysym: transition.keysym,
             keycode: transition.keycode, text: transition.text,
             modifiers: flags(transition.modifiers, capsLock: transition.isCapsLockOn),
-            isRepeat: false, timestamp: timestamp)
+            isRepeat: false, timestamp: timestamp, shortcutKeysym: transition.shortcutKeysym)
     }
 
     /// Event modifier flags for a set of keyboard modifiers.

@@ -186,7 +186,7 @@ import Foundation
             try await waitUntilIdle(at: location)
         case .screenshot(let path):
             try await screenshot(to: script.resolve(path), at: location)
-        case .expectPixel, .expectImage, .expectDamageWithin, .expectDamageExactly,
+        case .expectPixel, .expectImage, .expectDamageWithin, .expectDamageExactly, .expectDamageAtScale,
             .expectNoDamage, .expectDraws, .expectText, .expectPasteboard:
             try await check(statement)
         case .custom(let invocation):

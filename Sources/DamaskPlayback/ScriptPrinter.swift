@@ -47,6 +47,9 @@ public enum ScriptPrinter {
             return "expect damage within " + rects.map(format).joined(separator: " ")
         case .expectDamageExactly(let rects):
             return "expect damage exactly " + rects.map(format).joined(separator: " ")
+        case .expectDamageAtScale(let scale, let exactly, let rects):
+            return "expect damage \(exactly ? "exactly" : "within") at scale \(format(Double(scale))) "
+                + rects.map(format).joined(separator: " ")
         case .expectNoDamage: return "expect no-damage"
         case .expectDraws(let count): return "expect draws \(count)"
         case .expectText(let text): return "expect text \(quoted(text))"

@@ -5,7 +5,10 @@
 /// events (the view that received a press receives the moves and the release); keys go
 /// to the first responder, or to the ``defaultResponder`` while there is none (so a window
 /// always has a responder for its shortcuts); whatever a view does not handle travels up
-/// the responder chain. A press that lands outside every focusable view makes the first
+/// the responder chain. The grab cannot outlive the pointer: a leave, a new enter and the
+/// loss of keyboard focus forget every held button and tell the grabbing view
+/// (``Responder/pointerCancelled(_:)``), so the next press always starts a new grab where
+/// it lands, whatever release the compositor kept (a move or resize swallows it). A press that lands outside every focusable view makes the first
 /// responder resign, so clicking the background ends editing. Main-actor isolated; owned by its window, which passes itself to each call. The
 /// views it remembers are held strongly and dropped when their subtree
 /// leaves the window (``viewWillLeave(_:)``).
@@ -19,6 +22,7 @@
     weak var defaultResponder: Responder?
     private var pointerGrab: View?
     private var pressedButtonCount = 0
+    private var lastPointerLocation = CGPoint.zero
     private var hoveredView: View?
     private var touchTargets: [Int32: View] = [:]
 
@@ -29,11 +33,13 @@
         case .scroll(let scroll):
             (window.hitTest(scroll.location, with: event) ?? window).scrollWheel(scroll)
         case .key(let key):
+            if key.phase == .down, window.handleFocusKey(key) { return }
             let target = firstResponder ?? fallbackResponder(in: window) ?? window
             if key.phase == .down { target.keyDown(key) } else { target.keyUp(key) }
         case .touch(let touch): dispatchTouch(touch, in: window)
         case .keyboardFocus(let focused):
             isKeyWindow = focused
+            if !focused { cancelPointerGrab(PointerEvent(kind: .exited, location: lastPointerLocation)) }
         }
     }
 
@@ -55,9 +61,30 @@
         return true
     }
 
+    /// Forgets every held button; the view that held the grab hears of it.
+    private func cancelPointerGrab(_ event: PointerEvent) {
+        let grab = pointerGrab
+        pointerGrab = nil
+        pressedButtonCount = 0
+        var cancelled = event
+        cancelled.kind = .exited
+        cancelled.button = nil
+        grab?.pointerCancelled(cancelled)
+    }
+
+    /// Whether a button is held (a press went to a view and its release has not come).
+    var hasPointerGrab: Bool { pressedButtonCount > 0 }
+
     private func dispatchPointer(_ event: PointerEvent, in window: Window) {
+        lastPointerLocation = event.location
         switch event.kind {
-        case .entered, .moved:
+        case .entered:
+            // A new enter: whatever was held before belongs to a pointer that left.
+            cancelPointerGrab(event)
+            let hit = window.hitTest(event.location, with: .pointer(event))
+            updateHover(hit, event)
+            (hit ?? window).pointerMoved(event)
+        case .moved:
             if let grab = pointerGrab {
                 grab.pointerMoved(event)
                 return
@@ -66,10 +93,17 @@
             updateHover(hit, event)
             (hit ?? window).pointerMoved(event)
         case .exited:
+            cancelPointerGrab(event)
             updateHover(nil, event)
         case .down:
             if pressedButtonCount == 0 {
                 pointerGrab = window.hitTest(event.location, with: .pointer(event))
+                // A control focused from the keyboard (a button) loses focus to a click,
+                // so its ring goes; views that take focus themselves keep their rules.
+                if let focused = firstResponder as? View, focused.canBecomeFocused, !focused.canBecomeFirstResponder {
+                    firstResponder = nil
+                    window.focusDidChange()
+                }
                 resignUnlessFocusable(pointerGrab)
             }
             pressedButtonCount += 1

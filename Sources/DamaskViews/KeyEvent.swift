@@ -10,8 +10,12 @@ public struct KeyEvent: Sendable, Equatable {
 
     /// Down or up.
     public var phase: Phase
-    /// The xkb keysym (for example `0xff0d` for Return).
+    /// The xkb keysym (for example `0xff0d` for Return) on the active layout.
     public var keysym: UInt32
+    /// The keysym to match shortcuts by: ``keysym``, or, when that is not Latin (a Cyrillic
+    /// or Greek letter), the Latin letter of the same key on another layout of the keymap
+    /// or on US QWERTY (see ``ShortcutKeysym``). Ctrl+C is Ctrl+C on `ru` and `us` alike.
+    public var shortcutKeysym: UInt32
     /// The evdev keycode plus 8, as xkb numbers keys.
     public var keycode: UInt32
     /// The UTF-8 text the key produces with the current modifiers ("" if none).
@@ -23,13 +27,15 @@ public struct KeyEvent: Sendable, Equatable {
     /// The event time in milliseconds.
     public var timestamp: UInt32
 
-    /// Creates a key event.
+    /// Creates a key event (``shortcutKeysym`` defaults to `keysym`).
     public init(
         phase: Phase, keysym: UInt32, keycode: UInt32 = 0, text: String = "",
-        modifiers: ModifierFlags = [], isRepeat: Bool = false, timestamp: UInt32 = 0
+        modifiers: ModifierFlags = [], isRepeat: Bool = false, timestamp: UInt32 = 0,
+        shortcutKeysym: UInt32? = nil
     ) {
         self.phase = phase
         self.keysym = keysym
+        self.shortcutKeysym = shortcutKeysym ?? keysym
         self.keycode = keycode
         self.text = text
         self.modifiers = modifiers

@@ -16,6 +16,11 @@
     open func pointerDown(_ event: PointerEvent) { next?.pointerDown(event) }
     /// A button went up; delivered to the responder that received the press (implicit grab).
     open func pointerUp(_ event: PointerEvent) { next?.pointerUp(event) }
+    /// The window forgot a press this responder holds (the implicit grab) without its
+    /// release: the pointer left the window, a new enter came, the window lost keyboard
+    /// focus or the compositor took the pointer for a move or resize. A view that tracks a
+    /// press drops it here and does not act as for a release. Default: forwards to ``next``.
+    open func pointerCancelled(_ event: PointerEvent) { next?.pointerCancelled(event) }
     /// The pointer moved over this responder, or while it holds the implicit grab.
     open func pointerMoved(_ event: PointerEvent) { next?.pointerMoved(event) }
     /// The pointer started hovering this responder.

@@ -427,6 +427,23 @@ import Foundation
 
     override var responderWindow: Window? { window }
 
+    // MARK: Keyboard focus (see View+Focus.swift)
+
+    /// Whether the key-view loop (Tab, Shift+Tab) stops at this view, so that it can be
+    /// used without a pointer. Default: `false`. A control returns `true` and handles the
+    /// keys that use it (Space and Return press a button) in `keyDown(_:)`.
+    open var canBecomeFocused: Bool { false }
+
+    /// The subviews the key-view loop visits inside this view, in order. Default: the
+    /// visible subviews in reading order (``readingOrder(_:)``); a container overrides it
+    /// to order its children otherwise.
+    open var focusOrderedSubviews: [View] { View.readingOrder(subviews) }
+
+    /// Whether the window draws its focus ring around this view while it has focus.
+    /// Default: unless the view takes focus itself (``canBecomeFirstResponder``): such a
+    /// view, a text field, shows focus its own way (a caret, a border).
+    open var wantsFocusRing: Bool { !canBecomeFirstResponder }
+
     /// Whether `point` (view coordinates) is inside the view. Default: inside the bounds.
     /// `event` is the event being delivered, or `nil` when asked outside delivery.
     open func point(inside point: CGPoint, with event: Event?) -> Bool {

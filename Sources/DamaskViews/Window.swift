@@ -75,6 +75,8 @@ private let environmentFlashesDamage: Bool = {
     public var firstResponder: Responder? { input.firstResponder }
     /// Whether the window has keyboard focus.
     public var isKeyWindow: Bool { input.isKeyWindow }
+    /// Whether a pointer button is held on a view (the implicit grab is on).
+    var hasPointerGrab: Bool { input.hasPointerGrab }
     /// The responder that receives keys whenever no first responder holds them — normally
     /// the root view that routes the window's shortcuts — so that a field resigning (Escape,
     /// a click on the background) hands the keys back to it. Held weakly; `nil` (the
@@ -92,6 +94,11 @@ private let environmentFlashesDamage: Bool = {
     private let presenter: Presenter
     /// Routes input to views.
     private let input = InputRouter()
+    /// The mark around the focused view (Window+Focus.swift).
+    let focusRing = FocusRing()
+    /// The view keyboard focus was on last, where Tab continues after focus left it (an
+    /// Escape out of a text field); held weakly.
+    weak var focusAnchor: View?
 
     /// Which step of a pass is running; changes made during layout and display are
     /// consumed by the same pass.
@@ -327,12 +334,16 @@ private let environmentFlashesDamage: Bool = {
 
     /// A view subtree is leaving: drop grabs, hover, touches and focus inside it.
     func viewWillLeave(_ view: View) {
+        let hadFocus = firstResponder != nil
         input.viewWillLeave(view)
+        if hadFocus && firstResponder == nil { focusDidChange() }
     }
 
     /// Makes `responder` first responder if the current one resigns; returns success.
     func makeFirstResponder(_ responder: Responder?) -> Bool {
-        input.makeFirstResponder(responder)
+        let changed = input.makeFirstResponder(responder)
+        focusDidChange()
+        return changed
     }
 
     /// Whether an open explicit ``Transaction`` holds back this window's passes (something
@@ -415,6 +426,8 @@ private let environmentFlashesDamage: Bool = {
         for _ in 0..<Self.maximumRepeats where contentView.needsLayoutWalk {
             contentView.layoutIfNeeded()
         }
+        // The focused view may have moved with the layout: the ring follows.
+        if focusRing.target != nil { focusRing.update(in: self) }
         phase = .display
         for _ in 0..<Self.maximumRepeats where layer.needsDisplayWalk {
             layer.displayTreeIfNeeded()

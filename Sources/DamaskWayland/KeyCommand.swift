@@ -3,7 +3,9 @@ import DamaskViews
 /// A keyboard shortcut: a key with an exact set of modifiers (Ctrl+Q).
 ///
 /// Letters match in either case, so Ctrl+Q also matches with Caps Lock on; Caps Lock itself
-/// is ignored when comparing modifiers.
+/// is ignored when comparing modifiers. The key is compared by its
+/// ``DamaskViews/KeyEvent/shortcutKeysym``, so Ctrl+Q is Ctrl+Q on a Russian or Greek
+/// layout too.
 public struct KeyCommand: Hashable, Sendable {
     /// The xkb keysym (for Latin-1 characters, the character's code point).
     public var keysym: UInt32
@@ -27,7 +29,7 @@ public struct KeyCommand: Hashable, Sendable {
     /// Whether a key press triggers this command.
     public func matches(_ event: KeyEvent) -> Bool {
         event.phase == .down && event.modifiers.subtracting(.capsLock) == modifiers
-            && Self.lowercased(event.keysym) == Self.lowercased(keysym)
+            && Self.lowercased(event.shortcutKeysym) == Self.lowercased(keysym)
     }
 
     /// Folds Latin-1 upper-case letter keysyms onto lower case.

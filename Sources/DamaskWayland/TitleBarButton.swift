@@ -99,6 +99,10 @@ open class TitleBarButton: View {
         isHovered = bounds.contains(event.location(in: self))
     }
 
+    open override func pointerCancelled(_ event: PointerEvent) {
+        isPressed = false
+    }
+
     open override func pointerUp(_ event: PointerEvent) {
         let wasPressed = isPressed
         isPressed = false

@@ -129,6 +129,10 @@ open class TitleBarView: View {
         pressLocation = nil
     }
 
+    open override func pointerCancelled(_ event: PointerEvent) {
+        pressLocation = nil
+    }
+
     open override func pointerMoved(_ event: PointerEvent) {
         guard let start = pressLocation else { return }
         let distance = hypot(event.location.x - start.x, event.location.y - start.y)

@@ -51,6 +51,9 @@ public final class WaylandKeyboard {
     private let repeater = KeyRepeater()
     private var focus: Int?
     private var pressedKeys: Set<UInt32> = []
+    /// The keys whose press went to the focused surface and whose release has not: on
+    /// `leave` each gets its release there, so no view believes a key still held.
+    private var deliveredKeys: Set<UInt32> = []
     /// The time of the last key event; repeats carry it (the protocol gives them none).
     private var lastKeyTime: UInt32 = 0
 
@@ -77,6 +80,7 @@ public final class WaylandKeyboard {
             focus = nil
             repeater.stop()
             pressedKeys.removeAll()
+            deliveredKeys.removeAll()
         }
     }
 
@@ -173,6 +177,14 @@ public final class WaylandKeyboard {
         repeater.stop()
         xkb?.resetCompose()
         pressedKeys.removeAll()
+        if let xkb {
+            for keycode in deliveredKeys.sorted() {
+                send(.key(KeyEvent(
+                    phase: .up, keysym: xkb.translate(keycode).keysym, keycode: keycode, modifiers: xkb.modifiers,
+                    timestamp: lastKeyTime, shortcutKeysym: xkb.shortcutKeysym(keycode))))
+            }
+        }
+        deliveredKeys.removeAll()
         if focus != nil { send(.keyboardFocus(false)) }
         focus = nil
     }
@@ -181,17 +193,21 @@ public final class WaylandKeyboard {
         // A code off the end of the keycode range names no key: drop it.
         guard let xkb, let keycode = Self.xkbKeycode(evdev: evdevCode), xkb.knows(keycode) else { return }
         let translation = pressed ? xkb.press(keycode) : xkb.translate(keycode)
+        let shortcut = xkb.shortcutKeysym(keycode)
         if pressed {
             pressedKeys.insert(keycode)
+            deliveredKeys.insert(keycode)
             repeater.keyPressed(keycode, repeats: xkb.repeats(keycode))
         } else {
             pressedKeys.remove(keycode)
+            deliveredKeys.remove(keycode)
             repeater.keyReleased(keycode)
         }
         lastKeyTime = time
         send(.key(KeyEvent(
             phase: pressed ? .down : .up, keysym: translation.keysym, keycode: keycode,
-            text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time)))
+            text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time,
+            shortcutKeysym: shortcut)))
     }
 
     private func repeatKey(_ keycode: UInt32) {
@@ -199,12 +215,15 @@ public final class WaylandKeyboard {
         let translation = xkb.translate(keycode)
         send(.key(KeyEvent(
             phase: .down, keysym: translation.keysym, keycode: keycode, text: translation.text,
-            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastKeyTime)))
+            modifiers: xkb.modifiers, isRepeat: true, timestamp: lastKeyTime, shortcutKeysym: xkb.shortcutKeysym(keycode))))
     }
 
     private func send(_ event: Event) {
         guard let focus else { return }
         seat.connection.surface(forKey: focus)?.deliver(event, from: seat)
+        // A key may change what is under a still pointer (a scene switch replaces a text
+        // field): the cursor follows, as it does after pointer events.
+        if case .key = event { seat.pointer?.refreshCursor() }
     }
 
     // MARK: Listener

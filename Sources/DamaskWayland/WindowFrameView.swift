@@ -164,5 +164,6 @@ open class WindowFrameView: View {
     }
 
     open override func pointerUp(_ event: PointerEvent) {}
+    open override func pointerCancelled(_ event: PointerEvent) {}
     open override func pointerMoved(_ event: PointerEvent) {}
 }

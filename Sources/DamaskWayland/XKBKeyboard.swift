@@ -32,6 +32,11 @@ final class XKBKeyboard {
     private let state: OpaquePointer
     private let composeTable: OpaquePointer?
     private let composeState: OpaquePointer?
+    /// The US QWERTY keymap, compiled on the first non-Latin key, for ``shortcutKeysym(_:)``
+    /// when no layout of ``keymap`` has a Latin letter on a key; owned (unref'd in `deinit`).
+    private var usKeymap: OpaquePointer?
+    /// Whether each layout of ``keymap`` types Latin letters, as found so far.
+    private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
 
     /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends); compose
     /// sequences follow `composeLocale` (default: the user's locale).
@@ -84,6 +89,7 @@ final class XKBKeyboard {
     }
 
     deinit {
+        if let usKeymap { xkb_keymap_unref(usKeymap) }
         if let composeState { xkb_compose_state_unref(composeState) }
         if let composeTable { xkb_compose_table_unref(composeTable) }
         xkb_state_unref(state)
@@ -108,6 +114,42 @@ final class XKBKeyboard {
             text.unicodeScalars.removeAll { $0.value < 0x20 || $0.value == 0x7f }
         }
         return Translation(keysym: keysym, text: text)
+    }
+
+    /// The keysym shortcuts match `keycode` by (``ShortcutKeysym``): its keysym now when
+    /// that is Latin, else the first Latin letter at the key's first level on a layout of
+    /// the keymap, in the keymap's order, else on US QWERTY.
+    func shortcutKeysym(_ keycode: UInt32) -> UInt32 {
+        let active = xkb_state_key_get_one_sym(state, keycode)
+        let activeLayout = xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE)
+        guard !ShortcutKeysym.keepsKeysym(active, activeLayoutIsLatin: isLatin(layout: activeLayout)) else { return active }
+        if usKeymap == nil {
+            usKeymap = "us".withCString { layout in
+                "".withCString { empty in
+                    var names = xkb_rule_names(rules: nil, model: nil, layout: layout, variant: empty, options: nil)
+                    return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
+                }
+            }
+        }
+        let layouts = (0..<xkb_keymap_num_layouts_for_key(keymap, keycode)).map { (keymap, $0) }
+        let candidates = (layouts + [(usKeymap, xkb_layout_index_t(0))]).map { Self.firstLevelKeysym(of: keycode, in: $0, layout: $1) }
+        return ShortcutKeysym.resolve(active: active, activeLayoutIsLatin: isLatin(layout: activeLayout), candidates: candidates)
+    }
+
+    /// Whether `layout` of the keymap types Latin letters (cached per layout).
+    private func isLatin(layout: xkb_layout_index_t) -> Bool {
+        if let known = latinLayouts[layout] { return known }
+        let latin = ShortcutKeysym.isLatinLayout(
+            letterKeysyms: ShortcutKeysym.letterKeycodes.map { Self.firstLevelKeysym(of: $0, in: keymap, layout: layout) })
+        latinLayouts[layout] = latin
+        return latin
+    }
+
+    /// The single keysym at the first level of `keycode` in `layout` of `map`, else 0.
+    private static func firstLevelKeysym(of keycode: UInt32, in map: OpaquePointer?, layout: xkb_layout_index_t) -> UInt32 {
+        var syms: UnsafePointer<xkb_keysym_t>?
+        guard let map, xkb_keymap_key_get_syms_by_level(map, keycode, layout, 0, &syms) == 1, let syms else { return 0 }
+        return syms.pointee
     }
 
     /// What a key press types, through the compose table: a dead key or the middle of a

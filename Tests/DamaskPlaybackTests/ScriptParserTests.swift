@@ -65,6 +65,8 @@ struct ScriptParserTests {
             ("expect pixel 3 4 #000000 +-7", .expectPixel(CGPoint(x: 3, y: 4), color: PixelColor(red: 0, green: 0, blue: 0), tolerance: 7)),
             ("expect damage within 0 0 10 10", .expectDamageWithin([CGRect(x: 0, y: 0, width: 10, height: 10)])),
             ("expect damage exactly 1 2 3 4 5 6 7 8", .expectDamageExactly([CGRect(x: 1, y: 2, width: 3, height: 4), CGRect(x: 5, y: 6, width: 7, height: 8)])),
+            ("expect damage exactly at scale 2 1 2 3 4", .expectDamageAtScale(2, exactly: true, [CGRect(x: 1, y: 2, width: 3, height: 4)])),
+            ("expect damage within at scale 1.5 0 0 10 10", .expectDamageAtScale(1.5, exactly: false, [CGRect(x: 0, y: 0, width: 10, height: 10)])),
             ("expect no-damage", .expectNoDamage),
             ("expect draws 2", .expectDraws(2)),
             ("expect text \"hello wörld\"", .expectText("hello wörld")),

@@ -267,6 +267,27 @@ struct ScriptPlayerTests {
         #expect(fixture.surface.presentedBitmap?.width == 240)
     }
 
+    @Test("expect damage exactly at scale S checks buffer pixels at that scale only; at another scale the line is passed over and the damage keeps accumulating")
+    func damageAtScale() async throws {
+        let fixture = PlaybackFixture()
+        let report = try await fixture.play(
+            """
+            scale 2
+            wait idle
+            expect damage within 0 0 1000 1000
+            click 20 20
+            expect damage exactly at scale 1 10 10 40 40
+            expect damage exactly at scale 2 20 20 80 80
+            click 20 20
+            expect damage within at scale 2 0 0 20 20
+            """)
+        // The scale-1 line is passed over (10 10 40 40 px would not hold at scale 2), the
+        // scale-2 line sees the click's damage; the last one is checked and fails.
+        #expect(report.failures.count == 1, "\(report.failures)")
+        #expect(report.failures.first?.location.line == 8, "\(report.failures)")
+        #expect(report.failures.first?.description.contains("20 20 80 80 px") == true, "\(report.failures)")
+    }
+
     @Test("wait frames lets a display link run that many frames")
     func waitFramesRunsDisplayLink() async throws {
         let fixture = PlaybackFixture()

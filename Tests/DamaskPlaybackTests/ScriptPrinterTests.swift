@@ -129,7 +129,11 @@ func randomCommand(_ random: inout SeededRandom) -> ScriptCommand {
         let rects = (0...random.next(3)).map { _ in
             CGRect(x: coordinate(), y: coordinate(), width: abs(coordinate()), height: abs(coordinate()))
         }
-        return random.next(2) == 0 ? .expectDamageWithin(rects) : .expectDamageExactly(rects)
+        switch random.next(3) {
+        case 0: return .expectDamageWithin(rects)
+        case 1: return .expectDamageExactly(rects)
+        default: return .expectDamageAtScale([1, 2, 1.5, 3][random.next(4)], exactly: random.next(2) == 0, rects)
+        }
     case 7:
         return .expectPixel(
             point(), color: PixelColor(red: UInt8(random.next(256)), green: UInt8(random.next(256)), blue: UInt8(random.next(256))),

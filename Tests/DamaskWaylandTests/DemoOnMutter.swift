@@ -86,6 +86,17 @@ final class DemoOnMutter: DemoSeat {
     /// Moves the pointer to monitor point (x, y).
     func move(to x: Int, _ y: Int) { send("move \(x) \(y)") }
 
+    /// Moves the pointer by (dx, dy) from where it is, without passing through the corner
+    /// as ``move(to:_:)`` does (a drag must not take that detour).
+    func move(by dx: Int, _ dy: Int) { send("rmove \(dx) \(dy)") }
+
+    /// Presses (`down`) or releases a button (evdev code: 272 left) without waiting for a
+    /// client to receive it: the end of a compositor grab (a move), whose release mutter
+    /// keeps.
+    func sendButton(_ button: Int = 272, down: Bool) {
+        send("button \(button) \(down ? "down" : "up")")
+    }
+
     /// Moves the pointer to `demo`'s content point (x, y).
     func move(to x: Int, _ y: Int, in demo: Demo) { move(to: demo.origin.x + x, demo.origin.y + y) }
 

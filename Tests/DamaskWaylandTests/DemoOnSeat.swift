@@ -164,19 +164,32 @@ final class DemoOnSeat {
     }
 
     /// The content area's top-left, found on screenshots (the sidebar's first pixel) once
-    /// the window is on the screen (mapped and composited), within 20 s.
-    private func locateContent() throws -> (x: Int, y: Int)? {
+    /// the window is on the screen (mapped and composited) and `accept` takes it, within
+    /// 20 s.
+    private func locateContent(where accept: ((x: Int, y: Int)) -> Bool = { _ in true }) throws -> (x: Int, y: Int)? {
         let deadline = Date().addingTimeInterval(20)
         repeat {
-            if let bitmap = try? screenshot() {
-                for y in 0..<bitmap.height {
-                    for x in 0..<bitmap.width where bitmap.pixel(x: x, y: y) & 0xFF_FFFF == Self.sidebarColor {
-                        return (x, y)
-                    }
-                }
+            if let bitmap = try? screenshot(), let found = Self.sidebarOrigin(in: bitmap), accept(found) {
+                return found
             }
             usleep(50_000)
         } while Date() < deadline
         return nil
+    }
+
+    /// The first pixel of the sidebar's colour on `bitmap`, row by row.
+    private static func sidebarOrigin(in bitmap: Bitmap) -> (x: Int, y: Int)? {
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width where bitmap.pixel(x: x, y: y) & 0xFF_FFFF == sidebarColor {
+                return (x, y)
+            }
+        }
+        return nil
+    }
+
+    /// Finds the content area again after the window moved (a drag, a maximize): waits
+    /// (up to 20 s) until the sidebar's top-left is on screen where `accept` takes it.
+    func relocate(where accept: ((x: Int, y: Int)) -> Bool) throws {
+        origin = try #require(try locateContent(where: accept), "the content area is not where expected (was at \(origin))")
     }
 }

@@ -41,6 +41,8 @@ final class MutterRemoteInput {
         if w[0] == 'move':
             call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (-100000.0, -100000.0)))
             call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (float(w[1]), float(w[2]))))
+        elif w[0] == 'rmove':
+            call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (float(w[1]), float(w[2]))))
         elif w[0] == 'nudge':
             call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (1.0, 1.0)))
         elif w[0] == 'button':

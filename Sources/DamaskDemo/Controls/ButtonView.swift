@@ -95,6 +95,25 @@ final class ButtonView: View {
         if inside { action() }
     }
 
+    /// Tab reaches every button; Space, Return and keypad Enter press the focused one.
+    override var canBecomeFocused: Bool { true }
+
+    override func keyDown(_ event: KeyEvent) {
+        let commandKeys: ModifierFlags = [.control, .alt, .logo]
+        guard event.modifiers.intersection(commandKeys).isEmpty else { return super.keyDown(event) }
+        switch event.keysym {
+        case 0x20, 0xFF0D, 0xFF8D:  // space, Return, KP_Enter
+            if !event.isRepeat { action() }
+        default:
+            super.keyDown(event)
+        }
+    }
+
+    override func pointerCancelled(_ event: PointerEvent) {
+        // The release went elsewhere (the pointer left, the compositor took it): no action.
+        isTracking = false
+    }
+
     private func updateAppearance() {
         appearance = isPointerInside ? (isTracking ? .pressed : .hovered) : .normal
     }

@@ -113,6 +113,24 @@ final class SidebarView: View {
         hoveredIndex = nil
     }
 
+    /// Tab reaches the sidebar; Up and Down (and Home, End) then select the scene above or
+    /// below, and focus stays on the sidebar.
+    override var canBecomeFocused: Bool { true }
+
+    override func keyDown(_ event: KeyEvent) {
+        let commandKeys: ModifierFlags = [.control, .alt, .logo]
+        guard event.modifiers.intersection(commandKeys).isEmpty, !titles.isEmpty else { return super.keyDown(event) }
+        let target: Int
+        switch event.keysym {
+        case 0xFF52: target = max(0, selectedIndex - 1)  // Up
+        case 0xFF54: target = min(titles.count - 1, selectedIndex + 1)  // Down
+        case 0xFF50: target = 0  // Home
+        case 0xFF57: target = titles.count - 1  // End
+        default: return super.keyDown(event)
+        }
+        if target != selectedIndex { onSelect(target) }
+    }
+
     override func pointerDown(_ event: PointerEvent) {
         guard let index = rowIndex(at: event.location(in: self)) else { return }
         onSelect(index)

@@ -104,4 +104,8 @@ final class CanvasView: View {
     override func pointerUp(_ event: PointerEvent) {
         lastPoint = nil
     }
+
+    override func pointerCancelled(_ event: PointerEvent) {
+        lastPoint = nil
+    }
 }

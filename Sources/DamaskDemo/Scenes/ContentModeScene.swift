@@ -82,7 +82,7 @@ final class ContentModeScene: DemoScene {
     }
 
     override func handleKey(_ event: KeyEvent) -> Bool {
-        switch event.keysym {
+        switch event.shortcutKeysym {
         case 0x2b, 0x3d, 0xffab: resize(by: 0.1)  // + = KP_Add
         case 0x2d, 0xffad: resize(by: -0.1)  // - KP_Subtract
         case 0x20: toggleAnimation()

@@ -53,6 +53,52 @@ class DemoScene: View {
             let width = max(0, min(label.preferredWidth, bounds.width - DemoStyle.margin - label.frame.minX))
             if label.frame.width != width { label.frame.size.width = width }
         }
+        layoutButtonRow()
+    }
+
+    /// The buttons of the row at ``contentTop`` with the frames the scene gave them, left
+    /// to right; found at the first layout.
+    private var buttonRow: [(button: ButtonView, frame: CGRect)]?
+
+    /// Fits the row of buttons at ``contentTop`` into the scene's width: as the scene made
+    /// it when it fits; else narrower buttons (never narrower than their titles) with
+    /// narrower gaps; else wrapped onto more rows, 38 points apart. A narrow window never cuts
+    /// a button off.
+    private func layoutButtonRow() {
+        if buttonRow == nil {
+            buttonRow = subviews.compactMap { view -> (button: ButtonView, frame: CGRect)? in
+                guard let button = view as? ButtonView, button.frame.minY == contentTop else { return nil }
+                return (button, button.frame)
+            }.sorted { $0.frame.minX < $1.frame.minX }
+        }
+        guard let row = buttonRow, let first = row.first, let last = row.last else { return }
+        let right = bounds.width - DemoStyle.margin
+        let gaps = zip(row, row.dropFirst()).map { $1.frame.minX - $0.frame.maxX }
+        // Squeezed, the gaps narrow to 6 points and the titles keep 6 points each side.
+        let gap = min(gaps.min() ?? 6, 6)
+        var frames = row.map(\.frame)
+        if last.frame.maxX > right {
+            let available = right - first.frame.minX - gap * CGFloat(row.count - 1)
+            let minimum = row.map { DemoStyle.buttonFont.measure($0.button.title).width.rounded(.up) + 12 }
+            let natural = row.map(\.frame.width)
+            let factor = available / natural.reduce(0, +)
+            let widths = zip(natural, minimum).map { max($0 * factor, $1).rounded(.down) }
+            var x = first.frame.minX
+            var y = contentTop
+            let fitsOneRow = widths.reduce(0, +) <= available
+            for index in frames.indices {
+                let width = fitsOneRow ? widths[index] : minimum[index]
+                if !fitsOneRow, x > first.frame.minX, x + width > right {
+                    x = first.frame.minX
+                    y += 38
+                }
+                frames[index] = CGRect(x: x, y: y, width: width, height: first.frame.height)
+                x += width + gap
+            }
+        }
+        for (entry, frame) in zip(row, frames) where entry.button.frame != frame {
+            entry.button.frame = frame
+        }
     }
 
     /// The scene's animation: a display link held only while the animation runs.

@@ -57,6 +57,7 @@ final class LayersScene: DemoScene {
         blueLayer.backgroundColor = .blue
         blueLayer.delegate = circleDelegate
         // The seed sets contentsScale to the screen's; in a window it follows the window.
+        blueLayer.contentsScale = environment.displayScale
         panels[0].layer.addSublayer(blueLayer)
         blueLayer.display()
 
@@ -119,7 +120,9 @@ final class LayersScene: DemoScene {
             + "delegate draws: \(circleDelegate.drawCount)\n"
             + "backing store: \(blueLayer.backingStoreByteCount / 1024) KiB"
         captions[1].text = "standalone layer, no window\n"
-            + "contentsScale \(scale): \(side) × \(side) px\n"
+            // No-break spaces keep the size whole: a narrow column wraps before "200 × 200 px",
+            // never leaving "px" alone on a line.
+            + "contentsScale \(scale): \(side)\u{00A0}×\u{00A0}\(side)\u{00A0}px\n"
             + "delegate draws: \(standaloneDelegate.drawCount)"
         captions[2].text = "display(_:) sets contents\n"
             + "display calls: \(prebuiltDelegate.displayCount), draws: 0\n"

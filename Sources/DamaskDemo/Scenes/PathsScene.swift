@@ -20,8 +20,10 @@ final class PathsScene: DemoScene {
     private var rotationDegrees: CGFloat = 0
 
     init(environment: DemoEnvironment) {
-        triangleView = TriangleView(frame: CGRect(x: 0, y: 0, width: 200, height: 200))
-        starView = StarView(frame: CGRect(x: 0, y: 0, width: 200, height: 200))
+        // 120-point views in the middle of 200-point panels: at the largest scale (1.6)
+        // they fill their panel instead of being cut off by it.
+        triangleView = TriangleView(frame: CGRect(x: 40, y: 40, width: 120, height: 120))
+        starView = StarView(frame: CGRect(x: 40, y: 40, width: 120, height: 120))
         infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 54), font: DemoStyle.captionFont)
         super.init(
             name: "paths", sidebarTitle: "Paths", title: "Paths: stroke and fill",
@@ -95,7 +97,7 @@ final class PathsScene: DemoScene {
     }
 
     override func handleKey(_ event: KeyEvent) -> Bool {
-        switch event.keysym {
+        switch event.shortcutKeysym {
         case 0x2b, 0x3d, 0xffab: zoom(by: 1.25)  // + = KP_Add
         case 0x2d, 0xffad: zoom(by: 1 / 1.25)  // - KP_Subtract
         case 0x5b: rotate(by: -15)  // [

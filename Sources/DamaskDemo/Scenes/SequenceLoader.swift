@@ -21,11 +21,15 @@ enum SequenceLoader {
         case unreadable(String, reason: String)
         case empty(String)
         case tooLarge(String)
+        case notText(String, line: Int, column: Int, byte: UInt8)
 
         var description: String {
             switch self {
             case .unreadable(let path, let reason): return "cannot read the sequence file '\(path)': \(reason)"
             case .empty(let path): return "'\(path)' holds no nucleotides (A, C, G, T, N)"
+            case .notText(let path, let line, let column, let byte):
+                return "'\(path)' is not a FASTA text file: byte 0x\(String(byte, radix: 16, uppercase: true)) at line \(line), "
+                    + "column \(column) (a sequence line holds ASCII letters; a binary file is not a sequence)"
             case .tooLarge(let path):
                 return "the sequence file '\(path)' is larger than \(maximumFileBytes >> 20) MiB "
                     + "or holds more than \(maximumBases) bases, the limit of the chromosome scene"
@@ -36,7 +40,9 @@ enum SequenceLoader {
     /// The sequence in the FASTA file at `path` (or the sample when `nil`): header (`>`)
     /// and comment (`;`) lines skipped, letters upper-cased, anything but A, C, G, T and N
     /// dropped. The file is read in 64 KiB pieces, never whole, and only a regular file is
-    /// read (a FIFO or `/dev/zero` would never end).
+    /// read (a FIFO or `/dev/zero` would never end). A file that is not text is rejected
+    /// with the place of its first offending byte: a NUL or control character anywhere
+    /// (tab, CR and LF aside), or a non-ASCII byte on a sequence line (headers may be UTF-8).
     static func load(path: String?) throws -> String {
         guard let path else { return sample }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -55,6 +61,7 @@ enum SequenceLoader {
         var atLineStart = true
         var skippingLine = false
         var total = 0
+        var (line, column) = (1, 0)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
@@ -65,7 +72,9 @@ enum SequenceLoader {
             total += count
             guard total <= maximumFileBytes else { throw Failure.tooLarge(path) }
             for byte in chunk.prefix(count) {
+                column += 1
                 if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    if byte == UInt8(ascii: "\n") { (line, column) = (line + 1, 0) }
                     atLineStart = true
                     skippingLine = false
                     continue
@@ -73,6 +82,10 @@ enum SequenceLoader {
                 if atLineStart {
                     atLineStart = false
                     skippingLine = byte == UInt8(ascii: ">") || byte == UInt8(ascii: ";")
+                }
+                let isControl = (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
+                guard !isControl, skippingLine || byte < 0x80 else {
+                    throw Failure.notText(path, line: line, column: column, byte: byte)
                 }
                 guard !skippingLine else { continue }
                 let upper = byte & 0xDF  // ASCII letters to upper case

@@ -137,6 +137,9 @@ final class TextFieldView: View, TextInput {
 
     override var canBecomeFirstResponder: Bool { true }
 
+    /// Tab reaches the field (and leaves it).
+    override var canBecomeFocused: Bool { true }
+
     /// A click anywhere else ends editing, as in a desktop text field.
     override var resignsOnPressOutside: Bool { true }
 
@@ -290,7 +293,7 @@ final class TextFieldView: View, TextInput {
     override func keyDown(_ event: KeyEvent) {
         let extending = event.modifiers.contains(.shift)
         if event.modifiers.contains(.control), !event.modifiers.contains(.alt), !event.modifiers.contains(.logo) {
-            switch event.keysym {
+            switch event.shortcutKeysym {  // the key's Latin letter: Ctrl+C on ru as on us
             case 0x61, 0x41:  // Ctrl+A
                 change { $0.selectAll() }
                 publishPrimarySelection()
@@ -315,7 +318,7 @@ final class TextFieldView: View, TextInput {
         case 0xff50: change { $0.moveCaret(to: 0, extending: extending) }  // Home
         case 0xff57: change { $0.moveCaret(to: $0.text.count, extending: extending) }  // End
         case 0xff63 where extending: paste(from: .clipboard)  // Shift+Insert
-        case 0xff1b, 0xff0d: resignFirstResponder()  // Escape, Return
+        case 0xff1b, 0xff0d, 0xff8d: resignFirstResponder()  // Escape, Return, KP_Enter
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }

@@ -1,0 +1,34 @@
+import DamaskTestSupport
+import Foundation
+import Testing
+
+/// Shortcuts with a Russian layout on a real seat: Weston on Xvfb with the X keyboard set
+/// by `setxkbmap` (Russian alone, and Russian with US as the second group, as a user who
+/// switches between them has it), keys sent by xdotool by the keysyms the Russian layout
+/// gives them.
+@Suite("Shortcuts with a Russian layout (Weston on Xvfb)", .serialized, .exclusive, .integration)
+struct DemoShortcutSeatTests {
+    @Test("Ctrl+A, X, V edit the field, 3 switches scenes, S shows statistics and Ctrl+Q quits, with ru active",
+        arguments: ["ru", "ru,us"])
+    func russianShortcuts(layout: String) throws {
+        let display = try XvfbDisplay(layout: layout)
+        defer { display.stop() }
+        let seat = try DemoOnSeat(arguments: ["--scene", "text"], display: display)
+        try DemoLanguagesTests.focusField(of: seat)
+        try display.xdotool("type", "--delay", "60", "привет")
+        // The keys labelled A, X and V: ф, ч, м on the Russian layout.
+        try seat.press("ctrl+Cyrillic_ef", "ctrl+Cyrillic_che", "ctrl+Cyrillic_em", "ctrl+Cyrillic_em", "Escape")
+        let differing = try DemoLanguagesTests.waitForField("приветпривет", on: seat)
+        #expect(differing < 20, "the field does not show the word pasted twice (\(differing) pixels differ)")
+        try seat.press("3")
+        let star = seat.waitForColor(0xFFCC00, at: (614, 300))
+        #expect(star.map { DemoOnSeat.isClose($0, 0xFFCC00) } == true, "key 3 did not show the paths scene")
+        // The key labelled S: ы.
+        try seat.press("Cyrillic_yeru")
+        let panel = seat.waitForColor(0x34373F, at: (570, 540))
+        #expect(panel.map { DemoOnSeat.isClose($0, 0x34373F) } == true, "S did not show the statistics")
+        // The key labelled Q: й.
+        try display.run("xdotool", ["key", "ctrl+Cyrillic_shorti"])
+        #expect(seat.process.waitForExit(timeout: 20) == 0, "Ctrl+Q did not quit: \(seat.process.transcript.suffix(2000))")
+    }
+}
