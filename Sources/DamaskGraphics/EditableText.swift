@@ -5,21 +5,32 @@ import Foundation
 /// for the caret and one deletion.
 ///
 /// The caret is a logical position (0…`text.count`, in `Character`s); where it is drawn
-/// in bidirectional text is ``caretOffset(in:)``. Arrow keys move in logical order:
-/// ``moveLeft(in:)`` goes backwards in a left-to-right paragraph and forwards in a
-/// right-to-left one, so the caret steps through each run in reading order.
+/// in bidirectional text is ``caretOffset(in:)``. The arrow keys move visually:
+/// ``moveLeft(in:extending:)`` always moves the drawn caret left on screen, through a
+/// Latin run, an Arabic or Hebrew run and the boundaries between them alike. Word moves
+/// and word deletions (Ctrl+←/→, Ctrl+Backspace/Delete) go by Unicode word boundaries
+/// (``WordBoundaries``, UAX #29).
 ///
 /// A selection is the logical range between an ``anchor`` and the caret (both in
 /// `Character`s): extending moves only the caret, so Shift+arrows and a drag grow and
 /// shrink it from where it started. Typing or deleting replaces a non-empty selection; a
 /// plain caret move collapses it.
+///
+/// Every change of the text is recorded for ``undo()`` and ``redo()``: consecutive typed
+/// characters (``type(_:)``) are one step, as are consecutive Backspaces or Deletes; a
+/// caret move, a paste or any other kind of edit starts a new step.
 public struct EditableText: Equatable, Sendable {
     /// The text.
-    public private(set) var text: String
+    public internal(set) var text: String
     /// The caret, in `Character`s from the start (0…`text.count`).
-    public private(set) var caret: Int
+    public internal(set) var caret: Int
     /// The selection's fixed end (equal to ``caret`` when nothing is selected).
-    public private(set) var anchor: Int
+    public internal(set) var anchor: Int
+    /// The steps ``undo()`` reverts (last is newest) and ``redo()`` reapplies.
+    var undoSteps: [Edit] = []
+    var redoSteps: [Edit] = []
+    /// Whether the newest undo step may still grow (no caret move since it).
+    var isCoalescing = false
 
     /// Creates `text` with the caret at `caret` (clamped), or at the end when nil, and
     /// nothing selected.
@@ -44,18 +55,22 @@ public struct EditableText: Equatable, Sendable {
         return String(text[start..<end])
     }
 
-    /// Inserts `string` at the caret, replacing the selection, and puts the caret after it.
-    /// Combining characters join the cluster before them (typing ◌́ after "e" gives one
-    /// "é" cluster). Inserting "" deletes the selection.
+    /// Inserts `string` at the caret, replacing the selection, and puts the caret after it
+    /// (a paste, an input method's commit): one undo step of its own. Combining characters
+    /// join the cluster before them (typing ◌́ after "e" gives one "é" cluster). Inserting
+    /// "" deletes the selection.
     public mutating func insert(_ string: String) {
         guard !string.isEmpty || hasSelection else { return }
-        let range = selection
-        let start = text.index(text.startIndex, offsetBy: range.lowerBound)
-        let end = text.index(start, offsetBy: range.count)
-        let before = String(text[..<start]) + string
-        text = before + text[end...]
-        caret = min(before.count, text.count)
-        anchor = caret
+        replace(selection, with: string, kind: .other)
+    }
+
+    /// Inserts typed text like ``insert(_:)``; consecutive typing at the caret is one
+    /// undo step (typing over a selection starts a new one, which the typing after it
+    /// joins).
+    public mutating func type(_ string: String) {
+        guard !string.isEmpty || hasSelection else { return }
+        if hasSelection { isCoalescing = false }
+        replace(selection, with: string, kind: .typing)
     }
 
     /// Deletes the selection, or else the grapheme cluster before the caret; returns
@@ -64,9 +79,7 @@ public struct EditableText: Equatable, Sendable {
     public mutating func deleteBackward() -> Bool {
         if hasSelection { return deleteSelection() }
         guard caret > 0 else { return false }
-        text.remove(at: text.index(text.startIndex, offsetBy: caret - 1))
-        caret -= 1
-        anchor = caret
+        replace((caret - 1)..<caret, with: "", kind: .deletingBackward)
         return true
     }
 
@@ -76,7 +89,7 @@ public struct EditableText: Equatable, Sendable {
     public mutating func deleteForward() -> Bool {
         if hasSelection { return deleteSelection() }
         guard caret < text.count else { return false }
-        text.remove(at: text.index(text.startIndex, offsetBy: caret))
+        replace(caret..<(caret + 1), with: "", kind: .deletingForward)
         return true
     }
 
@@ -84,7 +97,7 @@ public struct EditableText: Equatable, Sendable {
     @discardableResult
     public mutating func deleteSelection() -> Bool {
         guard hasSelection else { return false }
-        insert("")
+        replace(selection, with: "", kind: .other)
         return true
     }
 
@@ -96,6 +109,7 @@ public struct EditableText: Equatable, Sendable {
         let clamped = min(max(position, 0), text.count)
         let newAnchor = extending ? anchor : clamped
         guard clamped != caret || newAnchor != anchor else { return false }
+        isCoalescing = false
         caret = clamped
         anchor = newAnchor
         return true
@@ -103,6 +117,7 @@ public struct EditableText: Equatable, Sendable {
 
     /// Selects the characters in `range` (clamped), the caret at its end.
     public mutating func select(_ range: Range<Int>) {
+        isCoalescing = false
         anchor = min(max(range.lowerBound, 0), text.count)
         caret = min(max(range.upperBound, 0), text.count)
     }
@@ -112,56 +127,103 @@ public struct EditableText: Equatable, Sendable {
         select(0..<text.count)
     }
 
-    /// The word around the caret position `position`: the run of letters, digits and
-    /// connector punctuation (or else of spaces, or of other punctuation) that the
-    /// cluster after `position` belongs to (the one before it at the end of the text), by
-    /// grapheme cluster. What a double click selects.
+
+    /// The segment around the caret position `position` by Unicode word boundaries
+    /// (``WordBoundaries``): the word, run of spaces or punctuation mark that the cluster
+    /// after `position` belongs to (the one before it at the end of the text). What a
+    /// double click selects.
     public func wordRange(at position: Int) -> Range<Int> {
-        let characters = Array(text)
-        guard !characters.isEmpty else { return 0..<0 }
-        let index = min(max(position, 0), characters.count - 1)
-        let kind = Self.wordClass(characters[index])
-        var lower = index, upper = index + 1
-        while lower > 0, Self.wordClass(characters[lower - 1]) == kind { lower -= 1 }
-        while upper < characters.count, Self.wordClass(characters[upper]) == kind { upper += 1 }
-        return lower..<upper
+        WordBoundaries(text).segment(at: position)
     }
 
-    /// 0: word characters (letters, marks, digits, "_"), 1: white space, 2: anything else.
-    private static func wordClass(_ character: Character) -> Int {
-        if character.isLetter || character.isNumber || character == "_" { return 0 }
-        if let scalar = character.unicodeScalars.first, scalar.properties.isAlphabetic
-            || scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .spacingMark
-        {
-            return 0
-        }
-        return character.isWhitespace ? 1 : 2
-    }
-
-    /// The Left arrow: one cluster back in a left-to-right paragraph, forward in a
-    /// right-to-left one (as laid out in `font`). With a selection and no `extending`,
-    /// the caret goes to the selection's left end in reading order and it collapses.
+    /// The Left arrow: moves the caret to the nearest caret position drawn left of it in
+    /// `font` (in bidirectional text that may be forwards or backwards in logical order);
+    /// of positions drawn at the same x, the logically nearest. With a selection and no
+    /// `extending`, the caret goes to the selection's end drawn leftmost and it collapses.
+    /// Returns whether anything changed (false at the line's left end).
     @discardableResult
     public mutating func moveLeft(in font: Font, extending: Bool = false) -> Bool {
-        let rightToLeft = font.isRightToLeft(text)
-        if hasSelection, !extending {
-            return moveCaret(to: rightToLeft ? selection.upperBound : selection.lowerBound)
-        }
-        return moveCaret(to: caret + (rightToLeft ? 1 : -1), extending: extending)
+        moveVisually(leftwards: true, in: font, extending: extending)
     }
 
     /// The Right arrow: the mirror of ``moveLeft(in:extending:)``.
     @discardableResult
     public mutating func moveRight(in font: Font, extending: Bool = false) -> Bool {
-        let rightToLeft = font.isRightToLeft(text)
-        if hasSelection, !extending {
-            return moveCaret(to: rightToLeft ? selection.lowerBound : selection.upperBound)
-        }
-        return moveCaret(to: caret + (rightToLeft ? -1 : 1), extending: extending)
+        moveVisually(leftwards: false, in: font, extending: extending)
+    }
+
+    /// Ctrl+Left: to the start of the previous word in a left-to-right line, the end of
+    /// the next one in a right-to-left line (words by ``WordBoundaries``).
+    @discardableResult
+    public mutating func moveWordLeft(in font: Font, extending: Bool = false) -> Bool {
+        moveCaret(to: wordTarget(leftwards: true, in: font), extending: extending)
+    }
+
+    /// Ctrl+Right: the mirror of ``moveWordLeft(in:extending:)``.
+    @discardableResult
+    public mutating func moveWordRight(in font: Font, extending: Bool = false) -> Bool {
+        moveCaret(to: wordTarget(leftwards: false, in: font), extending: extending)
+    }
+
+    /// Ctrl+Backspace: deletes the selection, or else back to the start of the word before
+    /// the caret (with the spaces between); returns whether anything changed.
+    @discardableResult
+    public mutating func deleteWordBackward() -> Bool {
+        if hasSelection { return deleteSelection() }
+        let start = WordBoundaries(text).previousWordStart(before: caret)
+        guard start < caret else { return false }
+        replace(start..<caret, with: "", kind: .other)
+        return true
+    }
+
+    /// Ctrl+Delete: deletes the selection, or else up to the end of the word after the
+    /// caret (with the spaces before it); returns whether anything changed.
+    @discardableResult
+    public mutating func deleteWordForward() -> Bool {
+        if hasSelection { return deleteSelection() }
+        let end = WordBoundaries(text).nextWordEnd(after: caret)
+        guard end > caret else { return false }
+        replace(caret..<end, with: "", kind: .other)
+        return true
     }
 
     /// Where the caret is drawn: user units from the line's origin in `font`.
     public func caretOffset(in font: Font) -> CGFloat {
         font.caretOffset(atCharacter: caret, in: text)
+    }
+
+    private func wordTarget(leftwards: Bool, in font: Font) -> Int {
+        let words = WordBoundaries(text)
+        let backwards = leftwards != font.isRightToLeft(text)
+        return backwards ? words.previousWordStart(before: caret) : words.nextWordEnd(after: caret)
+    }
+
+    private mutating func moveVisually(leftwards: Bool, in font: Font, extending: Bool) -> Bool {
+        let offsets = font.caretOffsets(in: text)
+        guard offsets.count == text.count + 1 else { return false }
+        // Positions closer than this are drawn at the same x.
+        let tolerance: CGFloat = 0.01
+        if hasSelection, !extending {
+            let low = offsets[selection.lowerBound], high = offsets[selection.upperBound]
+            let lowIsTarget = abs(low - high) <= tolerance ? leftwards != font.isRightToLeft(text) : (low < high) == leftwards
+            return moveCaret(to: lowIsTarget ? selection.lowerBound : selection.upperBound)
+        }
+        let x = offsets[caret]
+        var best: Int?
+        for (position, offset) in offsets.enumerated() {
+            guard leftwards ? offset < x - tolerance : offset > x + tolerance else { continue }
+            guard let current = best else {
+                best = position
+                continue
+            }
+            let bestOffset = offsets[current]
+            if abs(offset - bestOffset) <= tolerance {
+                if abs(position - caret) < abs(current - caret) { best = position }
+            } else if leftwards ? offset > bestOffset : offset < bestOffset {
+                best = position
+            }
+        }
+        guard let best else { return false }
+        return moveCaret(to: best, extending: extending)
     }
 }

@@ -7,8 +7,10 @@ import Foundation
 /// Clicking it makes it the first responder; typed text, Backspace, Delete, ← → Home End
 /// edit; Escape or Return ends editing. Text is edited by grapheme cluster (``EditableText``):
 /// a Hangul syllable, "e + ◌́", an emoji sequence or a Bengali conjunct is one caret step
-/// and one deletion; in bidirectional text the arrows move in logical order and the caret
-/// is drawn where the next character in reading order goes.
+/// and one deletion; in bidirectional text ← and → move the caret left and right on
+/// screen, and it is drawn where the next character in reading order goes. Ctrl+← →
+/// move by word and Ctrl+Backspace/Delete delete by word (Unicode word boundaries);
+/// Ctrl+Z undoes (typing is undone a run at a time), Ctrl+Shift+Z and Ctrl+Y redo.
 ///
 /// Selection: a drag, Shift+arrows (and Shift+Home/End), a double click (a word), a triple
 /// click or Ctrl+A (everything); typing replaces it. The text sits inside
@@ -297,8 +299,16 @@ final class TextFieldView: View, TextInput {
             case 0x63, 0x43: copy()  // Ctrl+C
             case 0x78, 0x58: cut()  // Ctrl+X
             case 0x76, 0x56: paste(from: .clipboard)  // Ctrl+V
-            default: super.keyDown(event)
+            case 0x7a where extending, 0x5a where extending: change { $0.redo() }  // Ctrl+Shift+Z
+            case 0x7a, 0x5a: change { $0.undo() }  // Ctrl+Z
+            case 0x79, 0x59: change { $0.redo() }  // Ctrl+Y
+            case 0xff51: change { [font] in $0.moveWordLeft(in: font, extending: extending) }  // Ctrl+Left
+            case 0xff53: change { [font] in $0.moveWordRight(in: font, extending: extending) }  // Ctrl+Right
+            case 0xff08: change { $0.deleteWordBackward() }  // Ctrl+BackSpace
+            case 0xffff: change { $0.deleteWordForward() }  // Ctrl+Delete
+            default: return super.keyDown(event)
             }
+            if extending, editor.hasSelection { publishPrimarySelection() }
             return
         }
         let commandKeys: ModifierFlags = [.control, .alt, .logo]
@@ -319,7 +329,7 @@ final class TextFieldView: View, TextInput {
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }
-            change { $0.insert(event.text) }
+            change { $0.type(event.text) }
         }
         if extending, editor.hasSelection { publishPrimarySelection() }
     }
