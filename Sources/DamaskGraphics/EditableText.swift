@@ -22,10 +22,21 @@ import Foundation
 public struct EditableText: Equatable, Sendable {
     /// The text.
     public internal(set) var text: String
-    /// The caret, in `Character`s from the start (0…`text.count`).
+    /// The caret, in `Character`s from the start (0…``count``).
     public internal(set) var caret: Int
     /// The selection's fixed end (equal to ``caret`` when nothing is selected).
     public internal(set) var anchor: Int
+    /// How many `Character`s the text holds: `text.count`, kept up to date by each edit
+    /// (counting a long text is linear; an edit recounts only around the change).
+    public internal(set) var count: Int
+    /// The caret's index in ``text`` (valid for the current text): positions are found by
+    /// walking from the nearest of the start, the caret and the end, so an edit or a move
+    /// near the caret costs what it changes, not the text's length.
+    var caretIndex: String.Index
+    /// The last change to the text's bytes and how many changes there have been: what a
+    /// ``TextLayout`` follows to lay out only what changed.
+    public internal(set) var lastSplice: TextSplice?
+    public internal(set) var revision = 0
     /// The steps ``undo()`` reverts (last is newest) and ``redo()`` reapplies.
     var undoSteps: [Edit] = []
     var redoSteps: [Edit] = []
@@ -36,8 +47,27 @@ public struct EditableText: Equatable, Sendable {
     /// nothing selected.
     public init(_ text: String = "", caret: Int? = nil) {
         self.text = text
-        self.caret = min(max(caret ?? text.count, 0), text.count)
+        count = text.count
+        self.caret = min(max(caret ?? count, 0), count)
+        caretIndex = text.index(text.startIndex, offsetBy: self.caret)
         anchor = self.caret
+    }
+
+    /// The index in ``text`` of the cluster boundary `position` (0…``count``), walked to
+    /// from the nearest of the start, the caret and the end.
+    func stringIndex(ofCharacter position: Int) -> String.Index {
+        let position = min(max(position, 0), count)
+        let fromCaret = abs(position - caret), fromEnd = count - position
+        if fromCaret <= position, fromCaret <= fromEnd { return text.index(caretIndex, offsetBy: position - caret) }
+        if position <= fromEnd { return text.index(text.startIndex, offsetBy: position) }
+        return text.index(text.endIndex, offsetBy: position - count)
+    }
+
+    /// Puts the caret at `position` (clamped) and finds its index, leaving the anchor.
+    mutating func placeCaret(at position: Int) {
+        let clamped = min(max(position, 0), count)
+        caretIndex = stringIndex(ofCharacter: clamped)
+        caret = clamped
     }
 
     /// The selected characters (logical order); empty when nothing is selected.
@@ -50,7 +80,7 @@ public struct EditableText: Equatable, Sendable {
     public var selectedText: String {
         guard hasSelection else { return "" }
         let range = selection
-        let start = text.index(text.startIndex, offsetBy: range.lowerBound)
+        let start = stringIndex(ofCharacter: range.lowerBound)
         let end = text.index(start, offsetBy: range.count)
         return String(text[start..<end])
     }
@@ -88,7 +118,7 @@ public struct EditableText: Equatable, Sendable {
     @discardableResult
     public mutating func deleteForward() -> Bool {
         if hasSelection { return deleteSelection() }
-        guard caret < text.count else { return false }
+        guard caret < count else { return false }
         replace(caret..<(caret + 1), with: "", kind: .deletingForward)
         return true
     }
@@ -106,11 +136,11 @@ public struct EditableText: Equatable, Sendable {
     /// whether the caret or the selection changed.
     @discardableResult
     public mutating func moveCaret(to position: Int, extending: Bool = false) -> Bool {
-        let clamped = min(max(position, 0), text.count)
+        let clamped = min(max(position, 0), count)
         let newAnchor = extending ? anchor : clamped
         guard clamped != caret || newAnchor != anchor else { return false }
         isCoalescing = false
-        caret = clamped
+        placeCaret(at: clamped)
         anchor = newAnchor
         return true
     }
@@ -118,13 +148,13 @@ public struct EditableText: Equatable, Sendable {
     /// Selects the characters in `range` (clamped), the caret at its end.
     public mutating func select(_ range: Range<Int>) {
         isCoalescing = false
-        anchor = min(max(range.lowerBound, 0), text.count)
-        caret = min(max(range.upperBound, 0), text.count)
+        anchor = min(max(range.lowerBound, 0), count)
+        placeCaret(at: range.upperBound)
     }
 
     /// Selects the whole text (Ctrl+A, a triple click).
     public mutating func selectAll() {
-        select(0..<text.count)
+        select(0..<count)
     }
 
 
@@ -200,7 +230,7 @@ public struct EditableText: Equatable, Sendable {
 
     private mutating func moveVisually(leftwards: Bool, in font: Font, extending: Bool) -> Bool {
         let offsets = font.caretOffsets(in: text)
-        guard offsets.count == text.count + 1 else { return false }
+        guard offsets.count == count + 1 else { return false }
         // Positions closer than this are drawn at the same x.
         let tolerance: CGFloat = 0.01
         if hasSelection, !extending {

@@ -246,3 +246,45 @@ struct VisualCaretTests {
         #expect(field.caret == 5 && !field.hasSelection)
     }
 }
+
+/// Edits recount clusters only around the change; the count must always be the text's.
+@Suite("Cluster counts kept across edits")
+struct ClusterCountTests {
+    @Test("random edits with joining marks, jamo, flags and ZWJ sequences keep count, caret and undo exact")
+    func randomEdits() {
+        let pieces = ["a", " ", "\u{0301}", "e", "\u{1112}", "\u{1161}", "\u{11AB}", "🇮", "🇩", "👩", "\u{200D}", "💻", "한", "م", "\r", "\n", "ক্", "ষ"]
+        var generator = SplitMix(seed: 29)
+        var field = EditableText()
+        var history: [String] = [""]
+        for _ in 0..<600 {
+            switch generator.next() % 6 {
+            case 0, 1, 2: field.type(pieces[Int(generator.next() % UInt64(pieces.count))])
+            case 3: field.deleteBackward()
+            case 4: field.moveCaret(to: Int(generator.next() % UInt64(field.count + 1)))
+            default: field.select(Int(generator.next() % UInt64(field.count + 1))..<field.count)
+            }
+            #expect(field.count == field.text.count, "\(field.text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(field.caret <= field.count && field.anchor <= field.count)
+            if history.last != field.text { history.append(field.text) }
+        }
+        // Undoing everything walks back to the empty text through states the text had.
+        while field.undo() {
+            #expect(field.count == field.text.count)
+            #expect(history.contains(field.text))
+        }
+        #expect(field.text == "")
+    }
+}
+
+/// A small deterministic generator for reproducible random edits.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
