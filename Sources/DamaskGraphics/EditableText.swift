@@ -222,38 +222,81 @@ public struct EditableText: Equatable, Sendable {
         font.caretOffset(atCharacter: caret, in: text)
     }
 
+    /// The Left arrow in a line laid out in chunks (``TextLayout``, kept up to date with
+    /// this text): as ``moveLeft(in:extending:)``, looking only at the chunks around the caret.
+    @discardableResult
+    public mutating func moveLeft(in layout: TextLayout, extending: Bool = false) -> Bool {
+        moveVisually(
+            leftwards: true, extending: extending, candidates: layout.caretOffsets(around: caret),
+            caretX: layout.caretOffset(at:), rightToLeft: layout.isRightToLeft)
+    }
+
+    /// The Right arrow in a ``TextLayout``: the mirror of ``moveLeft(in:extending:)-(TextLayout,_)``.
+    @discardableResult
+    public mutating func moveRight(in layout: TextLayout, extending: Bool = false) -> Bool {
+        moveVisually(
+            leftwards: false, extending: extending, candidates: layout.caretOffsets(around: caret),
+            caretX: layout.caretOffset(at:), rightToLeft: layout.isRightToLeft)
+    }
+
+    /// Ctrl+Left in a ``TextLayout``'s paragraph direction.
+    @discardableResult
+    public mutating func moveWordLeft(in layout: TextLayout, extending: Bool = false) -> Bool {
+        moveCaret(to: wordTarget(leftwards: true, rightToLeft: layout.isRightToLeft), extending: extending)
+    }
+
+    /// Ctrl+Right in a ``TextLayout``'s paragraph direction.
+    @discardableResult
+    public mutating func moveWordRight(in layout: TextLayout, extending: Bool = false) -> Bool {
+        moveCaret(to: wordTarget(leftwards: false, rightToLeft: layout.isRightToLeft), extending: extending)
+    }
+
     private func wordTarget(leftwards: Bool, in font: Font) -> Int {
+        wordTarget(leftwards: leftwards, rightToLeft: font.isRightToLeft(text))
+    }
+
+    private func wordTarget(leftwards: Bool, rightToLeft: Bool) -> Int {
         let words = WordBoundaries(text)
-        let backwards = leftwards != font.isRightToLeft(text)
-        return backwards ? words.previousWordStart(before: caret) : words.nextWordEnd(after: caret)
+        return leftwards != rightToLeft ? words.previousWordStart(before: caret) : words.nextWordEnd(after: caret)
     }
 
     private mutating func moveVisually(leftwards: Bool, in font: Font, extending: Bool) -> Bool {
         let offsets = font.caretOffsets(in: text)
         guard offsets.count == count + 1 else { return false }
+        return moveVisually(
+            leftwards: leftwards, extending: extending,
+            candidates: offsets.enumerated().map { ($0.offset, $0.element) }, caretX: { offsets[$0] },
+            rightToLeft: font.isRightToLeft(text))
+    }
+
+    /// Moves to the candidate position drawn nearest left (or right) of the caret; of
+    /// candidates drawn at the same x, the logically nearest.
+    private mutating func moveVisually(
+        leftwards: Bool, extending: Bool, candidates: [(position: Int, x: CGFloat)], caretX: (Int) -> CGFloat,
+        rightToLeft: Bool
+    ) -> Bool {
         // Positions closer than this are drawn at the same x.
         let tolerance: CGFloat = 0.01
         if hasSelection, !extending {
-            let low = offsets[selection.lowerBound], high = offsets[selection.upperBound]
-            let lowIsTarget = abs(low - high) <= tolerance ? leftwards != font.isRightToLeft(text) : (low < high) == leftwards
+            let low = caretX(selection.lowerBound), high = caretX(selection.upperBound)
+            let lowIsTarget = abs(low - high) <= tolerance ? leftwards != rightToLeft : (low < high) == leftwards
             return moveCaret(to: lowIsTarget ? selection.lowerBound : selection.upperBound)
         }
-        let x = offsets[caret]
-        var best: Int?
-        for (position, offset) in offsets.enumerated() {
-            guard leftwards ? offset < x - tolerance : offset > x + tolerance else { continue }
+        let x = caretX(caret)
+        var best: (position: Int, x: CGFloat)?
+        for candidate in candidates {
+            guard leftwards ? candidate.x < x - tolerance : candidate.x > x + tolerance else { continue }
             guard let current = best else {
-                best = position
+                best = candidate
                 continue
             }
-            let bestOffset = offsets[current]
-            if abs(offset - bestOffset) <= tolerance {
-                if abs(position - caret) < abs(current - caret) { best = position }
-            } else if leftwards ? offset > bestOffset : offset < bestOffset {
-                best = position
+            if abs(candidate.x - current.x) <= tolerance {
+                if abs(candidate.position - caret) < abs(current.position - caret) { best = candidate }
+            } else if leftwards ? candidate.x > current.x : candidate.x < current.x {
+                best = candidate
             }
         }
         guard let best else { return false }
-        return moveCaret(to: best, extending: extending)
+        return moveCaret(to: best.position, extending: extending)
     }
 }

@@ -33,6 +33,9 @@ import Foundation
 final class TextFieldView: View, TextInput {
     /// The text, the caret and the selection, in grapheme clusters.
     private(set) var editor: EditableText
+    /// The text laid out in chunks: edits lay out only what they change, drawing only
+    /// what is in view (a line of any length shows).
+    private var layout: TextLayout
     /// The text.
     var text: String { editor.text }
     /// The cursor position, in characters (grapheme clusters) from the start.
@@ -70,6 +73,7 @@ final class TextFieldView: View, TextInput {
     /// Creates a field showing `text` with the cursor at its end.
     init(frame: CGRect, text: String = "") {
         editor = EditableText(text)
+        layout = TextLayout(editor, font: font)
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = .white
@@ -95,7 +99,12 @@ final class TextFieldView: View, TextInput {
     private var textOriginX: CGFloat { Self.padding - scrollOffset }
 
     private func xOffset(ofCharacter index: Int) -> CGFloat {
-        textOriginX + font.caretOffset(atCharacter: index, in: text)
+        textOriginX + layout.caretOffset(at: index)
+    }
+
+    /// The x range of the line (from its origin) that the text area shows.
+    private var visibleX: ClosedRange<CGFloat> {
+        (textArea.minX - textOriginX)...max(textArea.maxX - textOriginX, textArea.minX - textOriginX)
     }
 
     private var baseline: CGFloat {
@@ -105,7 +114,7 @@ final class TextFieldView: View, TextInput {
     /// The rects (view points) of the selected text.
     var selectionRects: [CGRect] {
         guard editor.hasSelection else { return [] }
-        return font.selectionRanges(forCharacters: selection, in: text).map {
+        return layout.selectionRanges(for: selection, visible: visibleX).map {
             CGRect(x: textOriginX + $0.lowerBound, y: 6, width: $0.upperBound - $0.lowerBound, height: bounds.height - 12)
         }
     }
@@ -127,7 +136,7 @@ final class TextFieldView: View, TextInput {
             context.setFillColor(isFirstResponder ? Self.selectionColor : Self.inactiveSelectionColor)
             context.fill(selectionRects)
         }
-        context.draw(text, at: CGPoint(x: textOriginX, y: baseline), font: font, color: DemoStyle.text)
+        layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: DemoStyle.text)
         if isFirstResponder, isCursorVisible, !editor.hasSelection {
             context.setFillColor(DemoStyle.text)
             context.fill(cursorRect)
@@ -206,6 +215,7 @@ final class TextFieldView: View, TextInput {
     /// Replaces the text, puts the cursor at its end and scrolls to it.
     func setText(_ newText: String) {
         editor = EditableText(newText)
+        layout = TextLayout(editor, font: font)
         scrollOffset = 0
         scrollToCaret()
         setNeedsDisplay()
@@ -216,11 +226,20 @@ final class TextFieldView: View, TextInput {
         var editor: EditableText
         var scrollOffset: CGFloat
         var cursorRect: CGRect
-        var extents: [ClosedRange<CGFloat>]
+        /// The clusters in view: position, cluster and x extent.
+        var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)]
     }
 
     private var snapshot: Snapshot {
-        Snapshot(editor: editor, scrollOffset: scrollOffset, cursorRect: cursorRect, extents: font.characterExtents(in: text))
+        Snapshot(editor: editor, scrollOffset: scrollOffset, cursorRect: cursorRect, clusters: clustersInView)
+    }
+
+    /// The clusters drawn in the text area (a few points of slack for ink past an advance).
+    private var clustersInView: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+        let visible = visibleX, slack: CGFloat = 4
+        return layout.clusters(overlapping: visible).filter {
+            $0.extent.upperBound >= visible.lowerBound - slack && $0.extent.lowerBound <= visible.upperBound + slack
+        }
     }
 
     /// Applies `change` to the editor, scrolls the caret into view and invalidates what
@@ -228,6 +247,7 @@ final class TextFieldView: View, TextInput {
     private func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
         let before = snapshot
         change(&editor)
+        layout.update(for: editor)
         scrollToCaret()
         invalidateChanges(since: before)
         if restartsBlink { restartBlinking() }
@@ -237,12 +257,12 @@ final class TextFieldView: View, TextInput {
     /// text needs; returns whether the offset changed.
     @discardableResult
     private func scrollToCaret() -> Bool {
-        let caret = font.caretOffset(atCharacter: cursorIndex, in: text)
+        let caret = layout.caretOffset(at: cursorIndex)
         let visible = visibleTextWidth
         var offset = scrollOffset
         if caret - offset > visible - 2 { offset = caret - visible + 2 }
         if caret - offset < 0 { offset = caret }
-        offset = min(offset, max(font.measure(text).width + 2 - visible, 0))
+        offset = min(offset, max(layout.width + 2 - visible, 0))
         offset = max(offset, 0).rounded()
         guard offset != scrollOffset else { return false }
         scrollOffset = offset
@@ -259,30 +279,24 @@ final class TextFieldView: View, TextInput {
             setNeedsDisplay(textArea)
             return
         }
-        let oldCharacters = Array(before.editor.text), newCharacters = Array(text)
-        let oldExtents = before.extents, newExtents = font.characterExtents(in: text)
-        guard oldExtents.count == oldCharacters.count, newExtents.count == newCharacters.count else {
-            setNeedsDisplay(textArea)
-            return
-        }
-        func same(_ old: Int, _ new: Int) -> Bool {
-            oldCharacters[old] == newCharacters[new] && oldExtents[old] == newExtents[new]
-                && before.editor.selection.contains(old) == selection.contains(new)
+        // Only what is in view is compared (and drawn): the clusters there before and now.
+        let old = before.clusters, new = clustersInView
+        func same(_ o: Int, _ n: Int) -> Bool {
+            old[o].character == new[n].character && old[o].extent == new[n].extent
+                && before.editor.selection.contains(old[o].position) == selection.contains(new[n].position)
         }
         var prefix = 0
-        while prefix < oldCharacters.count, prefix < newCharacters.count, same(prefix, prefix) { prefix += 1 }
+        while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
-        while suffix < oldCharacters.count - prefix, suffix < newCharacters.count - prefix,
-            same(oldCharacters.count - 1 - suffix, newCharacters.count - 1 - suffix)
-        {
+        while suffix < old.count - prefix, suffix < new.count - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) {
             suffix += 1
         }
-        let oldRange = prefix..<(oldCharacters.count - suffix), newRange = prefix..<(newCharacters.count - suffix)
+        let oldRange = prefix..<(old.count - suffix), newRange = prefix..<(new.count - suffix)
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
         // One cluster more on each side: a neighbour's shape may depend on what changed.
-        let oldPieces = oldExtents[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, oldExtents.count)]
-        let newPieces = newExtents[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, newExtents.count)]
-        let pieces = Array(oldPieces) + Array(newPieces)
+        let oldPieces = old[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, old.count)].map(\.extent)
+        let newPieces = new[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, new.count)].map(\.extent)
+        let pieces = oldPieces + newPieces
         guard let lower = pieces.map(\.lowerBound).min(), let upper = pieces.map(\.upperBound).max() else { return }
         // Two points of slack for ink past a glyph's advance.
         let changed = CGRect(x: textOriginX + lower - 2, y: textArea.minY, width: upper - lower + 4, height: textArea.height)
@@ -302,8 +316,8 @@ final class TextFieldView: View, TextInput {
             case 0x7a where extending, 0x5a where extending: change { $0.redo() }  // Ctrl+Shift+Z
             case 0x7a, 0x5a: change { $0.undo() }  // Ctrl+Z
             case 0x79, 0x59: change { $0.redo() }  // Ctrl+Y
-            case 0xff51: change { [font] in $0.moveWordLeft(in: font, extending: extending) }  // Ctrl+Left
-            case 0xff53: change { [font] in $0.moveWordRight(in: font, extending: extending) }  // Ctrl+Right
+            case 0xff51: change { [layout] in $0.moveWordLeft(in: layout, extending: extending) }  // Ctrl+Left
+            case 0xff53: change { [layout] in $0.moveWordRight(in: layout, extending: extending) }  // Ctrl+Right
             case 0xff08: change { $0.deleteWordBackward() }  // Ctrl+BackSpace
             case 0xffff: change { $0.deleteWordForward() }  // Ctrl+Delete
             default: return super.keyDown(event)
@@ -318,12 +332,12 @@ final class TextFieldView: View, TextInput {
             guard editor.hasSelection || cursorIndex > 0 else { return }
             change { $0.deleteBackward() }
         case 0xffff:  // Delete
-            guard editor.hasSelection || cursorIndex < text.count else { return }
+            guard editor.hasSelection || cursorIndex < editor.count else { return }
             change { $0.deleteForward() }
-        case 0xff51: change { [font] in $0.moveLeft(in: font, extending: extending) }  // Left
-        case 0xff53: change { [font] in $0.moveRight(in: font, extending: extending) }  // Right
+        case 0xff51: change { [layout] in $0.moveLeft(in: layout, extending: extending) }  // Left
+        case 0xff53: change { [layout] in $0.moveRight(in: layout, extending: extending) }  // Right
         case 0xff50: change { $0.moveCaret(to: 0, extending: extending) }  // Home
-        case 0xff57: change { $0.moveCaret(to: $0.text.count, extending: extending) }  // End
+        case 0xff57: change { $0.moveCaret(to: $0.count, extending: extending) }  // End
         case 0xff63 where extending: paste(from: .clipboard)  // Shift+Insert
         case 0xff1b, 0xff0d: resignFirstResponder()  // Escape, Return
         default:
@@ -372,7 +386,7 @@ final class TextFieldView: View, TextInput {
 
     /// The caret position under `point` (view points).
     private func characterIndex(at point: CGPoint) -> Int {
-        font.characterIndex(closestTo: point.x - textOriginX, in: text)
+        layout.characterIndex(closestTo: point.x - textOriginX)
     }
 
     override func pointerDown(_ event: PointerEvent) {
