@@ -230,7 +230,9 @@ public struct TextLayout: @unchecked Sendable {
         for index in (restart + 1)..<chunks.count where chunks[index].utf8Start >= splice.offset + splice.removedLength {
             oldCuts[chunks[index].utf8Start + delta] = index
         }
-        let tail = chunks
+        // Only the chunks from the restart on are set aside (copying the whole array would
+        // cost a retain per chunk of the line).
+        let tail = Array(chunks[restart...])
         let restartChunk = chunks[restart]
         chunks.removeSubrange(restart...)
         let start = text.utf8.index(text.startIndex, offsetBy: restartChunk.utf8Start)
@@ -238,14 +240,14 @@ public struct TextLayout: @unchecked Sendable {
             of: text, from: start, firstCharacter: restartChunk.firstCharacter,
             stopAt: { offset in offset >= changeEnd ? oldCuts[offset] : nil })
         if let (oldIndex, firstCharacter) = met {
-            let shift = firstCharacter - tail[oldIndex].firstCharacter
-            for var chunk in tail[oldIndex...] {
+            let shift = firstCharacter - tail[oldIndex - restart].firstCharacter
+            for var chunk in tail[(oldIndex - restart)...] {
                 chunk.utf8Start += delta
                 chunk.firstCharacter += shift
                 chunks.append(chunk)
             }
         }
-        finish()
+        finish(from: restart)
     }
 
     /// Cuts `text` from `start` (a cut) into chunks and appends them. Before each cut after
@@ -291,10 +293,11 @@ public struct TextLayout: @unchecked Sendable {
         Chunk(text: text, utf8Start: utf8Start, firstCharacter: firstCharacter, count: count, line: font.line(for: text))
     }
 
-    /// Sums the widths and the count.
-    private mutating func finish() {
-        var total: CGFloat = 0
-        for index in chunks.indices {
+    /// Sums the widths and the count, from chunk `first` on (the ones before are unchanged).
+    private mutating func finish(from first: Int = 0) {
+        let first = min(first, chunks.count)
+        var total: CGFloat = first > 0 ? chunks[first - 1].precedingWidth + chunks[first - 1].width : 0
+        for index in first..<chunks.count {
             chunks[index].precedingWidth = total
             total += chunks[index].width
         }

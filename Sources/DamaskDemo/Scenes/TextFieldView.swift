@@ -223,7 +223,8 @@ final class TextFieldView: View, TextInput {
 
     /// What the field showed before a change: enough to invalidate only what changed.
     private struct Snapshot {
-        var editor: EditableText
+        /// The selection (not the editor: a copy would make the next edit copy the text).
+        var selection: Range<Int>
         var scrollOffset: CGFloat
         var cursorRect: CGRect
         /// The clusters in view: position, cluster and x extent.
@@ -231,7 +232,7 @@ final class TextFieldView: View, TextInput {
     }
 
     private var snapshot: Snapshot {
-        Snapshot(editor: editor, scrollOffset: scrollOffset, cursorRect: cursorRect, clusters: clustersInView)
+        Snapshot(selection: selection, scrollOffset: scrollOffset, cursorRect: cursorRect, clusters: clustersInView)
     }
 
     /// The clusters drawn in the text area (a few points of slack for ink past an advance).
@@ -283,7 +284,7 @@ final class TextFieldView: View, TextInput {
         let old = before.clusters, new = clustersInView
         func same(_ o: Int, _ n: Int) -> Bool {
             old[o].character == new[n].character && old[o].extent == new[n].extent
-                && before.editor.selection.contains(old[o].position) == selection.contains(new[n].position)
+                && before.selection.contains(old[o].position) == selection.contains(new[n].position)
         }
         var prefix = 0
         while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
