@@ -33,6 +33,7 @@ extension EditableText {
     /// selection from before it. Returns whether there was one.
     @discardableResult
     public mutating func undo() -> Bool {
+        unmarkText()
         guard let step = undoSteps.popLast() else { return false }
         splice(at: step.offset, removing: step.inserted.utf8.count, inserting: step.removed)
         placeCaret(at: step.caretBefore)
@@ -46,6 +47,7 @@ extension EditableText {
     /// there was one. Any new edit forgets the steps there were to redo.
     @discardableResult
     public mutating func redo() -> Bool {
+        unmarkText()
         guard let step = redoSteps.popLast() else { return false }
         splice(at: step.offset, removing: step.removed.utf8.count, inserting: step.inserted)
         placeCaret(at: step.caretAfter)

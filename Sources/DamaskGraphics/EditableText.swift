@@ -37,6 +37,10 @@ public struct EditableText: Equatable, Sendable {
     /// ``TextLayout`` follows to lay out only what changed.
     public internal(set) var lastSplice: TextSplice?
     public internal(set) var revision = 0
+    /// The clusters an input method is composing (its preedit, drawn underlined), or nil.
+    public internal(set) var markedRange: Range<Int>?
+    /// Whether the input method hid the caret inside its preedit.
+    public internal(set) var isCaretHidden = false
     /// The steps ``undo()`` reverts (last is newest) and ``redo()`` reapplies.
     var undoSteps: [Edit] = []
     var redoSteps: [Edit] = []
@@ -90,6 +94,7 @@ public struct EditableText: Equatable, Sendable {
     /// join the cluster before them (typing ◌́ after "e" gives one "é" cluster). Inserting
     /// "" deletes the selection.
     public mutating func insert(_ string: String) {
+        unmarkText()
         guard !string.isEmpty || hasSelection else { return }
         replace(selection, with: string, kind: .other)
     }
@@ -98,6 +103,7 @@ public struct EditableText: Equatable, Sendable {
     /// undo step (typing over a selection starts a new one, which the typing after it
     /// joins).
     public mutating func type(_ string: String) {
+        unmarkText()
         guard !string.isEmpty || hasSelection else { return }
         if hasSelection { isCoalescing = false }
         replace(selection, with: string, kind: .typing)
@@ -107,6 +113,7 @@ public struct EditableText: Equatable, Sendable {
     /// whether anything changed.
     @discardableResult
     public mutating func deleteBackward() -> Bool {
+        unmarkText()
         if hasSelection { return deleteSelection() }
         guard caret > 0 else { return false }
         replace((caret - 1)..<caret, with: "", kind: .deletingBackward)
@@ -117,6 +124,7 @@ public struct EditableText: Equatable, Sendable {
     /// whether anything changed.
     @discardableResult
     public mutating func deleteForward() -> Bool {
+        unmarkText()
         if hasSelection { return deleteSelection() }
         guard caret < count else { return false }
         replace(caret..<(caret + 1), with: "", kind: .deletingForward)
@@ -126,6 +134,7 @@ public struct EditableText: Equatable, Sendable {
     /// Deletes the selected text (Cut, or typing over it); returns whether there was any.
     @discardableResult
     public mutating func deleteSelection() -> Bool {
+        unmarkText()
         guard hasSelection else { return false }
         replace(selection, with: "", kind: .other)
         return true
@@ -136,6 +145,7 @@ public struct EditableText: Equatable, Sendable {
     /// whether the caret or the selection changed.
     @discardableResult
     public mutating func moveCaret(to position: Int, extending: Bool = false) -> Bool {
+        unmarkText()
         let clamped = min(max(position, 0), count)
         let newAnchor = extending ? anchor : clamped
         guard clamped != caret || newAnchor != anchor else { return false }
@@ -147,6 +157,7 @@ public struct EditableText: Equatable, Sendable {
 
     /// Selects the characters in `range` (clamped), the caret at its end.
     public mutating func select(_ range: Range<Int>) {
+        unmarkText()
         isCoalescing = false
         anchor = min(max(range.lowerBound, 0), count)
         placeCaret(at: range.upperBound)
@@ -173,32 +184,37 @@ public struct EditableText: Equatable, Sendable {
     /// Returns whether anything changed (false at the line's left end).
     @discardableResult
     public mutating func moveLeft(in font: Font, extending: Bool = false) -> Bool {
-        moveVisually(leftwards: true, in: font, extending: extending)
+        unmarkText()
+        return moveVisually(leftwards: true, in: font, extending: extending)
     }
 
     /// The Right arrow: the mirror of ``moveLeft(in:extending:)``.
     @discardableResult
     public mutating func moveRight(in font: Font, extending: Bool = false) -> Bool {
-        moveVisually(leftwards: false, in: font, extending: extending)
+        unmarkText()
+        return moveVisually(leftwards: false, in: font, extending: extending)
     }
 
     /// Ctrl+Left: to the start of the previous word in a left-to-right line, the end of
     /// the next one in a right-to-left line (words by ``WordBoundaries``).
     @discardableResult
     public mutating func moveWordLeft(in font: Font, extending: Bool = false) -> Bool {
-        moveCaret(to: wordTarget(leftwards: true, in: font), extending: extending)
+        unmarkText()
+        return moveCaret(to: wordTarget(leftwards: true, in: font), extending: extending)
     }
 
     /// Ctrl+Right: the mirror of ``moveWordLeft(in:extending:)``.
     @discardableResult
     public mutating func moveWordRight(in font: Font, extending: Bool = false) -> Bool {
-        moveCaret(to: wordTarget(leftwards: false, in: font), extending: extending)
+        unmarkText()
+        return moveCaret(to: wordTarget(leftwards: false, in: font), extending: extending)
     }
 
     /// Ctrl+Backspace: deletes the selection, or else back to the start of the word before
     /// the caret (with the spaces between); returns whether anything changed.
     @discardableResult
     public mutating func deleteWordBackward() -> Bool {
+        unmarkText()
         if hasSelection { return deleteSelection() }
         let start = WordBoundaries(text).previousWordStart(before: caret)
         guard start < caret else { return false }
@@ -210,6 +226,7 @@ public struct EditableText: Equatable, Sendable {
     /// caret (with the spaces before it); returns whether anything changed.
     @discardableResult
     public mutating func deleteWordForward() -> Bool {
+        unmarkText()
         if hasSelection { return deleteSelection() }
         let end = WordBoundaries(text).nextWordEnd(after: caret)
         guard end > caret else { return false }
@@ -226,7 +243,8 @@ public struct EditableText: Equatable, Sendable {
     /// this text): as ``moveLeft(in:extending:)``, looking only at the chunks around the caret.
     @discardableResult
     public mutating func moveLeft(in layout: TextLayout, extending: Bool = false) -> Bool {
-        moveVisually(
+        unmarkText()
+        return moveVisually(
             leftwards: true, extending: extending, candidates: layout.caretOffsets(around: caret),
             caretX: layout.caretOffset(at:), rightToLeft: layout.isRightToLeft)
     }
@@ -234,7 +252,8 @@ public struct EditableText: Equatable, Sendable {
     /// The Right arrow in a ``TextLayout``: the mirror of ``moveLeft(in:extending:)-(TextLayout,_)``.
     @discardableResult
     public mutating func moveRight(in layout: TextLayout, extending: Bool = false) -> Bool {
-        moveVisually(
+        unmarkText()
+        return moveVisually(
             leftwards: false, extending: extending, candidates: layout.caretOffsets(around: caret),
             caretX: layout.caretOffset(at:), rightToLeft: layout.isRightToLeft)
     }
@@ -242,13 +261,15 @@ public struct EditableText: Equatable, Sendable {
     /// Ctrl+Left in a ``TextLayout``'s paragraph direction.
     @discardableResult
     public mutating func moveWordLeft(in layout: TextLayout, extending: Bool = false) -> Bool {
-        moveCaret(to: wordTarget(leftwards: true, rightToLeft: layout.isRightToLeft), extending: extending)
+        unmarkText()
+        return moveCaret(to: wordTarget(leftwards: true, rightToLeft: layout.isRightToLeft), extending: extending)
     }
 
     /// Ctrl+Right in a ``TextLayout``'s paragraph direction.
     @discardableResult
     public mutating func moveWordRight(in layout: TextLayout, extending: Bool = false) -> Bool {
-        moveCaret(to: wordTarget(leftwards: false, rightToLeft: layout.isRightToLeft), extending: extending)
+        unmarkText()
+        return moveCaret(to: wordTarget(leftwards: false, rightToLeft: layout.isRightToLeft), extending: extending)
     }
 
     private func wordTarget(leftwards: Bool, in font: Font) -> Int {

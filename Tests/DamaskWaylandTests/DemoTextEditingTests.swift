@@ -80,3 +80,75 @@ struct DemoTextEditingTests {
         #expect(run.status == 0, "\(run.output)")
     }
 }
+
+/// Scripts' `ime` commands in the demo's text field (headless): the preedit drawn inline and
+/// underlined with its own cursor, commits, deletions, and the preedit gone on blur.
+@Suite("Demo text field: input method composition", .exclusive)
+struct DemoCompositionTests {
+    @Test("ime preedit, commit and delete compose Korean in the field; blur drops a preedit")
+    func composeKorean() throws {
+        let run = try DemoTextEditingTests.play(
+            """
+            type "a"
+            ime preedit "ㅎ"
+            expect text "aㅎ"
+            ime preedit "하" cursor 3
+            expect text "a하"
+            ime commit "한"
+            expect text "a한"
+            ime preedit "ㄱ"
+            ime commit "국"
+            expect text "a한국"
+            ime delete before 1 after 0
+            expect text "a한"
+            key ctrl+z
+            expect text "a한국"
+            key ctrl+z
+            expect text ""
+            type "b"
+            ime preedit "어"
+            expect text "b어"
+            click 300 400
+            click 300 180
+            expect text "b"
+            """)
+        #expect(run.status == 0, "\(run.output)")
+    }
+
+    @Test("a preedit is underlined where it is drawn, and updating it damages only the field's changed run and caret")
+    func preeditUnderlineAndDamage() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shot = (directory as NSString).appendingPathComponent("preedit.png")
+        let font = Font.system(size: 16)
+        let prefix = "abcdefgh"
+        // Field at content (204, 160), 420 × 40; the text's origin x 214.
+        let left = 214 + font.caretOffset(atCharacter: prefix.count - 1, in: prefix) - 3
+        let script = """
+            scene text
+            wait idle
+            click 300 180
+            type "\(prefix)"
+            ime preedit "ni" cursor 2
+            wait idle
+            expect damage within 0 0 2000 2000
+            ime preedit "nih" cursor 3
+            wait frames 1
+            expect damage within \(Int(left.rounded(.down))) 160 60 40
+            screenshot \(shot)
+
+            """
+        let run = try DemoRun.run(DemoLanguagesTests.fast, script: script, directory: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let bitmap = try Bitmap(contentsOfPNGFile: shot)
+        // The underline: a dark row under the preedit, none under the committed text.
+        let start = Int((214 + font.caretOffset(atCharacter: prefix.count, in: prefix)).rounded(.up)) + 1
+        let end = Int((214 + font.caretOffset(atCharacter: prefix.count + 3, in: prefix + "nih")).rounded(.down)) - 1
+        let rows = (180..<196).filter { y in (start..<end).allSatisfy { !DemoOnSeat.isClose(bitmap.pixel(x: $0, y: y) & 0xFF_FFFF, 0xFFFFFF) } }
+        #expect(!rows.isEmpty, "no underline row under the preedit")
+        for y in rows {
+            let underCommitted = (216..<(start - 4)).filter { !DemoOnSeat.isClose(bitmap.pixel(x: $0, y: y) & 0xFF_FFFF, 0xFFFFFF) }
+            #expect(underCommitted.count < (start - 220) / 2, "the underline reaches under committed text at y \(y)")
+        }
+    }
+}

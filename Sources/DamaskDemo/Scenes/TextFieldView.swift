@@ -119,6 +119,15 @@ final class TextFieldView: View, TextInput {
         }
     }
 
+    /// The underline of an input method's preedit (view points): one point thick, two
+    /// below the baseline, under each visually contiguous piece of it.
+    var preeditUnderlineRects: [CGRect] {
+        guard let marked = editor.markedRange, !marked.isEmpty else { return [] }
+        return layout.selectionRanges(for: marked, visible: visibleX).map {
+            CGRect(x: textOriginX + $0.lowerBound, y: baseline + 2, width: $0.upperBound - $0.lowerBound, height: 1)
+        }
+    }
+
     override func layoutSubviews() {
         super.layoutSubviews()
         // A new width: keep the caret in view (the whole field redraws anyway, .redraw).
@@ -137,7 +146,11 @@ final class TextFieldView: View, TextInput {
             context.fill(selectionRects)
         }
         layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: DemoStyle.text)
-        if isFirstResponder, isCursorVisible, !editor.hasSelection {
+        if !preeditUnderlineRects.isEmpty {
+            context.setFillColor(DemoStyle.text)
+            context.fill(preeditUnderlineRects)
+        }
+        if isFirstResponder, isCursorVisible, !editor.hasSelection, !editor.isCaretHidden {
             context.setFillColor(DemoStyle.text)
             context.fill(cursorRect)
         }
@@ -167,6 +180,8 @@ final class TextFieldView: View, TextInput {
         let wasFocused = isFirstResponder
         guard super.resignFirstResponder() else { return false }
         if wasFocused {
+            // A composition in progress ends with the focus (its preedit goes).
+            if editor.markedRange != nil { change(restartsBlink: false) { $0.unmarkText() } }
             stopBlinking()
             setNeedsDisplay()
             onEndEditing()
@@ -225,6 +240,8 @@ final class TextFieldView: View, TextInput {
     private struct Snapshot {
         /// The selection (not the editor: a copy would make the next edit copy the text).
         var selection: Range<Int>
+        /// The preedit's clusters (empty when none).
+        var marked: Range<Int>
         var scrollOffset: CGFloat
         var cursorRect: CGRect
         /// The clusters in view: position, cluster and x extent.
@@ -232,7 +249,7 @@ final class TextFieldView: View, TextInput {
     }
 
     private var snapshot: Snapshot {
-        Snapshot(selection: selection, scrollOffset: scrollOffset, cursorRect: cursorRect, clusters: clustersInView)
+        Snapshot(selection: selection, marked: editor.markedRange ?? 0..<0, scrollOffset: scrollOffset, cursorRect: cursorRect, clusters: clustersInView)
     }
 
     /// The clusters drawn in the text area (a few points of slack for ink past an advance).
@@ -285,6 +302,7 @@ final class TextFieldView: View, TextInput {
         func same(_ o: Int, _ n: Int) -> Bool {
             old[o].character == new[n].character && old[o].extent == new[n].extent
                 && before.selection.contains(old[o].position) == selection.contains(new[n].position)
+                && before.marked.contains(old[o].position) == (editor.markedRange ?? 0..<0).contains(new[n].position)
         }
         var prefix = 0
         while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
@@ -304,7 +322,15 @@ final class TextFieldView: View, TextInput {
         setNeedsDisplay(changed.intersection(textArea))
     }
 
+    /// An input method's update (a preedit, a commit, a deletion): applied as one change.
+    func applyInputMethodUpdate(_ update: InputMethodUpdate) {
+        change { $0.apply(update) }
+    }
+
     override func keyDown(_ event: KeyEvent) {
+        // A key during a composition ends it first (the preedit goes), so that what the
+        // key does sees the text without it.
+        if editor.markedRange != nil { change { $0.unmarkText() } }
         let extending = event.modifiers.contains(.shift)
         if event.modifiers.contains(.control), !event.modifiers.contains(.alt), !event.modifiers.contains(.logo) {
             switch event.keysym {
@@ -391,6 +417,7 @@ final class TextFieldView: View, TextInput {
     }
 
     override func pointerDown(_ event: PointerEvent) {
+        if editor.markedRange != nil { change { $0.unmarkText() } }  // a click ends a composition
         if event.button == .middle {
             // Pastes the primary selection where it was clicked, as X11 and GTK do.
             becomeFirstResponder()
