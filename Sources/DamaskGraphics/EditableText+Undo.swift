@@ -141,7 +141,8 @@ extension EditableText {
         let risky = Self.joinsFar(text.utf8[lowerIndex..<upperIndex]) || Self.joinsFar(string.utf8)
         text.replaceSubrange(start..<end, with: string)
         revision += 1
-        lastSplice = TextSplice(offset: offset, removedLength: length, insertedLength: string.utf8.count)
+        if recentSplices.count >= Self.recentSpliceLimit { recentSplices.removeFirst() }
+        recentSplices.append(TextSplice(offset: offset, removedLength: length, insertedLength: string.utf8.count))
         let newLower = text.utf8.index(text.startIndex, offsetBy: lowerOffset)
         if risky {
             count = text.count

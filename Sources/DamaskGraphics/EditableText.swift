@@ -33,10 +33,13 @@ public struct EditableText: Equatable, Sendable {
     /// walking from the nearest of the start, the caret and the end, so an edit or a move
     /// near the caret costs what it changes, not the text's length.
     var caretIndex: String.Index
-    /// The last change to the text's bytes and how many changes there have been: what a
-    /// ``TextLayout`` follows to lay out only what changed.
-    public internal(set) var lastSplice: TextSplice?
+    /// How many changes to the text's bytes there have been, and the latest of them (at
+    /// most ``recentSpliceLimit``, oldest first, the last one made revision ``revision``):
+    /// what a ``TextLayout`` follows to lay out only what changed.
     public internal(set) var revision = 0
+    public internal(set) var recentSplices: [TextSplice] = []
+    /// How many recent splices are kept (an input method's update makes up to four).
+    static let recentSpliceLimit = 8
     /// The clusters an input method is composing (its preedit, drawn underlined), or nil.
     public internal(set) var markedRange: Range<Int>?
     /// Whether the input method hid the caret inside its preedit.

@@ -65,12 +65,14 @@ public struct TextLayout: @unchecked Sendable {
     /// How many chunks the line is laid out in.
     public var chunkCount: Int { chunks.count }
 
-    /// Follows `editor` to its current text: when it is one edit ahead of this layout,
-    /// lays out only the chunks that edit touched; otherwise the whole line.
+    /// Follows `editor` to its current text: when the edits since this layout are among
+    /// its recent splices, lays out only the chunks they touched; otherwise the whole line.
     public mutating func update(for editor: EditableText) {
         guard editor.revision != revision else { return }
-        if editor.revision == revision + 1, let splice = editor.lastSplice {
-            apply(splice, to: editor.text)
+        let behind = editor.revision - revision
+        if behind > 0, behind <= editor.recentSplices.count {
+            let splices = editor.recentSplices.suffix(behind)
+            apply(splices.dropFirst().reduce(splices.first!) { $0.followed(by: $1) }, to: editor.text)
         } else {
             rebuild(editor.text)
         }

@@ -15,4 +15,15 @@ public struct TextSplice: Equatable, Sendable {
         self.removedLength = removedLength
         self.insertedLength = insertedLength
     }
+
+    /// One splice doing what this one and then `next` (on its result) do: the union of
+    /// the bytes they touch.
+    public func followed(by next: TextSplice) -> TextSplice {
+        let lower = min(offset, next.offset)
+        // The end of what either touched, in the text between the two.
+        let upper = max(offset + insertedLength, next.offset + next.removedLength)
+        return TextSplice(
+            offset: lower, removedLength: upper - (insertedLength - removedLength) - lower,
+            insertedLength: upper + (next.insertedLength - next.removedLength) - lower)
+    }
 }

@@ -46,7 +46,9 @@ struct TextLayoutTests {
             var editor = EditableText(base, caret: base.count / 2)
             var layout = TextLayout(editor, font: font)
             for _ in 0..<60 {
-                switch generator.next() % 5 {
+                switch generator.next() % 7 {
+                case 5: editor.apply(InputMethodUpdate(preedit: ["ㅎ", "하", "ni hao", "中"][Int(generator.next() % 4)], preeditCursor: 0..<0))
+                case 6: editor.apply(InputMethodUpdate(commit: "한", deleteBefore: Int(generator.next() % 4), deleteAfter: Int(generator.next() % 4)))
                 case 0: editor.moveCaret(to: Int(generator.next() % UInt64(editor.count + 1)))
                 case 1: editor.deleteBackward()
                 case 2: editor.type(["a", " ", "ש", "한", "中", "\u{0301}", "x y"][Int(generator.next() % 7)])
