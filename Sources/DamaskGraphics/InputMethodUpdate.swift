@@ -33,6 +33,7 @@ public struct InputMethodUpdate: Equatable, Sendable {
     /// line of printable text).
     public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let decoded = String(decoding: bytes, as: UTF8.self)
-        return String(String.UnicodeScalarView(decoded.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F || $0 == "\t" }))
+        let kept = decoded.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F || $0 == "\t" }
+        return String(String.UnicodeScalarView(kept))
     }
 }

@@ -139,12 +139,15 @@ public struct TextLayout: @unchecked Sendable {
     /// The clusters of the chunks overlapping `visible` (x, user units), in logical order:
     /// each with its position, the cluster and its x extent. What a text view compares
     /// before and after an edit to redraw only what changed in view.
-    public func clusters(overlapping visible: ClosedRange<CGFloat>) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+    public func clusters(
+        overlapping visible: ClosedRange<CGFloat>
+    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
         var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
         for index in chunkIndices(overlapping: visible) {
             let chunk = chunks[index], x = origin(of: index)
             for (local, (character, edges)) in zip(chunk.text, chunk.line.clusters).enumerated() {
-                result.append((chunk.firstCharacter + local, character, (min(edges.left, edges.right) + x)...(max(edges.left, edges.right) + x)))
+                let extent = (min(edges.left, edges.right) + x)...(max(edges.left, edges.right) + x)
+                result.append((chunk.firstCharacter + local, character, extent))
             }
         }
         return result
@@ -272,7 +275,8 @@ public struct TextLayout: @unchecked Sendable {
                     || (length >= Self.longestLength && previous.1.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
             {
                 let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
-                chunks.append(makeChunk(String(text[chunkStart..<index]), utf8Start: offset, firstCharacter: chunkFirst, count: length))
+                chunks.append(
+                    makeChunk(String(text[chunkStart..<index]), utf8Start: offset, firstCharacter: chunkFirst, count: length))
                 chunkFirst += length
                 chunkStart = index
                 length = 0

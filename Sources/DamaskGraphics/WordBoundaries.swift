@@ -75,7 +75,8 @@ public struct WordBoundaries: Sendable {
     /// Where Ctrl+← goes from `position` in a left-to-right line: the start of the word
     /// before the caret (skipping spaces and punctuation), or the start of the text.
     public func previousWordStart(before position: Int) -> Int {
-        for segment in stride(from: isWord.count - 1, through: 0, by: -1) where isWord[segment] && boundaries[segment] < position {
+        for segment in stride(from: isWord.count - 1, through: 0, by: -1)
+        where isWord[segment] && boundaries[segment] < position {
             return boundaries[segment]
         }
         return 0
@@ -181,7 +182,9 @@ public struct WordBoundaries: Sendable {
         case .decimalNumber: return (0xFF10...0xFF19).contains(value) ? .other : .numeric
         default: break
         }
-        if isComplexContext(value) { return properties.isAlphabetic || properties.generalCategory == .nonspacingMark ? .complexContext : .other }
+        if isComplexContext(value) {
+            return properties.isAlphabetic || properties.generalCategory == .nonspacingMark ? .complexContext : .other
+        }
         guard properties.isAlphabetic, !properties.isIdeographic else { return .other }
         // Hiragana (and the ideographs above) are not ALetter: each is its own segment.
         if (0x3040...0x309F).contains(value) || (0x1B001...0x1B11F).contains(value) { return .other }

@@ -208,7 +208,8 @@ public final class ScriptParser {
         switch action {
         case "preedit":
             let text = try reader.quotedString("TEXT")
-            guard reader.peek() != nil else { return InputMethodUpdate(preedit: text, preeditCursor: text.utf8.count..<text.utf8.count) }
+            let end = text.utf8.count
+            guard reader.peek() != nil else { return InputMethodUpdate(preedit: text, preeditCursor: end..<end) }
             let keyword = try reader.word("cursor")
             guard keyword == "cursor" else { throw reader.error("expected 'cursor', found '\(keyword)'") }
             if reader.peek() == "hidden" {

@@ -249,7 +249,9 @@ final class TextFieldView: View, TextInput {
     }
 
     private var snapshot: Snapshot {
-        Snapshot(selection: selection, marked: editor.markedRange ?? 0..<0, scrollOffset: scrollOffset, cursorRect: cursorRect, clusters: clustersInView)
+        Snapshot(
+            selection: selection, marked: editor.markedRange ?? 0..<0, scrollOffset: scrollOffset,
+            cursorRect: cursorRect, clusters: clustersInView)
     }
 
     /// The clusters drawn in the text area (a few points of slack for ink past an advance).
