@@ -23,8 +23,12 @@ extension GraphicsContext {
     /// drawn as boxes.
     public func draw(_ text: String, at point: CGPoint, font: Font, color: Color) {
         guard point.x.isFinite, point.y.isFinite, clipBounds != nil, !text.isEmpty else { return }
-        let line = font.line(for: text)
-        guard line.glyphCount > 0 else { return }
+        draw(font.line(for: text), at: point, font: font, color: color)
+    }
+
+    /// Draws a line laid out in `font`, as the string variant draws a string.
+    func draw(_ line: TextLine, at point: CGPoint, font: Font, color: Color) {
+        guard point.x.isFinite, point.y.isFinite, clipBounds != nil, line.glyphCount > 0 else { return }
         let t = state.ctm
         if t.b == 0, t.c == 0, t.a > 0, t.a == t.d, font.size * t.a <= GraphicsContext.largestCachedGlyphSize {
             drawGlyphImages(line, at: point.applying(t), scale: t.a, font: font, color: color)

@@ -1,3 +1,4 @@
+import DamaskGraphics
 import DamaskViews
 import Foundation
 
@@ -66,6 +67,10 @@ public enum ScriptCommand: Equatable, Sendable {
     /// `expect clipboard "TEXT"` / `expect primary "TEXT"`: the text the window's clipboard
     /// or primary selection holds, as a paste in this window would read it.
     case expectPasteboard(PasteboardKind, text: String)
+    /// `ime preedit "TEXT" [cursor BYTES|hidden]`, `ime commit "TEXT"`,
+    /// `ime delete before BYTES after BYTES`: what an input method sends, handed to the
+    /// window's first responder (a ``TextInput``) as one update.
+    case inputMethod(InputMethodUpdate)
     /// A command registered by the application (see `ScriptCommandRegistry`).
     case custom(CustomInvocation)
 }

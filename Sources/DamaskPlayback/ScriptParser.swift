@@ -1,3 +1,4 @@
+import DamaskGraphics
 import Foundation
 
 /// Parses and validates input scripts.
@@ -106,6 +107,7 @@ public final class ScriptParser {
         case "wait": return .wait(try parseWait(&reader))
         case "screenshot": return .screenshot(path: try path(&reader))
         case "expect": return try parseExpectation(&reader)
+        case "ime": return .inputMethod(try parseInputMethod(&reader))
         default:
             guard let definition = registry.definition(named: name) else {
                 throw ScriptError("unknown command '\(name)'", at: location)
@@ -195,6 +197,39 @@ public final class ScriptParser {
             throw reader.error("unknown key name '\(name)'")
         }
         return name
+    }
+
+    /// `ime preedit "TEXT" [cursor BYTES|hidden]`, `ime commit "TEXT"`,
+    /// `ime delete before BYTES after BYTES` (lengths and the cursor in UTF-8 bytes, as on
+    /// the wire).
+    private func parseInputMethod(_ reader: inout ArgumentReader) throws(ScriptError) -> InputMethodUpdate {
+        let action = try reader.word("preedit|commit|delete")
+        reader.enterSubcommand(action)
+        switch action {
+        case "preedit":
+            let text = try reader.quotedString("TEXT")
+            let end = text.utf8.count
+            guard reader.peek() != nil else { return InputMethodUpdate(preedit: text, preeditCursor: end..<end) }
+            let keyword = try reader.word("cursor")
+            guard keyword == "cursor" else { throw reader.error("expected 'cursor', found '\(keyword)'") }
+            if reader.peek() == "hidden" {
+                _ = reader.optionalWord()
+                return InputMethodUpdate(preedit: text, preeditCursor: nil)
+            }
+            let cursor = try reader.integer("BYTES", in: 0...text.utf8.count)
+            return InputMethodUpdate(preedit: text, preeditCursor: cursor..<cursor)
+        case "commit":
+            return InputMethodUpdate(commit: try reader.quotedString("TEXT"))
+        case "delete":
+            let before = try reader.word("before")
+            guard before == "before" else { throw reader.error("expected 'before', found '\(before)'") }
+            let beforeLength = try reader.integer("BYTES", in: 0...Int(Int32.max))
+            let after = try reader.word("after")
+            guard after == "after" else { throw reader.error("expected 'after', found '\(after)'") }
+            return InputMethodUpdate(deleteBefore: beforeLength, deleteAfter: try reader.integer("BYTES", in: 0...Int(Int32.max)))
+        default:
+            throw reader.error("unknown ime action '\(action)' (expected preedit, commit or delete)")
+        }
     }
 
     private func parseTouch(_ reader: inout ArgumentReader) throws(ScriptError) -> ScriptCommand {

@@ -189,6 +189,12 @@ import Foundation
         case .expectPixel, .expectImage, .expectDamageWithin, .expectDamageExactly, .expectDamageAtScale,
             .expectNoDamage, .expectDraws, .expectText, .expectPasteboard:
             try await check(statement)
+        case .inputMethod(let update):
+            guard let input = window.firstResponder as? any TextInput else {
+                throw PlaybackError(
+                    "ime: the window's first responder takes no text (focus a text field first)", at: location)
+            }
+            input.applyInputMethodUpdate(update)
         case .custom(let invocation):
             guard let definition = options.registry.definition(named: invocation.name) else {
                 throw PlaybackError(

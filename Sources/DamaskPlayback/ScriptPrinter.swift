@@ -55,6 +55,13 @@ public enum ScriptPrinter {
         case .expectText(let text): return "expect text \(quoted(text))"
         case .expectPasteboard(.clipboard, let text): return "expect clipboard \(quoted(text))"
         case .expectPasteboard(.primarySelection, let text): return "expect primary \(quoted(text))"
+        case .inputMethod(let update):
+            if !update.commit.isEmpty { return "ime commit \(quoted(update.commit))" }
+            if update.deleteBefore > 0 || update.deleteAfter > 0 {
+                return "ime delete before \(update.deleteBefore) after \(update.deleteAfter)"
+            }
+            let cursor = update.preeditCursor.map { "cursor \($0.lowerBound)" } ?? "cursor hidden"
+            return "ime preedit \(quoted(update.preedit)) \(cursor)"
         case .custom(let invocation):
             return ([invocation.name]
                 + invocation.arguments.map { $0.isQuoted ? quoted($0.text) : argument($0.text) })

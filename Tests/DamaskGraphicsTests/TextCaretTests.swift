@@ -124,21 +124,27 @@ struct TextCaretTests {
         }
     }
 
-    @Test("Shift+Right across a Latin to Arabic boundary selects in logical order; the selection is drawn in two pieces")
+    @Test("a selection across a Latin to Arabic boundary is logical and drawn in two pieces; Shift+Right moves its caret right on screen")
     func shiftSelectionAcrossBidiBoundary() throws {
         let font = try Font(size: 20)
         let text = "abc مرحبا def"
         var field = EditableText(text, caret: 2)
-        for _ in 0..<4 { field.moveRight(in: font, extending: true) }
+        for _ in 0..<2 { field.moveRight(in: font, extending: true) }
+        #expect(field.selection == 2..<4)
+        // Into the Arabic run from its left end: the caret before its last letter in logical order.
+        field.moveRight(in: font, extending: true)
+        #expect(field.selection == 2..<8 && field.caretOffset(in: font) > font.caretOffset(atCharacter: 4, in: text))
+        field.moveCaret(to: 6, extending: true)
         #expect(field.selection == 2..<6 && field.selectedText == "c مر")
         let pieces = font.selectionRanges(forCharacters: field.selection, in: text)
         #expect(pieces.count == 2, "\(pieces)")
         // The pieces cover exactly the ink of "c " and of the first two Arabic letters.
         let c = font.selectionRanges(forCharacters: 2..<4, in: text), arabic = font.selectionRanges(forCharacters: 4..<6, in: text)
         #expect(pieces == (c + arabic).sorted { $0.lowerBound < $1.lowerBound }, "\(pieces) vs \(c) \(arabic)")
-        // Shift+Left shrinks it back from the caret's end; typing replaces it.
+        // Shift+Left moves the caret left on screen, forwards in the Arabic run; typing replaces the selection.
         field.moveLeft(in: font, extending: true)
-        #expect(field.selection == 2..<5)
+        #expect(field.selection == 2..<7)
+        field.moveCaret(to: 5, extending: true)
         field.insert("X")
         #expect(field.text == "abXرحبا def" && field.caret == 3)
     }

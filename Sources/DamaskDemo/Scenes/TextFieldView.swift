@@ -7,8 +7,10 @@ import Foundation
 /// Clicking it makes it the first responder; typed text, Backspace, Delete, ← → Home End
 /// edit; Escape or Return ends editing. Text is edited by grapheme cluster (``EditableText``):
 /// a Hangul syllable, "e + ◌́", an emoji sequence or a Bengali conjunct is one caret step
-/// and one deletion; in bidirectional text the arrows move in logical order and the caret
-/// is drawn where the next character in reading order goes.
+/// and one deletion; in bidirectional text ← and → move the caret left and right on
+/// screen, and it is drawn where the next character in reading order goes. Ctrl+← →
+/// move by word and Ctrl+Backspace/Delete delete by word (Unicode word boundaries);
+/// Ctrl+Z undoes (typing is undone a run at a time), Ctrl+Shift+Z and Ctrl+Y redo.
 ///
 /// Selection: a drag, Shift+arrows (and Shift+Home/End), a double click (a word), a triple
 /// click or Ctrl+A (everything); typing replaces it. The text sits inside
@@ -31,6 +33,9 @@ import Foundation
 final class TextFieldView: View, TextInput {
     /// The text, the caret and the selection, in grapheme clusters.
     private(set) var editor: EditableText
+    /// The text laid out in chunks: edits lay out only what they change, drawing only
+    /// what is in view (a line of any length shows).
+    private var layout: TextLayout
     /// The text.
     var text: String { editor.text }
     /// The cursor position, in characters (grapheme clusters) from the start.
@@ -68,6 +73,7 @@ final class TextFieldView: View, TextInput {
     /// Creates a field showing `text` with the cursor at its end.
     init(frame: CGRect, text: String = "") {
         editor = EditableText(text)
+        layout = TextLayout(editor, font: font)
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = .white
@@ -93,7 +99,12 @@ final class TextFieldView: View, TextInput {
     private var textOriginX: CGFloat { Self.padding - scrollOffset }
 
     private func xOffset(ofCharacter index: Int) -> CGFloat {
-        textOriginX + font.caretOffset(atCharacter: index, in: text)
+        textOriginX + layout.caretOffset(at: index)
+    }
+
+    /// The x range of the line (from its origin) that the text area shows.
+    private var visibleX: ClosedRange<CGFloat> {
+        (textArea.minX - textOriginX)...max(textArea.maxX - textOriginX, textArea.minX - textOriginX)
     }
 
     private var baseline: CGFloat {
@@ -103,8 +114,17 @@ final class TextFieldView: View, TextInput {
     /// The rects (view points) of the selected text.
     var selectionRects: [CGRect] {
         guard editor.hasSelection else { return [] }
-        return font.selectionRanges(forCharacters: selection, in: text).map {
+        return layout.selectionRanges(for: selection, visible: visibleX).map {
             CGRect(x: textOriginX + $0.lowerBound, y: 6, width: $0.upperBound - $0.lowerBound, height: bounds.height - 12)
+        }
+    }
+
+    /// The underline of an input method's preedit (view points): one point thick, two
+    /// below the baseline, under each visually contiguous piece of it.
+    var preeditUnderlineRects: [CGRect] {
+        guard let marked = editor.markedRange, !marked.isEmpty else { return [] }
+        return layout.selectionRanges(for: marked, visible: visibleX).map {
+            CGRect(x: textOriginX + $0.lowerBound, y: baseline + 2, width: $0.upperBound - $0.lowerBound, height: 1)
         }
     }
 
@@ -125,8 +145,12 @@ final class TextFieldView: View, TextInput {
             context.setFillColor(isFirstResponder ? Self.selectionColor : Self.inactiveSelectionColor)
             context.fill(selectionRects)
         }
-        context.draw(text, at: CGPoint(x: textOriginX, y: baseline), font: font, color: DemoStyle.text)
-        if isFirstResponder, isCursorVisible, !editor.hasSelection {
+        layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: DemoStyle.text)
+        if !preeditUnderlineRects.isEmpty {
+            context.setFillColor(DemoStyle.text)
+            context.fill(preeditUnderlineRects)
+        }
+        if isFirstResponder, isCursorVisible, !editor.hasSelection, !editor.isCaretHidden {
             context.setFillColor(DemoStyle.text)
             context.fill(cursorRect)
         }
@@ -159,6 +183,8 @@ final class TextFieldView: View, TextInput {
         let wasFocused = isFirstResponder
         guard super.resignFirstResponder() else { return false }
         if wasFocused {
+            // A composition in progress ends with the focus (its preedit goes).
+            if editor.markedRange != nil { change(restartsBlink: false) { $0.unmarkText() } }
             stopBlinking()
             setNeedsDisplay()
             onEndEditing()
@@ -207,6 +233,7 @@ final class TextFieldView: View, TextInput {
     /// Replaces the text, puts the cursor at its end and scrolls to it.
     func setText(_ newText: String) {
         editor = EditableText(newText)
+        layout = TextLayout(editor, font: font)
         scrollOffset = 0
         scrollToCaret()
         setNeedsDisplay()
@@ -214,14 +241,28 @@ final class TextFieldView: View, TextInput {
 
     /// What the field showed before a change: enough to invalidate only what changed.
     private struct Snapshot {
-        var editor: EditableText
+        /// The selection (not the editor: a copy would make the next edit copy the text).
+        var selection: Range<Int>
+        /// The preedit's clusters (empty when none).
+        var marked: Range<Int>
         var scrollOffset: CGFloat
         var cursorRect: CGRect
-        var extents: [ClosedRange<CGFloat>]
+        /// The clusters in view: position, cluster and x extent.
+        var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)]
     }
 
     private var snapshot: Snapshot {
-        Snapshot(editor: editor, scrollOffset: scrollOffset, cursorRect: cursorRect, extents: font.characterExtents(in: text))
+        Snapshot(
+            selection: selection, marked: editor.markedRange ?? 0..<0, scrollOffset: scrollOffset,
+            cursorRect: cursorRect, clusters: clustersInView)
+    }
+
+    /// The clusters drawn in the text area (a few points of slack for ink past an advance).
+    private var clustersInView: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+        let visible = visibleX, slack: CGFloat = 4
+        return layout.clusters(overlapping: visible).filter {
+            $0.extent.upperBound >= visible.lowerBound - slack && $0.extent.lowerBound <= visible.upperBound + slack
+        }
     }
 
     /// Applies `change` to the editor, scrolls the caret into view and invalidates what
@@ -229,6 +270,7 @@ final class TextFieldView: View, TextInput {
     private func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
         let before = snapshot
         change(&editor)
+        layout.update(for: editor)
         scrollToCaret()
         invalidateChanges(since: before)
         if restartsBlink { restartBlinking() }
@@ -238,12 +280,12 @@ final class TextFieldView: View, TextInput {
     /// text needs; returns whether the offset changed.
     @discardableResult
     private func scrollToCaret() -> Bool {
-        let caret = font.caretOffset(atCharacter: cursorIndex, in: text)
+        let caret = layout.caretOffset(at: cursorIndex)
         let visible = visibleTextWidth
         var offset = scrollOffset
         if caret - offset > visible - 2 { offset = caret - visible + 2 }
         if caret - offset < 0 { offset = caret }
-        offset = min(offset, max(font.measure(text).width + 2 - visible, 0))
+        offset = min(offset, max(layout.width + 2 - visible, 0))
         offset = max(offset, 0).rounded()
         guard offset != scrollOffset else { return false }
         scrollOffset = offset
@@ -260,37 +302,40 @@ final class TextFieldView: View, TextInput {
             setNeedsDisplay(textArea)
             return
         }
-        let oldCharacters = Array(before.editor.text), newCharacters = Array(text)
-        let oldExtents = before.extents, newExtents = font.characterExtents(in: text)
-        guard oldExtents.count == oldCharacters.count, newExtents.count == newCharacters.count else {
-            setNeedsDisplay(textArea)
-            return
-        }
-        func same(_ old: Int, _ new: Int) -> Bool {
-            oldCharacters[old] == newCharacters[new] && oldExtents[old] == newExtents[new]
-                && before.editor.selection.contains(old) == selection.contains(new)
+        // Only what is in view is compared (and drawn): the clusters there before and now.
+        let old = before.clusters, new = clustersInView
+        func same(_ o: Int, _ n: Int) -> Bool {
+            old[o].character == new[n].character && old[o].extent == new[n].extent
+                && before.selection.contains(old[o].position) == selection.contains(new[n].position)
+                && before.marked.contains(old[o].position) == (editor.markedRange ?? 0..<0).contains(new[n].position)
         }
         var prefix = 0
-        while prefix < oldCharacters.count, prefix < newCharacters.count, same(prefix, prefix) { prefix += 1 }
+        while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
-        while suffix < oldCharacters.count - prefix, suffix < newCharacters.count - prefix,
-            same(oldCharacters.count - 1 - suffix, newCharacters.count - 1 - suffix)
-        {
+        while suffix < old.count - prefix, suffix < new.count - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) {
             suffix += 1
         }
-        let oldRange = prefix..<(oldCharacters.count - suffix), newRange = prefix..<(newCharacters.count - suffix)
+        let oldRange = prefix..<(old.count - suffix), newRange = prefix..<(new.count - suffix)
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
         // One cluster more on each side: a neighbour's shape may depend on what changed.
-        let oldPieces = oldExtents[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, oldExtents.count)]
-        let newPieces = newExtents[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, newExtents.count)]
-        let pieces = Array(oldPieces) + Array(newPieces)
+        let oldPieces = old[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, old.count)].map(\.extent)
+        let newPieces = new[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, new.count)].map(\.extent)
+        let pieces = oldPieces + newPieces
         guard let lower = pieces.map(\.lowerBound).min(), let upper = pieces.map(\.upperBound).max() else { return }
         // Two points of slack for ink past a glyph's advance.
         let changed = CGRect(x: textOriginX + lower - 2, y: textArea.minY, width: upper - lower + 4, height: textArea.height)
         setNeedsDisplay(changed.intersection(textArea))
     }
 
+    /// An input method's update (a preedit, a commit, a deletion): applied as one change.
+    func applyInputMethodUpdate(_ update: InputMethodUpdate) {
+        change { $0.apply(update) }
+    }
+
     override func keyDown(_ event: KeyEvent) {
+        // A key during a composition ends it first (the preedit goes), so that what the
+        // key does sees the text without it.
+        if editor.markedRange != nil { change { $0.unmarkText() } }
         let extending = event.modifiers.contains(.shift)
         if event.modifiers.contains(.control), !event.modifiers.contains(.alt), !event.modifiers.contains(.logo) {
             switch event.shortcutKeysym {  // the key's Latin letter: Ctrl+C on ru as on us
@@ -300,8 +345,16 @@ final class TextFieldView: View, TextInput {
             case 0x63, 0x43: copy()  // Ctrl+C
             case 0x78, 0x58: cut()  // Ctrl+X
             case 0x76, 0x56: paste(from: .clipboard)  // Ctrl+V
-            default: super.keyDown(event)
+            case 0x7a where extending, 0x5a where extending: change { $0.redo() }  // Ctrl+Shift+Z
+            case 0x7a, 0x5a: change { $0.undo() }  // Ctrl+Z
+            case 0x79, 0x59: change { $0.redo() }  // Ctrl+Y
+            case 0xff51: change { [layout] in $0.moveWordLeft(in: layout, extending: extending) }  // Ctrl+Left
+            case 0xff53: change { [layout] in $0.moveWordRight(in: layout, extending: extending) }  // Ctrl+Right
+            case 0xff08: change { $0.deleteWordBackward() }  // Ctrl+BackSpace
+            case 0xffff: change { $0.deleteWordForward() }  // Ctrl+Delete
+            default: return super.keyDown(event)
             }
+            if extending, editor.hasSelection { publishPrimarySelection() }
             return
         }
         let commandKeys: ModifierFlags = [.control, .alt, .logo]
@@ -311,18 +364,18 @@ final class TextFieldView: View, TextInput {
             guard editor.hasSelection || cursorIndex > 0 else { return }
             change { $0.deleteBackward() }
         case 0xffff:  // Delete
-            guard editor.hasSelection || cursorIndex < text.count else { return }
+            guard editor.hasSelection || cursorIndex < editor.count else { return }
             change { $0.deleteForward() }
-        case 0xff51: change { [font] in $0.moveLeft(in: font, extending: extending) }  // Left
-        case 0xff53: change { [font] in $0.moveRight(in: font, extending: extending) }  // Right
+        case 0xff51: change { [layout] in $0.moveLeft(in: layout, extending: extending) }  // Left
+        case 0xff53: change { [layout] in $0.moveRight(in: layout, extending: extending) }  // Right
         case 0xff50: change { $0.moveCaret(to: 0, extending: extending) }  // Home
-        case 0xff57: change { $0.moveCaret(to: $0.text.count, extending: extending) }  // End
+        case 0xff57: change { $0.moveCaret(to: $0.count, extending: extending) }  // End
         case 0xff63 where extending: paste(from: .clipboard)  // Shift+Insert
         case 0xff1b, 0xff0d, 0xff8d: resignFirstResponder()  // Escape, Return, KP_Enter
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }
-            change { $0.insert(event.text) }
+            change { $0.type(event.text) }
         }
         if extending, editor.hasSelection { publishPrimarySelection() }
     }
@@ -365,10 +418,11 @@ final class TextFieldView: View, TextInput {
 
     /// The caret position under `point` (view points).
     private func characterIndex(at point: CGPoint) -> Int {
-        font.characterIndex(closestTo: point.x - textOriginX, in: text)
+        layout.characterIndex(closestTo: point.x - textOriginX)
     }
 
     override func pointerDown(_ event: PointerEvent) {
+        if editor.markedRange != nil { change { $0.unmarkText() } }  // a click ends a composition
         if event.button == .middle {
             // Pastes the primary selection where it was clicked, as X11 and GTK do.
             becomeFirstResponder()

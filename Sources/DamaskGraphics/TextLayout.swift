@@ -1,0 +1,337 @@
+import Foundation
+
+/// A line of editable text laid out in one font in chunks, so that an edit lays out again
+/// only the chunk it falls in and drawing touches only the chunks in view: a line of any
+/// length shows, and a keystroke costs what it changes, not the line's length.
+///
+/// Chunks are shaped separately (``Font``'s shaping, bidi and fallback per chunk) and
+/// placed side by side in the paragraph's direction. A chunk ends only where that changes
+/// nothing: before a letter of the paragraph's direction that follows a space after
+/// another such letter (no shaping crosses a space, and the bidi algorithm resolves that
+/// space to the paragraph level whether or not the line is cut there), once the chunk holds
+/// ``preferredLength`` clusters; and, in a run without such spaces (CJK, one long word),
+/// between two such letters once it holds ``longestLength`` (a kerning pair may be lost
+/// there). A line with no letter of the paragraph's direction at all stays one chunk.
+/// Chunks are cut greedily from the start, so after an edit the chunks before it stay and
+/// those after it are reused as soon as a new cut meets an old one.
+///
+/// Positions are cluster (`Character`) indices into the whole line, x offsets user units
+/// from the line's origin, as ``Font``'s caret and selection functions give for a line.
+public struct TextLayout: @unchecked Sendable {
+    /// Clusters a chunk holds before it may end at a space.
+    public static let preferredLength = 32
+    /// Clusters a chunk holds before it may end between two letters.
+    public static let longestLength = 128
+
+    /// One chunk: its text, where it sits in the line, and its shaped line.
+    struct Chunk {
+        var text: String
+        var utf8Start: Int
+        var firstCharacter: Int
+        var count: Int
+        /// The shaped chunk, from the font's line cache (immutable, shared).
+        var line: TextLine
+        /// The widths of the chunks before this one in logical order.
+        var precedingWidth: CGFloat = 0
+        var width: CGFloat { line.width }
+        var utf8Length: Int { text.utf8.count }
+    }
+
+    /// The font the line is laid out in.
+    public let font: Font
+    /// The chunks in logical order.
+    private(set) var chunks: [Chunk] = []
+    /// The line's advance width.
+    public private(set) var width: CGFloat = 0
+    /// Whether the paragraph direction is right to left.
+    public private(set) var isRightToLeft = false
+    /// How many clusters the line holds.
+    public private(set) var count = 0
+    /// The ``EditableText/revision`` this layout follows (see ``update(for:)``).
+    public private(set) var revision = -1
+
+    /// Lays out `text` in `font`.
+    public init(_ text: String, font: Font) {
+        self.font = font
+        rebuild(text)
+    }
+
+    /// Lays out `editor`'s text in `font`.
+    public init(_ editor: EditableText, font: Font) {
+        self.init(editor.text, font: font)
+        revision = editor.revision
+    }
+
+    /// How many chunks the line is laid out in.
+    public var chunkCount: Int { chunks.count }
+
+    /// Follows `editor` to its current text: when the edits since this layout are among
+    /// its recent splices, lays out only the chunks they touched; otherwise the whole line.
+    public mutating func update(for editor: EditableText) {
+        guard editor.revision != revision else { return }
+        let behind = editor.revision - revision
+        if behind > 0, behind <= editor.recentSplices.count {
+            let splices = editor.recentSplices.suffix(behind)
+            apply(splices.dropFirst().reduce(splices.first!) { $0.followed(by: $1) }, to: editor.text)
+        } else {
+            rebuild(editor.text)
+        }
+        revision = editor.revision
+        assert(count == editor.count, "layout holds \(count) clusters, the editor \(editor.count)")
+    }
+
+    // MARK: Queries
+
+    /// The x of the caret at `position` (0…``count``), as ``Font/caretOffset(atCharacter:in:)``.
+    public func caretOffset(at position: Int) -> CGFloat {
+        guard !chunks.isEmpty else { return 0 }
+        let chunk = chunkIndex(containing: position)
+        return origin(of: chunk) + chunks[chunk].line.caretOffset(at: position - chunks[chunk].firstCharacter)
+    }
+
+    /// The caret positions of the chunks around `position` with their x: what visual
+    /// caret movement chooses from (the nearest caret on screen is in the caret's chunk or
+    /// at a neighbour's near edge).
+    public func caretOffsets(around position: Int) -> [(position: Int, x: CGFloat)] {
+        guard !chunks.isEmpty else { return [(0, 0)] }
+        let middle = chunkIndex(containing: position)
+        var result: [(position: Int, x: CGFloat)] = []
+        for index in max(middle - 1, 0)...min(middle + 1, chunks.count - 1) {
+            let chunk = chunks[index], x = origin(of: index)
+            for local in 0...chunk.count {
+                result.append((chunk.firstCharacter + local, x + chunk.line.caretOffset(at: local)))
+            }
+        }
+        return result
+    }
+
+    /// The caret position (0…``count``) nearest to `x`.
+    public func characterIndex(closestTo x: CGFloat) -> Int {
+        guard !chunks.isEmpty else { return 0 }
+        let index = chunkIndex(atX: x)
+        return chunks[index].firstCharacter + chunks[index].line.caretIndex(closestTo: x - origin(of: index))
+    }
+
+    /// The x ranges covered by the clusters in `range`, left to right, merged where they
+    /// touch; only the chunks overlapping `visible` (x, user units) are looked at.
+    public func selectionRanges(for range: Range<Int>, visible: ClosedRange<CGFloat>) -> [ClosedRange<CGFloat>] {
+        var pieces: [ClosedRange<CGFloat>] = []
+        for index in chunkIndices(overlapping: visible) {
+            let chunk = chunks[index]
+            let lower = max(range.lowerBound - chunk.firstCharacter, 0)
+            let upper = min(range.upperBound - chunk.firstCharacter, chunk.count)
+            guard lower < upper else { continue }
+            let x = origin(of: index)
+            pieces += chunk.line.selectionRanges(for: lower..<upper).map { ($0.lowerBound + x)...($0.upperBound + x) }
+        }
+        pieces.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [ClosedRange<CGFloat>] = []
+        for piece in pieces {
+            if let last = merged.last, piece.lowerBound <= last.upperBound + 0.01 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, piece.upperBound)
+            } else {
+                merged.append(piece)
+            }
+        }
+        return merged
+    }
+
+    /// The clusters of the chunks overlapping `visible` (x, user units), in logical order:
+    /// each with its position, the cluster and its x extent. What a text view compares
+    /// before and after an edit to redraw only what changed in view.
+    public func clusters(
+        overlapping visible: ClosedRange<CGFloat>
+    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+        var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
+        for index in chunkIndices(overlapping: visible) {
+            let chunk = chunks[index], x = origin(of: index)
+            for (local, (character, edges)) in zip(chunk.text, chunk.line.clusters).enumerated() {
+                let extent = (min(edges.left, edges.right) + x)...(max(edges.left, edges.right) + x)
+                result.append((chunk.firstCharacter + local, character, extent))
+            }
+        }
+        return result
+    }
+
+    /// Draws the chunks overlapping `visible` (x, user units from the line's origin) with
+    /// the line's origin at `point`, as ``GraphicsContext/draw(_:at:font:color:)`` draws a
+    /// line.
+    public func draw(in context: GraphicsContext, at point: CGPoint, visible: ClosedRange<CGFloat>, color: Color) {
+        for index in chunkIndices(overlapping: visible) {
+            context.draw(chunks[index].line, at: CGPoint(x: point.x + origin(of: index), y: point.y), font: font, color: color)
+        }
+    }
+
+    // MARK: Chunks
+
+    /// The x of chunk `index`'s left edge.
+    private func origin(of index: Int) -> CGFloat {
+        isRightToLeft ? width - chunks[index].precedingWidth - chunks[index].width : chunks[index].precedingWidth
+    }
+
+    /// The chunk holding the cluster at `position` (the last one at the end).
+    private func chunkIndex(containing position: Int) -> Int {
+        var low = 0, high = chunks.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunks[middle].firstCharacter <= position { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The chunk under `x` (the nearest end one outside the line).
+    private func chunkIndex(atX x: CGFloat) -> Int {
+        // Logical distance from the paragraph's start edge.
+        let distance = isRightToLeft ? width - x : x
+        var low = 0, high = chunks.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunks[middle].precedingWidth <= distance { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The chunks whose extent overlaps `visible`, with one more on each side (a glyph's
+    /// ink may reach past its advance).
+    private func chunkIndices(overlapping visible: ClosedRange<CGFloat>) -> ClosedRange<Int> {
+        guard !chunks.isEmpty else { return 1...0 }
+        let a = chunkIndex(atX: visible.lowerBound), b = chunkIndex(atX: visible.upperBound)
+        return max(min(a, b) - 1, 0)...min(max(a, b) + 1, chunks.count - 1)
+    }
+
+    private mutating func rebuild(_ text: String) {
+        isRightToLeft = Self.paragraphIsRightToLeft(text)
+        chunks = []
+        appendChunks(of: text, from: text.startIndex, firstCharacter: 0, stopAt: nil)
+        finish()
+        // The first chunk's shaping decides the paragraph direction; should this guess
+        // differ, the line is one chunk (always right).
+        if let first = chunks.first, first.line.isRightToLeft != isRightToLeft {
+            isRightToLeft = first.line.isRightToLeft
+            chunks = [makeChunk(text, utf8Start: 0, firstCharacter: 0, count: text.count)]
+            finish()
+        }
+    }
+
+    /// Re-lays out after `splice` turned the old text into `text`: from the chunk before the
+    /// change until a new cut meets an old one.
+    private mutating func apply(_ splice: TextSplice, to text: String) {
+        guard chunks.count > 1, Self.paragraphIsRightToLeft(text) == isRightToLeft else {
+            rebuild(text)
+            return
+        }
+        // The chunk holding the change's first byte (a change at a chunk's start belongs
+        // to the chunk before: its cut depends on the clusters around it).
+        var low = 0, high = chunks.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunks[middle].utf8Start < splice.offset { low = middle } else { high = middle - 1 }
+        }
+        let restart = max(low - 1, 0)
+        let delta = splice.insertedLength - splice.removedLength
+        let changeEnd = splice.offset + splice.insertedLength
+        // Old cuts after the change, in new byte offsets, to meet.
+        var oldCuts: [Int: Int] = [:]  // new utf8 start → old chunk index
+        for index in (restart + 1)..<chunks.count where chunks[index].utf8Start >= splice.offset + splice.removedLength {
+            oldCuts[chunks[index].utf8Start + delta] = index
+        }
+        // Only the chunks from the restart on are set aside (copying the whole array would
+        // cost a retain per chunk of the line).
+        let tail = Array(chunks[restart...])
+        let restartChunk = chunks[restart]
+        chunks.removeSubrange(restart...)
+        let start = text.utf8.index(text.startIndex, offsetBy: restartChunk.utf8Start)
+        let met = appendChunks(
+            of: text, from: start, firstCharacter: restartChunk.firstCharacter,
+            stopAt: { offset in offset >= changeEnd ? oldCuts[offset] : nil })
+        if let (oldIndex, firstCharacter) = met {
+            let shift = firstCharacter - tail[oldIndex - restart].firstCharacter
+            for var chunk in tail[(oldIndex - restart)...] {
+                chunk.utf8Start += delta
+                chunk.firstCharacter += shift
+                chunks.append(chunk)
+            }
+        }
+        finish(from: restart)
+    }
+
+    /// Cuts `text` from `start` (a cut) into chunks and appends them. Before each cut after
+    /// the first, asks `stopAt` with the cut's byte offset: a non-nil answer (an old chunk
+    /// index) stops there, returned with the cut's cluster position.
+    @discardableResult
+    private mutating func appendChunks(
+        of text: String, from start: String.Index, firstCharacter: Int, stopAt: ((Int) -> Int?)?
+    ) -> (Int, Int)? {
+        var chunkStart = start
+        var chunkFirst = firstCharacter
+        var length = 0
+        var previous: (Character?, Character?) = (nil, nil)
+        var index = start
+        let rightToLeft = isRightToLeft
+        while index < text.endIndex {
+            let character = text[index]
+            if length >= Self.preferredLength, Self.isStrong(character, rightToLeft: rightToLeft),
+                (previous.1 == " " && previous.0.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
+                    || (length >= Self.longestLength && previous.1.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
+            {
+                let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
+                chunks.append(
+                    makeChunk(String(text[chunkStart..<index]), utf8Start: offset, firstCharacter: chunkFirst, count: length))
+                chunkFirst += length
+                chunkStart = index
+                length = 0
+                if let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: index)) {
+                    return (old, chunkFirst)
+                }
+            }
+            previous = (previous.1, character)
+            length += 1
+            index = text.index(after: index)
+        }
+        if length > 0 || chunks.isEmpty {
+            let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
+            chunks.append(makeChunk(String(text[chunkStart...]), utf8Start: offset, firstCharacter: chunkFirst, count: length))
+        }
+        return nil
+    }
+
+    private func makeChunk(_ text: String, utf8Start: Int, firstCharacter: Int, count: Int) -> Chunk {
+        Chunk(text: text, utf8Start: utf8Start, firstCharacter: firstCharacter, count: count, line: font.line(for: text))
+    }
+
+    /// Sums the widths and the count, from chunk `first` on (the ones before are unchanged).
+    private mutating func finish(from first: Int = 0) {
+        let first = min(first, chunks.count)
+        var total: CGFloat = first > 0 ? chunks[first - 1].precedingWidth + chunks[first - 1].width : 0
+        for index in first..<chunks.count {
+            chunks[index].precedingWidth = total
+            total += chunks[index].width
+        }
+        width = total
+        count = chunks.last.map { $0.firstCharacter + $0.count } ?? 0
+    }
+
+    /// Whether `character` is a letter of the paragraph's direction (its first scalar).
+    private static func isStrong(_ character: Character, rightToLeft: Bool) -> Bool {
+        guard let scalar = character.unicodeScalars.first, scalar.properties.isAlphabetic,
+            scalar.properties.generalCategory != .nonspacingMark, scalar.properties.generalCategory != .spacingMark
+        else { return false }
+        return isRightToLeftScript(scalar.value) == rightToLeft
+    }
+
+    /// Scalars of right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, …).
+    private static func isRightToLeftScript(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+        default: return false
+        }
+    }
+
+    /// The direction of the first letter (left to right when there is none).
+    private static func paragraphIsRightToLeft(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where scalar.properties.isAlphabetic {
+            return isRightToLeftScript(scalar.value)
+        }
+        return false
+    }
+}

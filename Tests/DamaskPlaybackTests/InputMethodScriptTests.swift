@@ -1,0 +1,48 @@
+import DamaskGraphics
+import Foundation
+import Testing
+
+@testable import DamaskPlayback
+
+/// `ime preedit`, `ime commit` and `ime delete`: parsed, printed and rejected with a located error.
+@Suite("Script ime commands")
+struct InputMethodScriptTests {
+    @Test("each ime form parses to its update and prints back to the same line")
+    func parseAndPrint() throws {
+        let cases: [(String, InputMethodUpdate, String)] = [
+            ("ime preedit \"하\" cursor 3", InputMethodUpdate(preedit: "하", preeditCursor: 3..<3), "ime preedit \"하\" cursor 3"),
+            ("ime preedit \"하\"", InputMethodUpdate(preedit: "하", preeditCursor: 3..<3), "ime preedit \"하\" cursor 3"),
+            ("ime preedit \"ni hao\" cursor 0", InputMethodUpdate(preedit: "ni hao", preeditCursor: 0..<0), "ime preedit \"ni hao\" cursor 0"),
+            ("ime preedit \"한\" cursor hidden", InputMethodUpdate(preedit: "한", preeditCursor: nil), "ime preedit \"한\" cursor hidden"),
+            ("ime commit \"한\"", InputMethodUpdate(commit: "한"), "ime commit \"한\""),
+            ("ime delete before 1 after 0", InputMethodUpdate(deleteBefore: 1, deleteAfter: 0), "ime delete before 1 after 0"),
+        ]
+        for (line, update, printed) in cases {
+            let command = try parseCommand(line)
+            #expect(command == .inputMethod(update), "\(line)")
+            #expect(ScriptPrinter.line(for: command) == printed)
+            #expect(try parseCommand(printed) == command)
+        }
+    }
+
+    @Test("a bad ime line is an error naming what is wrong, at its line and column")
+    func errors() {
+        let cases: [(String, String)] = [
+            ("ime preedit \"하\" cursor 4", "test.dsc:1:24"),
+            ("ime preedit 하", "test.dsc:1:13"),
+            ("ime compose \"x\"", "test.dsc:1:5"),
+            ("ime delete before 1", "test.dsc:1:"),
+            ("ime delete after 1 before 0", "test.dsc:1:12"),
+            ("ime preedit \"x\" caret 1", "test.dsc:1:17"),
+        ]
+        for (line, location) in cases {
+            do {
+                _ = try parseScript(line)
+                Issue.record("'\(line)' parsed")
+            } catch {
+                #expect(error.description.hasPrefix(location), "\(line): \(error.description)")
+                #expect(error.description.contains("error:"))
+            }
+        }
+    }
+}
