@@ -332,7 +332,12 @@ private let environmentFlashesDamage: Bool = {
 
     /// Makes `responder` first responder if the current one resigns; returns success.
     func makeFirstResponder(_ responder: Responder?) -> Bool {
-        input.makeFirstResponder(responder)
+        let previous = input.firstResponder
+        guard input.makeFirstResponder(responder) else { return false }
+        if previous !== responder, AccessibilityCenter.isObserved {  // accessibility focus follows
+            AccessibilityNotification.focusChanged(window: self, focus: responder as? any Accessible).post()
+        }
+        return true
     }
 
     /// Whether an open explicit ``Transaction`` holds back this window's passes (something
