@@ -6,6 +6,11 @@ extension AccessibilityBridge {
     /// Answers a method call on the accessibility bus; returns whether it was one of ours.
     func handle(_ message: DBusIncomingMessage) -> Bool {
         guard message.type == 1, let bus else { return false }  // DBUS_MESSAGE_TYPE_METHOD_CALL
+        if message.path == "/org/a11y/atspi/cache", message.member == "GetItems" {
+            // The old cache interface libatspi still asks for: the tree is read on demand.
+            bus.reply(to: message, [.array(element: "((so)(so)(so)iiassusau)", [])])
+            return true
+        }
         guard message.path.hasPrefix(AtspiObjectTable.prefix) else { return false }
         guard let node = objects.node(at: message.path) else {
             bus.replyError(to: message, "org.freedesktop.DBus.Error.UnknownObject", "\(message.path) is gone")

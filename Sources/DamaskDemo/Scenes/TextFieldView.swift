@@ -72,6 +72,8 @@ final class TextFieldView: View, TextInput {
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = .white
         cursor = .text
+        isAccessibilityElement = true  // an editable entry (TextFieldView+Accessibility.swift)
+        accessibilityTraits = .textEntry
         scrollToCaret()
     }
 
@@ -203,7 +205,9 @@ final class TextFieldView: View, TextInput {
 
     /// Replaces the text, puts the cursor at its end and scrolls to it.
     func setText(_ newText: String) {
+        let before = editor
         editor = EditableText(newText)
+        postAccessibilityChanges(since: before)
         scrollOffset = 0
         scrollToCaret()
         setNeedsDisplay()
@@ -223,9 +227,10 @@ final class TextFieldView: View, TextInput {
 
     /// Applies `change` to the editor, scrolls the caret into view and invalidates what
     /// differs; `restartsBlink` restarts the cursor's blinking (any key or click does).
-    private func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
+    func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
         let before = snapshot
         change(&editor)
+        postAccessibilityChanges(since: before.editor)
         scrollToCaret()
         invalidateChanges(since: before)
         if restartsBlink { restartBlinking() }
