@@ -49,7 +49,6 @@ extension AccessibilityBridge {
 
     private func childrenMayHaveChanged(from node: any Accessible) {
         var candidate: (any Accessible)? = node
-        var reachedRoot = false
         while let current = candidate {  // the node and every ancestor whose children the AT listed
             if let entry = objects.existingEntry(for: current), entry.reportedChildren != nil {
                 diffChildren(of: .element(current), entry)
@@ -58,11 +57,9 @@ extension AccessibilityBridge {
                 if let entry = objects.existingEntry(for: window), entry.reportedChildren != nil {
                     diffChildren(of: .window(window), entry)
                 }
-                reachedRoot = true
             }
             candidate = current.accessibilityParent
         }
-        _ = reachedRoot
     }
 
     private func diffChildren(of node: AtspiNode, _ entry: AtspiObjectTable.Entry) {
