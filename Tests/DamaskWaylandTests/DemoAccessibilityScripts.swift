@@ -114,7 +114,19 @@ def walk_damask(name):
                                    any(a.getChildAtIndex(i) is not None and a.getChildAtIndex(i).getRoleName() == "heading"
                                        for i in range(a.childCount)) and row.getState().contains(pyatspi.STATE_SELECTED)) is not None)
         scene = find(app, lambda a: a.getRoleName() == "landmark")
-        emit("scene", row=title, switched=ok, tree=walk(scene) if scene else [],
+        tree = walk(scene) if scene else []
+        seen = [e["type"] for e in events]
+        del events[:]
+        # A value and a bounds change, made through the scene's own buttons.
+        trigger = {"Progress": ("+ 5%", "object:property-change:accessible-value"),
+                   "Content mode": ("Larger", "object:bounds-changed")}.get(title)
+        if trigger and scene:
+            button = find(scene, lambda a: a.getRoleName() == "push button" and a.name == trigger[0])
+            button.queryAction().doAction(0)
+            pump(15, lambda: any(e["type"].startswith(trigger[1]) for e in events))
+            seen += [e["type"] for e in events]
+            del events[:]
+        emit("scene", row=title, switched=ok, tree=tree, events=seen,
              rowSelected=row.getState().contains(pyatspi.STATE_SELECTED))
     # Text scene: press the row again, then read and edit the field.
     text_row = [r for r in rows if r.name == "Text"][0]

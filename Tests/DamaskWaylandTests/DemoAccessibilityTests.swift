@@ -96,6 +96,18 @@ struct DemoAccessibilityTests {
                     #expect(node.record["actions"] as? [String] == ["press"], "\(row): \(node.name)'s actions")
                 }
             }
+            let sceneEvents = scene["events"] as? [String] ?? []
+            if row != "Progress" {  // the first row pressed is the scene shown already
+                #expect(sceneEvents.contains("object:children-changed:add"), "\(row): the new scene was announced")
+                #expect(sceneEvents.contains("object:children-changed:remove"), "\(row): the old scene's removal was announced")
+                #expect(sceneEvents.contains { $0.hasPrefix("object:state-changed:selected") }, "\(row): the row's selection was announced")
+            }
+            if row == "Progress" {
+                #expect(sceneEvents.contains("object:property-change:accessible-value"), "+ 5% changed the bar's value: \(sceneEvents)")
+            }
+            if row == "Content mode" {
+                #expect(sceneEvents.contains("object:bounds-changed"), "Larger moved or resized elements: \(sceneEvents)")
+            }
             if row == "Progress", let bar = tree.first(where: { $0.role == "progress bar" }) {
                 let value = bar.record["value"] as? Double ?? -1
                 #expect((0...100).contains(value) && bar.record["max"] as? Double == 100, "progress value \(value)")
