@@ -101,8 +101,7 @@ def walk_damask(name):
     if app is None:
         emit("error", message=f"no application named {name} on the accessibility bus")
         return
-    emit("app", name=app.name, toolkit=app.queryApplication().toolkitName if hasattr(app, "queryApplication") else "",
-         children=app.childCount)
+    emit("app", name=app.name, children=app.childCount, tree=walk(app))
     lst = find(app, lambda a: a.getRoleName() == "list" and a.name == "Scenes")
     rows = [lst.getChildAtIndex(i) for i in range(lst.childCount)]
     for row in rows:

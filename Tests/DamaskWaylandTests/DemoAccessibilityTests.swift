@@ -72,6 +72,12 @@ struct DemoAccessibilityTests {
         let app = try #require(records.first { $0["kind"] as? String == "app" }, "the demo was not found:\n\(demo.standardError)")
         #expect(app["name"] as? String == "damask-demo")
         #expect(app["children"] as? Int == 1, "one window")
+        let whole = Self.nodes(app["tree"])
+        #expect(whole.first?.role == "application")
+        #expect(whole.dropFirst().first.map { [$0.role, $0.name] } == ["frame", "Damask"], "the window, named by its title")
+        for name in ["Minimize", "Maximize", "Close"] {
+            #expect(whole.contains { $0.role == "push button" && $0.name == name }, "the title bar's \(name) button")
+        }
 
         // Every scene, reached by pressing its row.
         let scenes = records.filter { $0["kind"] as? String == "scene" }
