@@ -53,6 +53,7 @@ import Foundation
         let data = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_add_filter(opened, dbusFilter, data, nil)
         dbus_connection_set_watch_functions(opened, dbusAddWatch, dbusRemoveWatch, dbusToggleWatch, data, nil)
+        dbus_connection_set_dispatch_status_function(opened, dbusDispatchStatus, data, nil)
         dispatchPending()
     }
 
@@ -68,6 +69,7 @@ import Foundation
         guard let connection else { return }
         let data = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
         dbus_connection_remove_filter(connection, dbusFilter, data)
         for cancel in watches.values { cancel() }
         watches.removeAll()
@@ -142,7 +144,23 @@ import Foundation
     }
 
     private func dispatchPending() {
+        isDispatchScheduled = false
         while let connection, dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+    }
+
+    /// Whether a dispatch is queued for the end of this turn.
+    private var isDispatchScheduled = false
+
+    /// Messages were queued without the socket becoming readable again (a flush reads what
+    /// has arrived while it waits to write): they are dispatched after this turn, never
+    /// inside libdbus's call that queued them.
+    fileprivate func scheduleDispatch() {
+        guard !isDispatchScheduled else { return }
+        isDispatchScheduled = true
+        Task { @MainActor [weak self] in
+            guard let self, self.isDispatchScheduled else { return }
+            self.dispatchPending()
+        }
     }
 
     fileprivate func addWatch(_ watch: OpaquePointer) {
@@ -228,6 +246,13 @@ private func withWatch(_ watch: OpaquePointer?, _ data: UnsafeMutableRawPointer?
         else { return }
         body(connection, watch)
     }
+}
+
+private let dbusDispatchStatus: @convention(c) (OpaquePointer?, DBusDispatchStatus, UnsafeMutableRawPointer?) -> Void = {
+    _, status, data in
+    guard status == DBUS_DISPATCH_DATA_REMAINS else { return }
+    let dataBits = UInt(bitPattern: data)
+    MainActor.assumeIsolated { owner(dataBits)?.scheduleDispatch() }
 }
 
 private let dbusAddWatch: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> dbus_bool_t = { watch, data in
