@@ -45,5 +45,7 @@ let accessibility = AccessibilityBridge(
         let watch = MainLoop.shared.watch(descriptor, handler: handler)
         return { watch.cancel() }
     })
-accessibility.start()
+// After what start() queued (the first display pass): its connect to the session bus, a
+// round trip of about a millisecond, does not delay the first frame.
+Task { @MainActor in accessibility.start() }
 MainLoop.shared.run()
