@@ -89,7 +89,9 @@ extension AccessibilityBridge {
             emit(.element(old), "StateChanged", "focused", 0, 0, .int32(0))
         }
         focusedObject = focus
-        guard let focus else { return }
+        // A container that takes keys for its shortcuts (damask-demo's root view) is no
+        // place for a screen reader's focus: only elements get focus events.
+        guard let focus, focus.isAccessibilityElement else { return }
         emitFocus(.element(focus))
     }
 
