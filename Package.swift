@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "DamaskViews", targets: ["DamaskViews"]),
         .library(name: "DamaskWayland", targets: ["DamaskWayland"]),
         .library(name: "DamaskPlayback", targets: ["DamaskPlayback"]),
+        .library(name: "DamaskAccessibility", targets: ["DamaskAccessibility"]),
         .executable(name: "damask-demo", targets: ["DamaskDemo"]),
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
@@ -48,6 +49,8 @@ let package = Package(
             providers: [.apt(["libpng-dev"])]),
         // PNG's deflate streams, written and read directly (libpng's own dependency).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The AT-SPI bridge's D-Bus (docs/accessibility.md says why libdbus, not GDBus).
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Never a library dependency: damask-bench measures DamaskGraphics against cairo in
@@ -90,6 +93,12 @@ let package = Package(
             dependencies: ["DamaskViews", "DamaskGraphics", "CXKBCommon"],
             swiftSettings: strictSettings),
 
+        // The AT-SPI2 bridge: the view tree on the accessibility bus (docs/accessibility.md).
+        .target(
+            name: "DamaskAccessibility",
+            dependencies: ["DamaskViews", "DamaskGraphics", "CDBus"],
+            swiftSettings: strictSettings),
+
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
         .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
 
@@ -97,7 +106,9 @@ let package = Package(
         .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskDemo",
-            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics", "CDamaskShims"],
+            dependencies: [
+                "DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskAccessibility", "CDamaskShims",
+            ],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings),
         .executableTarget(
@@ -139,6 +150,10 @@ let package = Package(
         .testTarget(
             name: "DamaskConformanceTests",
             dependencies: ["DamaskViews", "DamaskTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DamaskAccessibilityTests",
+            dependencies: ["DamaskAccessibility", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
         // README's and docs/architecture.md's module tables against this manifest.

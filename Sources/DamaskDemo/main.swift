@@ -1,4 +1,5 @@
 import CDamaskShims
+import DamaskAccessibility
 import DamaskWayland
 import Foundation
 
@@ -36,4 +37,15 @@ do {
 } catch {
     DemoApplication.fail(with: "\(error)", status: 1)
 }
+// On the accessibility bus while an assistive technology listens (docs/accessibility.md);
+// its sockets are polled with the Wayland socket, on the main thread.
+let accessibility = AccessibilityBridge(
+    applicationName: "damask-demo",
+    watcher: DescriptorWatcher { descriptor, handler in
+        let watch = MainLoop.shared.watch(descriptor, handler: handler)
+        return { watch.cancel() }
+    })
+// After what start() queued (the first display pass): its connect to the session bus, a
+// round trip of about a millisecond, does not delay the first frame.
+Task { @MainActor in accessibility.start() }
 MainLoop.shared.run()

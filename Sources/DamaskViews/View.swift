@@ -88,6 +88,7 @@ import Foundation
             view.markLayoutPath()
         }
         didAddSubview(view)
+        accessibilityChildrenDidChange()
         view.didMoveToSuperview()
         if view.window !== oldWindow { view.notifyDidMoveToWindow() }
     }
@@ -123,6 +124,7 @@ import Foundation
         parent.subviews.removeAll { $0 === self }
         superview = nil
         layer.detachFromSuperlayer()
+        parent.accessibilityChildrenDidChange()
     }
 
     /// Whether `ancestor` is this view or one of its superviews.
@@ -160,6 +162,7 @@ import Foundation
             let oldSize = layer.bounds.size
             layer.frame = newValue
             if layer.bounds.size != oldSize { setNeedsLayout() }
+            accessibilityFrameDidChange()
         }
     }
 
@@ -223,7 +226,9 @@ import Foundation
     open var isHidden: Bool {
         get { layer.isHidden }
         set {
+            let wasHidden = layer.isHidden
             layer.isHidden = newValue
+            if wasHidden != newValue { accessibilityVisibilityDidChange() }
             if !newValue, needsLayoutWalk {  // layout that waited while hidden
                 needsLayoutWalk = false
                 markLayoutPath()
@@ -419,6 +424,49 @@ import Foundation
             }
         }
     }
+
+    // MARK: Accessibility (the rest, and the defaults' reasons, in View+Accessibility.swift)
+
+    /// Whether assistive technologies see this view as one element (its subviews are then
+    /// not visited). Default: `false`, a container; controls return `true`.
+    open var isAccessibilityElement = false
+    /// The element's short name; a control's default is its title.
+    open var accessibilityLabel: String? {
+        didSet { if accessibilityLabel != oldValue { AccessibilityNotification.propertyChanged(self, .label).post() } }
+    }
+    /// The element's value as text.
+    open var accessibilityValue: String? {
+        didSet { if accessibilityValue != oldValue { AccessibilityNotification.valueChanged(self).post() } }
+    }
+    /// What activating the element does, when the label does not say it.
+    open var accessibilityHint: String?
+    /// A name for tests and tools that does not change with the language.
+    open var accessibilityIdentifier: String?
+    /// The element's kind and state. Default: none.
+    open var accessibilityTraits: AccessibilityTraits = [] {
+        didSet {
+            if accessibilityTraits != oldValue {
+                AccessibilityNotification.propertyChanged(self, .traits(old: oldValue)).post()
+            }
+        }
+    }
+    /// The nodes inside this container in reading order (`nil`: the visible subviews).
+    open var accessibilityElements: [any Accessible]? {
+        didSet { accessibilityChildrenDidChange() }
+    }
+    /// How this container's children belong together. Default: ``AccessibilityContainerType/none``.
+    open var accessibilityContainerType = AccessibilityContainerType.none
+    /// Whether this view and its subtree are hidden from assistive technologies.
+    open var accessibilityElementsHidden = false {
+        didSet { if accessibilityElementsHidden != oldValue { accessibilityVisibilityDidChange() } }
+    }
+    /// Performs the default action for an assistive technology; returns whether there was
+    /// one. Default: `false`.
+    open func accessibilityActivate() -> Bool { false }
+    /// Moves an adjustable element's value one step up. Default: nothing.
+    open func accessibilityIncrement() {}
+    /// Moves an adjustable element's value one step down. Default: nothing.
+    open func accessibilityDecrement() {}
 
     // MARK: Events
 

@@ -341,8 +341,12 @@ private let environmentFlashesDamage: Bool = {
 
     /// Makes `responder` first responder if the current one resigns; returns success.
     func makeFirstResponder(_ responder: Responder?) -> Bool {
+        let previous = input.firstResponder
         let changed = input.makeFirstResponder(responder)
         focusDidChange()
+        if changed, previous !== responder, AccessibilityCenter.isObserved {  // accessibility focus follows
+            AccessibilityNotification.focusChanged(window: self, focus: responder as? any Accessible).post()
+        }
         return changed
     }
 

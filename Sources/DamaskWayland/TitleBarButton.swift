@@ -44,6 +44,21 @@ open class TitleBarButton: View {
         self.kind = kind
         super.init(frame: CGRect(x: 0, y: 0, width: 24, height: 24))
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
+        isAccessibilityElement = true  // a push button named by what it does
+        accessibilityTraits = .button
+        accessibilityLabel =
+            switch kind {
+            case .close: "Close"
+            case .maximize: "Maximize"
+            case .minimize: "Minimize"
+            }
+    }
+
+    /// An assistive technology's press: the click's action.
+    open override func accessibilityActivate() -> Bool {
+        guard let action else { return false }
+        action()
+        return true
     }
 
     open override func draw(_ rect: CGRect) {

@@ -23,7 +23,11 @@ final class ButtonView: View {
 
     /// The title drawn on the face.
     var title: String {
-        didSet { if title != oldValue { setNeedsDisplay() } }
+        didSet {
+            guard title != oldValue else { return }
+            setNeedsDisplay()
+            AccessibilityNotification.propertyChanged(self, .label).post()
+        }
     }
     /// Runs when the button is clicked.
     var action: @MainActor () -> Void
@@ -47,6 +51,19 @@ final class ButtonView: View {
         self.action = action
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
+        isAccessibilityElement = true  // a push button named by its title
+        accessibilityTraits = .button
+    }
+
+    override var accessibilityLabel: String? {
+        get { super.accessibilityLabel ?? title }
+        set { super.accessibilityLabel = newValue }
+    }
+
+    /// An assistive technology's press: the click's action.
+    override func accessibilityActivate() -> Bool {
+        action()
+        return true
     }
 
     override func draw(_ rect: CGRect) {

@@ -15,7 +15,11 @@ import Foundation
 final class LabelView: View {
     /// The text; `\n` starts a new line.
     var text: String {
-        didSet { if text != oldValue { invalidateChangedGlyphs() } }
+        didSet {
+            guard text != oldValue else { return }
+            invalidateChangedGlyphs()
+            AccessibilityNotification.propertyChanged(self, .label).post()
+        }
     }
     /// The lines on screen (last drawn) and the size they were wrapped for.
     private var drawnLines: [String]?
@@ -41,6 +45,13 @@ final class LabelView: View {
         super.init(frame: frame)
         isUserInteractionEnabled = false
         contentMode = .redraw  // a new width wraps anew
+        isAccessibilityElement = true  // static text, named by its text
+        accessibilityTraits = .staticText
+    }
+
+    override var accessibilityLabel: String? {
+        get { super.accessibilityLabel ?? text }
+        set { super.accessibilityLabel = newValue }
     }
 
     /// Marks, line by line, the ink of the glyphs that differ between the lines on screen

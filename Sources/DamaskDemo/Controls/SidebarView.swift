@@ -19,6 +19,7 @@ final class SidebarView: View {
             guard selectedIndex != oldValue else { return }
             setNeedsDisplay(rowRect(oldValue))
             setNeedsDisplay(rowRect(selectedIndex))
+            updateRowElements()
         }
     }
     /// The row under the pointer, or `nil` when the pointer is elsewhere.
@@ -44,6 +45,16 @@ final class SidebarView: View {
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = DemoStyle.sidebarBackground
+        accessibilityLabel = "Scenes"  // a list of rows (SidebarView+Accessibility.swift)
+        accessibilityContainerType = .list
+    }
+
+    /// The rows as accessibility elements, made when an assistive technology first asks.
+    var rowElements: [AccessibilityElement]?
+
+    override var accessibilityElements: [any Accessible]? {
+        get { makeRowElements() }
+        set { super.accessibilityElements = newValue }
     }
 
     /// The rect of row `index`, in sidebar points.

@@ -11,6 +11,9 @@ final class ActivitySpinnerView: View {
     override init(frame: CGRect = .zero) {
         super.init(frame: frame)
         contentMode = .redraw
+        isAccessibilityElement = true  // a busy indicator while shown
+        accessibilityTraits = [.progressIndicator, .busy]
+        accessibilityLabel = "Loading"
     }
     /// The number of spokes.
     static let spokeCount = 12

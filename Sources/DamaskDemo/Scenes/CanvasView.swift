@@ -28,6 +28,9 @@ final class CanvasView: View {
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         isOpaque = true
+        isAccessibilityElement = true  // drawn on with the pointer
+        accessibilityTraits = .allowsDirectInteraction
+        accessibilityLabel = "Drawing canvas"
     }
 
     /// Erases the drawing.

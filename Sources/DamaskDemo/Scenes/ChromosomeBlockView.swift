@@ -14,10 +14,22 @@ final class ChromosomeBlockView: View {
     override init(frame: CGRect = .zero) {
         super.init(frame: frame)
         contentMode = .redraw
+        isAccessibilityElement = true  // a picture of the sequence; its value, how many bases
+        accessibilityTraits = .image
+        accessibilityLabel = "Chromosome blocks"
+    }
+
+    override var accessibilityValue: String? {
+        get { super.accessibilityValue ?? sequenceString.map { "\($0.count) bases" } ?? "no sequence yet" }
+        set { super.accessibilityValue = newValue }
     }
     /// The bases, e.g. `"ATGGTG…"`.
     var sequenceString: String? {
-        didSet { if sequenceString != oldValue { setNeedsDisplay() } }
+        didSet {
+            guard sequenceString != oldValue else { return }
+            setNeedsDisplay()
+            AccessibilityNotification.valueChanged(self).post()
+        }
     }
     /// The colour of each base letter.
     var nucleotideBases: [Character: Color] = [:] {

@@ -46,6 +46,9 @@ class DemoScene: View {
         clipsToBounds = true
         addSubview(titleLabel)
         addSubview(summaryLabel)
+        titleLabel.accessibilityTraits.insert(.header)  // a landmark named by its title
+        accessibilityContainerType = .landmark
+        accessibilityLabel = title
     }
 
     override func layoutSubviews() {

@@ -49,6 +49,8 @@ final class MotionScene: DemoScene {
                 + "Space or the button plays it forwards, then back.",
             environment: environment)
         for tile in [slideTile, fadeTile, rotateTile, scaleTile] { addSubview(tile) }
+        (slideTile.accessibilityLabel, fadeTile.accessibilityLabel) = ("Sliding tile", "Fading tile")
+        (rotateTile.accessibilityLabel, scaleTile.accessibilityLabel) = ("Rotating tile", "Scaling tile")
         standaloneLayer.frame = CGRect(x: 504, y: 290, width: 80, height: 80)
         standaloneLayer.backgroundColor = .gray
         layer.addSublayer(standaloneLayer)

@@ -14,6 +14,8 @@ final class MotionTileView: View {
     init(frame: CGRect, color: Color) {
         self.color = color
         super.init(frame: frame)
+        isAccessibilityElement = true  // a picture; the scene names each tile
+        accessibilityTraits = [.image, .animation]
     }
 
     override func draw(_ rect: CGRect) {

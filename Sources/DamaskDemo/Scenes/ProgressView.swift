@@ -19,6 +19,7 @@ final class ProgressView: View {
             let new = fillEdge(for: progress)
             setNeedsDisplay(
                 CGRect(x: min(old, new), y: bounds.minY, width: abs(new - old), height: bounds.height))
+            AccessibilityNotification.valueChanged(self).post()
         }
     }
     /// How many times ``progress`` changed.
@@ -34,6 +35,14 @@ final class ProgressView: View {
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         isOpaque = true
+        isAccessibilityElement = true  // a progress bar (ProgressView+Accessibility.swift)
+        accessibilityTraits = [.progressIndicator, .updatesFrequently]
+        accessibilityLabel = "Progress"
+    }
+
+    override var accessibilityValue: String? {
+        get { super.accessibilityValue ?? "\(Int((progress * 100).rounded())) %" }
+        set { super.accessibilityValue = newValue }
     }
 
     /// The x coordinate where the green fill ends for `value`.

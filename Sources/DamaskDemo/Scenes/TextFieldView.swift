@@ -78,6 +78,8 @@ final class TextFieldView: View, TextInput {
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
         backgroundColor = .white
         cursor = .text
+        isAccessibilityElement = true  // an editable entry (TextFieldView+Accessibility.swift)
+        accessibilityTraits = .textEntry
         scrollToCaret()
     }
 
@@ -232,8 +234,10 @@ final class TextFieldView: View, TextInput {
 
     /// Replaces the text, puts the cursor at its end and scrolls to it.
     func setText(_ newText: String) {
+        let before = editor
         editor = EditableText(newText)
         layout = TextLayout(editor, font: font)
+        postAccessibilityChanges(since: before)
         scrollOffset = 0
         scrollToCaret()
         setNeedsDisplay()
@@ -267,10 +271,14 @@ final class TextFieldView: View, TextInput {
 
     /// Applies `change` to the editor, scrolls the caret into view and invalidates what
     /// differs; `restartsBlink` restarts the cursor's blinking (any key or click does).
-    private func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
+    func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
         let before = snapshot
+        // A copy of the editor only while an assistive technology listens: copying it
+        // otherwise would make the edit below copy the whole text.
+        let editorBefore = AccessibilityCenter.isObserved ? editor : nil
         change(&editor)
         layout.update(for: editor)
+        if let editorBefore { postAccessibilityChanges(since: editorBefore) }
         scrollToCaret()
         invalidateChanges(since: before)
         if restartsBlink { restartBlinking() }

@@ -68,6 +68,7 @@ final class TextScene: DemoScene {
             summary: "Click the field and type (any xkb layout: Russian, Greek, Arabic, Hebrew…). A blink\n"
                 + "invalidates only the cursor; typing, from the cursor on. Escape leaves the field.",
             environment: environment)
+        textField.accessibilityLabel = "Text field"
         addSubview(textField)
         addSubview(hintLabel)
         hintLabel.text = "Press S (outside the field) for the statistics overlay: a blink damages\n"
