@@ -61,6 +61,15 @@ final class PressableView: View {
     override func accessibilityDecrement() { level -= 1 }
 }
 
+/// A view in the key-view loop that is an accessibility element.
+final class TabStopView: View {
+    override var canBecomeFocused: Bool { true }
+    override var isAccessibilityElement: Bool {
+        get { true }
+        set {}
+    }
+}
+
 extension ViewsTests {
     @Suite("Accessibility API") @MainActor struct AccessibilityAPI {
         @Test("A plain view is a container with no label, no traits and no action")
@@ -173,6 +182,35 @@ extension ViewsTests {
                 "propertyChanged(Field, visibility)", "childrenChanged(Root)", "childrenChanged(Root)",
                 "announcement(Saved)",
             ])
+        }
+
+        @Test("Tab and Shift+Tab move accessibility focus with keyboard focus")
+        func tabMovesAccessibilityFocus() {
+            let harness = Harness(width: 200, height: 150)
+            let first = TabStopView(frame: CGRect(x: 10, y: 10, width: 40, height: 20))
+            let second = TabStopView(frame: CGRect(x: 60, y: 10, width: 40, height: 20))
+            first.accessibilityLabel = "First"
+            second.accessibilityLabel = "Second"
+            harness.root.addSubview(first)
+            harness.root.addSubview(second)
+            let recorder = NotificationRecorder()
+            defer { recorder.stop() }
+            func tab(shift: Bool) {
+                let modifiers: ModifierFlags = shift ? [.shift] : []
+                harness.window.dispatch(.key(KeyEvent(phase: .down, keysym: 0xFF09, modifiers: modifiers)))
+                harness.window.dispatch(.key(KeyEvent(phase: .up, keysym: 0xFF09, modifiers: modifiers)))
+            }
+            tab(shift: false)
+            tab(shift: false)
+            tab(shift: true)
+            // Each move passes through no focus (the old view resigns first); the bridge
+            // reports that as the old element's `focused` state turning off, as GTK does.
+            let focusNames = recorder.names.filter { $0.hasPrefix("focusChanged") }
+            #expect(focusNames == [
+                "focusChanged(First)", "focusChanged(nil)", "focusChanged(Second)", "focusChanged(nil)",
+                "focusChanged(First)",
+            ])
+            #expect(harness.window.focusedView === first)
         }
 
         @Test("Nothing is delivered once the observer is removed, and none is registered by default")
