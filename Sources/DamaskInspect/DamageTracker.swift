@@ -96,10 +96,13 @@ public final class DamageTracker {
             surfaces[id(0)] = TrackedSurface(id: id(0), client: client)
         case ("wl_surface", "attach"):
             surfaces[objectID]?.pending.attached = .some(id(0) == 0 ? nil : id(0))
-        case ("wl_surface", "damage"):
-            surfaces[objectID]?.pending.surfaceDamage.append(PixelRect(x: int(0), y: int(1), width: int(2), height: int(3)))
-        case ("wl_surface", "damage_buffer"):
-            surfaces[objectID]?.pending.bufferDamage.append(PixelRect(x: int(0), y: int(1), width: int(2), height: int(3)))
+        case ("wl_surface", "damage"), ("wl_surface", "damage_buffer"):
+            // A rectangle without area (a width or height of zero or less) is ignored, as Weston
+            // (`width <= 0 || height <= 0`: return) and mutter (an empty cairo/pixman rect)
+            // ignore it: it damages nothing, and must not hide a change it seems to cover.
+            let rect = PixelRect(x: int(0), y: int(1), width: int(2), height: int(3))
+            guard !rect.isEmpty, let tracked = surfaces[objectID] else { break }
+            if message == "damage" { tracked.pending.surfaceDamage.append(rect) } else { tracked.pending.bufferDamage.append(rect) }
         case ("wl_surface", "frame"):
             surfaces[objectID]?.pending.frameRequested = true
         case ("wl_surface", "set_buffer_scale"):
