@@ -148,7 +148,13 @@ public final class DamageTracker {
         case ("wl_subsurface", "set_sync"):
             surface(objectID)?.isSynchronized = true
         case ("wl_subsurface", "set_desync"):
-            surface(objectID)?.isSynchronized = false
+            // A sub-surface no longer synchronized, nor under a synchronized ancestor, applies
+            // what it cached at once (Weston and mutter both do, at set_desync), and so do its
+            // descendants' caches.
+            guard let tracked = surface(objectID) else { break }
+            let wasSynchronized = isEffectivelySynchronized(tracked)
+            tracked.isSynchronized = false
+            if wasSynchronized, !isEffectivelySynchronized(tracked) { applyCached(tracked) }
         case ("wl_subsurface", "destroy"):
             // The surface loses its role, is unmapped at once (so its next buffer is a new
             // mapping, shown whole) and is applied on its own commits again.
@@ -180,7 +186,13 @@ public final class DamageTracker {
         // The check compares with the store a pending comparison may still be writing.
         finishComparisons()
         guard let buffer = buffers[objectID] else { return }
-        defer { buffer.heldBy = nil }
+        checkHeldWrite(buffer)
+        buffer.heldBy = nil
+    }
+
+    /// Compares held `buffer`'s pixels with its content at the commit the compositor holds it
+    /// for, and reports any change as a held-buffer write.
+    private func checkHeldWrite(_ buffer: TrackedBuffer) {
         guard let by = buffer.heldBy, let held = buffer.store else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         var comparison = ContentComparison()
@@ -199,6 +211,30 @@ public final class DamageTracker {
         record.heldWrite = true
         record.costMicroseconds = cost
         sink(record, nil)
+    }
+
+    /// A synchronized sub-surface committed `buffer` into its cache: the buffer is held from
+    /// this commit (a write into it before its release is a held write, even before the
+    /// parent's commit applies it), so its pixels are copied now, to be compared with when the
+    /// cache is applied or the buffer released. A buffer still held for an earlier commit is
+    /// checked first.
+    private func holdCached(_ buffer: TrackedBuffer, on surface: TrackedSurface) {
+        checkHeldWrite(buffer)
+        buffer.heldBy = nil
+        guard buffer.isReadable else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { pixelMicroseconds += Int((DispatchTime.now().uptimeNanoseconds - start) / 1000) }
+        // A new store: the buffer's former one may be what a surface shows.
+        let store = PixelStore(width: buffer.width, height: buffer.height, format: buffer.format)
+        store.beginRewrite(basis: nil)
+        do {
+            try buffer.readRows { y, row in memcpy(store.row(y), row, store.rowBytes) }
+        } catch {
+            buffer.store = nil
+            return
+        }
+        buffer.store = store
+        buffer.heldBy = (surface.id, surface.label, surface.commitCount)
     }
 
     /// Whether `surface`'s commits are cached until a parent applies them: it is a
@@ -224,6 +260,9 @@ public final class DamageTracker {
         let state = TrackedSurface.merge(surface.cached, pending)
         if isEffectivelySynchronized(surface) {
             surface.cached = state
+            // The compositor may read a committed buffer at any time after the commit, cached
+            // or not: it is held from now on, with the pixels it has now.
+            if case .some(.some(let id)) = pending.attached, let buffer = buffers[id] { holdCached(buffer, on: surface) }
         } else {
             surface.cached = nil
             apply(state, to: surface)
@@ -231,16 +270,33 @@ public final class DamageTracker {
     }
 
     /// Applies committed `state` to `surface`, measures it, then applies the state its
-    /// synchronized sub-surfaces cached (their parent's commit is when they take effect).
-    private func apply(_ pending: TrackedSurface.Pending, to surface: TrackedSurface) {
-        // Unowned: the closure is kept only in this tracker's `waitingMeasures`.
-        schedule { [unowned self] in measure(pending, on: surface) }
-        for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
-            if let cached = child.cached {
-                child.cached = nil
-                apply(cached, to: child)
-            }
+    /// sub-surfaces cached: a synchronized child's (its parent's commit is when it takes
+    /// effect) and, below it, every descendant's, whatever its own mode (a desynchronized
+    /// sub-surface under a synchronized one is effectively synchronized).
+    ///
+    /// `underSynchronized`: `surface` itself was applied from a cache (its descendants are
+    /// then all applied, as Weston's `weston_subsurface_synchronized_commit` does, even those
+    /// whose parent had nothing cached).
+    ///
+    /// `depth` bounds the walk (64 levels, as ``isEffectivelySynchronized(_:)``): a client
+    /// making a surface its own ancestor gets a protocol error from the compositor, and must
+    /// not send the inspector round the loop before it arrives.
+    private func apply(_ pending: TrackedSurface.Pending?, to surface: TrackedSurface, underSynchronized: Bool = false, depth: Int = 0) {
+        if let pending {
+            // Unowned: the closure is kept only in this tracker's `waitingMeasures`.
+            schedule { [unowned self] in measure(pending, on: surface) }
         }
+        guard depth < 64 else { return }
+        for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
+            if underSynchronized || child.isSynchronized { applyCached(child, depth: depth + 1) }
+        }
+    }
+
+    /// Applies what `surface` cached (if anything) and, below it, its descendants' caches.
+    private func applyCached(_ surface: TrackedSurface, depth: Int = 0) {
+        let cached = surface.cached
+        surface.cached = nil
+        apply(cached, to: surface, underSynchronized: true, depth: depth)
     }
 
     private func measure(_ pending: TrackedSurface.Pending, on surface: TrackedSurface) {
