@@ -346,12 +346,29 @@ public final class DamageTracker {
         record.reused = buffer.commitCount > 0
         buffer.commitCount += 1
         surface.currentBuffer = buffer
-        // A new size, scale, transform or viewport repaints the whole surface on any
-        // compositor, so only content under unchanged geometry is held to its damage.
+        // Content under unchanged geometry, size and format is compared pixel by pixel in the
+        // buffer. A change of any of them at the same surface size (buffer transform, buffer
+        // scale with a matching buffer, viewport source, buffer size behind a fixed viewport
+        // destination, format) is compared on the surface: Weston repaints only the damage
+        // then too. Only a new surface size (or the first content) is new content, which
+        // every compositor repaints whole.
+        let mapping = SurfaceMapping(geometry: surface.geometry, bufferWidth: buffer.width, bufferHeight: buffer.height)
         let previous = surface.content.flatMap {
             $0.fits(width: buffer.width, height: buffer.height, format: buffer.format) && surface.contentGeometry == surface.geometry ? $0 : nil
         }
-        let region = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+        let shownBefore: (store: PixelStore, mapping: SurfaceMapping)? = previous != nil ? nil : surface.content.flatMap { content in
+            surface.contentGeometry.flatMap { geometry in
+                let before = SurfaceMapping(geometry: geometry, bufferWidth: content.width, bufferHeight: content.height)
+                return before.surfaceWidth == mapping.surfaceWidth && before.surfaceHeight == mapping.surfaceHeight ? (content, before) : nil
+            }
+        }
+        let declared = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+        let surfaceDamage = mapping.surfaceDamage(surface: pending.surfaceDamage, buffer: pending.bufferDamage)
+        // Without a viewport a buffer pixel shows as whole surface pixels or a part of one, so
+        // the declared damage (rounded out to buffer pixels) is what both Weston and mutter
+        // repaint; with one, coverage is judged on the surface too (see SurfaceMapping).
+        let region = surface.geometry.source == nil && surface.geometry.destination == nil
+            ? declared : mapping.coverage(surfaceDamage: surfaceDamage, bufferDamage: declared)
         let measured = record
         // Unowned: the completion is kept only by the job this tracker runs (`activeCapture`);
         // a strong capture would be a cycle, leaking a dropped tracker's pending comparison.
@@ -373,9 +390,46 @@ public final class DamageTracker {
                 return
             }
             finishMeasure(&record, captured: captured, buffer: buffer, on: surface, previous: previous)
+            if let shownBefore {
+                let comparison = Self.compareOnSurface(
+                    before: shownBefore.store.snapshot(), shownBy: shownBefore.mapping, after: captured.store.snapshot(), shownBy: mapping,
+                    damage: surfaceDamage)
+                record.content = .compared
+                record.comparedOnSurface = true
+                record.changedPixels = comparison.changedPixels
+                record.changedBounds = comparison.changedBounds
+                record.changedBoxes = comparison.changedBounds.isEmpty ? [] : [comparison.changedBounds]
+                record.underDamagePixels = comparison.underDamagePixels
+                record.underDamageBounds = comparison.underDamageBounds
+                return emit()
+            }
             let offending = record.isOffending
             emit(previous.flatMap { offending ? CommitEvidence(previous: $0.snapshot(), current: captured.store.snapshot(), damage: region) : nil })
         }
+    }
+
+    /// Compares what the surface showed (`before`, through its mapping) with what it shows now,
+    /// surface pixel by surface pixel (each sampled at its centre, colours converted so that
+    /// formats compare), against `damage` in surface pixels.
+    static func compareOnSurface(
+        before: ContentSnapshot, shownBy old: SurfaceMapping, after: ContentSnapshot, shownBy new: SurfaceMapping, damage: DamageRegion
+    ) -> ContentComparison {
+        var comparison = ContentComparison()
+        for sy in 0..<new.surfaceHeight {
+            let spans = damage.spans(inRow: sy)
+            for sx in 0..<new.surfaceWidth {
+                let a = old.bufferPixel(sx: sx, sy: sy), b = new.bufferPixel(sx: sx, sy: sy)
+                guard before.argb(x: a.x, y: a.y) != after.argb(x: b.x, y: b.y) else { continue }
+                let pixel = PixelRect(x: sx, y: sy, width: 1, height: 1)
+                comparison.changedPixels += 1
+                comparison.changedBounds = comparison.changedBounds.union(pixel)
+                if !spans.contains(where: { $0.contains(sx) }) {
+                    comparison.underDamagePixels += 1
+                    comparison.underDamageBounds = comparison.underDamageBounds.union(pixel)
+                }
+            }
+        }
+        return comparison
     }
 
     /// Completes `record` from the pixels a commit's comparison `captured`, and makes them the

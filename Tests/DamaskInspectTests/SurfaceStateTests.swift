@@ -29,6 +29,111 @@ struct SurfaceStateTests {
         #expect(record.underDamageBounds == PixelRect(x: 10, y: 6, width: 1, height: 1))
     }
 
+    /// Gives surface 10 viewport 20 with `source` (surface units) and `destination`.
+    static func viewport(_ f: Fixture, source: (Double, Double, Double, Double)? = nil, destination: (Int32, Int32)? = nil) {
+        f.tracker.request(objectID: 2, interface: "wp_viewporter", message: "get_viewport",
+                          values: [.newID(20, interface: "wp_viewport", version: 0), .object(10)])
+        if let source {
+            f.tracker.request(objectID: 20, interface: "wp_viewport", message: "set_source",
+                              values: [source.0, source.1, source.2, source.3].map { .fixed(Int32($0 * 256)) })
+        }
+        if let destination {
+            f.tracker.request(objectID: 20, interface: "wp_viewport", message: "set_destination", values: [.int(destination.0), .int(destination.1)])
+        }
+    }
+
+    @Test("A change outside the viewport's source crop is never shown: not under-damage; one inside it is")
+    func changeOutsideSourceCropIsNotUnderDamage() throws {
+        let f = try Fixture()
+        Self.viewport(f, source: (4, 0, 8, 8))
+        f.commitBaseline()
+        f.write(buffer: 7, x: 1, y: 1, 0x00ff00)   // left of the crop
+        f.write(buffer: 7, x: 14, y: 6, 0x00ff00)  // right of it
+        f.write(buffer: 7, x: 5, y: 2, 0x00ff00)   // inside
+        f.commit(buffer: 7, damage: [])
+        let record = try #require(f.records.last)
+        #expect(record.content == .compared)
+        #expect(record.changedPixels == 3)
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 5, y: 2, width: 1, height: 1))
+    }
+
+    @Test("Damage covering part of a buffer pixel shown 4× larger leaves the rest of it stale: under-damage; covering all of it is not")
+    func damageSmallerThanABufferPixel() throws {
+        let f = try Fixture()
+        Self.viewport(f, destination: (64, 32))  // each buffer pixel shows as 4×4 surface pixels
+        f.commitBaseline()
+        f.write(buffer: 7, x: 2, y: 1, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 8, y: 4, width: 2, height: 2)], bufferDamage: false)
+        let partial = try #require(f.records.last)
+        #expect(partial.damage == [PixelRect(x: 2, y: 1, width: 1, height: 1)])  // as mutter rounds it
+        #expect(partial.changedPixels == 1)
+        #expect(partial.underDamagePixels == 1)
+        f.release(7)
+        f.write(buffer: 7, x: 2, y: 1, 0x0000ff)
+        f.commit(buffer: 7, damage: [PixelRect(x: 8, y: 4, width: 3, height: 2), PixelRect(x: 8, y: 6, width: 4, height: 2), PixelRect(x: 11, y: 4, width: 1, height: 2)], bufferDamage: false)
+        let whole = try #require(f.records.last)
+        #expect(whole.changedPixels == 1)
+        #expect(whole.underDamagePixels == 0)
+    }
+
+    @Test("Buffer damage of one pixel, shown at a quarter of its size, does not cover its neighbour in the same surface pixel (mutter uploads only damaged buffer pixels)")
+    func bufferDamageUnderDownscalingCoversOnlyItsPixels() throws {
+        let f = try Fixture()
+        Self.viewport(f, destination: (8, 4))  // 2×2 buffer pixels per surface pixel
+        f.commitBaseline()
+        f.write(buffer: 7, x: 0, y: 0, 0x00ff00)
+        f.write(buffer: 7, x: 1, y: 0, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        let record = try #require(f.records.last)
+        #expect(record.changedPixels == 2)
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 1, y: 0, width: 1, height: 1))
+    }
+
+    @Test("A new buffer transform at the same surface size is compared on the surface, not new content")
+    func transformChangeIsCompared() throws {
+        let f = try Fixture()
+        f.write(buffer: 7, x: 0, y: 0, 0xff0000)
+        f.commitBaseline()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(2)])
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)], bufferDamage: false)
+        let record = try #require(f.records.last)
+        #expect(record.content == .compared)
+        #expect(record.comparedOnSurface)
+        // Red moves from surface (0, 0) to (15, 7); only (0, 0) is damaged.
+        #expect(record.changedPixels == 2)
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 15, y: 7, width: 1, height: 1))
+        #expect(record.jsonLine.contains(#""space":"surface""#))
+    }
+
+    @Test("ARGB8888 content committed again as XRGB8888 is compared: only pixels that were not opaque change")
+    func formatChangeIsCompared() throws {
+        let f = try Fixture()
+        f.tracker.request(objectID: 6, interface: "wl_shm_pool", message: "create_buffer",
+                          values: [.newID(9, interface: "wl_buffer", version: 0), .int(0), .int(16), .int(8), .int(64), .uint(0)])
+        for y in 0..<8 { for x in 0..<16 { f.write(buffer: 7, x: x, y: y, 0xff00_0000) } }
+        f.write(buffer: 7, x: 3, y: 3, 0x8040_2010)
+        f.commitWhole(9)
+        f.release(9)
+        f.commit(buffer: 7, damage: [])
+        let record = try #require(f.records.last)
+        #expect(record.content == .compared)
+        #expect(record.changedPixels == 1)
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 3, y: 3, width: 1, height: 1))
+    }
+
+    @Test("A new surface size is new content")
+    func newSurfaceSizeIsNew() throws {
+        let f = try Fixture()
+        f.commitBaseline()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(1)])
+        f.commit(buffer: 7, damage: [])
+        #expect(f.records.last?.content == .new)
+    }
+
     @Test("A desynchronized sub-surface under a synchronized one is applied at the grandparent's commit, even when its parent cached nothing: its undamaged change is under-damage there")
     func nestedDesyncUnderSyncIsAppliedWithTheAncestor() throws {
         let f = try Fixture()
