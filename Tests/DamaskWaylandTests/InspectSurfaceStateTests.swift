@@ -1,0 +1,68 @@
+import DamaskTestSupport
+import Foundation
+import Testing
+
+/// damask-inspect against known answers under real compositors: Tests/InspectClients/
+/// surface-states.c plays a matrix of buffer transform × buffer scale × viewport × damage /
+/// damage_buffer × sub-surface sync / desync × XRGB / ARGB, and the cases of issue 34
+/// (invalid damage, a change outside the viewport's crop, geometry changes at the same
+/// surface size, damage smaller than a buffer pixel, a desynchronized sub-surface under a
+/// synchronized one, a write into a buffer a synchronized sub-surface cached), printing for
+/// each commit the pixels it changed and the changed pixels it left undamaged. One client
+/// process per compositor.
+@Suite("damask-inspect known-answer surface states", .serialized, .exclusive, .integration)
+struct InspectSurfaceStateTests {
+    /// One `expect` line of the client.
+    struct Expectation {
+        let surface: Int, commit: Int, changed: Int, under: Int, space: String, held: Bool
+    }
+
+    static func expectations(_ output: String) -> [Expectation] {
+        output.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ")
+            guard f.count == 7, f[0] == "expect", let s = Int(f[1]), let c = Int(f[2]), let ch = Int(f[3]), let u = Int(f[4]) else { return nil }
+            return Expectation(surface: s, commit: c, changed: ch, under: u, space: String(f[5]), held: f[6] == "1")
+        }
+    }
+
+    @Test("Every commit of the matrix and of the named cases gets exactly the client's changed and under-damaged pixel counts", arguments: ["weston", "mutter"])
+    func knownAnswers(compositor name: String) throws {
+        let compositor = try PrivateCompositor(name == "weston" ? .weston() : .gnome())
+        defer { compositor.stop() }
+        let client = try InspectRun.buildClient("surface-states")
+        defer { unlink(client) }
+        let run = try InspectRun.run([client], environment: compositor.clientEnvironment, timeout: 300)
+        defer { run.removeDirectory() }
+        #expect(run.output.contains("matrix 384 cases"), "\(run.output.suffix(2000))")
+        #expect(run.output.contains("done"), "\(run.output.suffix(2000))")
+        let expected = Self.expectations(run.output)
+        #expect(expected.count == 384 * 2 + 128 + 13)
+        let buffers = run.records.filter { $0["kind"] as? String == "buffer" }
+        var byCommit: [String: [String: Any]] = [:]
+        for record in buffers {
+            byCommit["\(record["surface"] as? Int ?? -1)/\(record["commit"] as? Int ?? -1)"] = record
+        }
+        var failures: [String] = []
+        for e in expected {
+            guard let record = byCommit["\(e.surface)/\(e.commit)"] else {
+                failures.append("@\(e.surface) commit \(e.commit): no record")
+                continue
+            }
+            let got = (record["content"] as? String ?? "", record["changed_px"] as? Int ?? -1, record["under_damage_px"] as? Int ?? -1,
+                       record["space"] as? String ?? "", record["held_write"] as? Bool ?? false)
+            if got != ("compared", e.changed, e.under, e.space, e.held) {
+                failures.append("@\(e.surface) commit \(e.commit): expected compared \(e.changed)/\(e.under) \(e.space) held \(e.held), got \(got) \(record["role"] ?? "")")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of \(expected.count) wrong:\n\(failures.prefix(40).joined(separator: "\n"))")
+        // Only each surface's first buffer is new content.
+        var seen: Set<Int> = []
+        let renewed = buffers.filter { record in
+            let first = seen.insert(record["surface"] as? Int ?? -1).inserted
+            return !first && record["content"] as? String == "new"
+        }
+        #expect(renewed.isEmpty, "\(renewed.prefix(5))")
+        // Under-damage and a held write were found: exit status 1.
+        #expect(run.status == 1, "\(run.output.suffix(2000))")
+    }
+}
