@@ -25,6 +25,9 @@ public final class InspectProxy {
     /// log followed while the client runs (`tail -f`) keeps up with a slow client.
     private var logWrittenAt: Double = 0
     private var evidence: EvidenceWriter?
+    /// The `--report` page being gathered, and its file (opened at start, written at the end).
+    private var htmlReport: HTMLReport?
+    private var reportFD: Int32 = -1
     private var connections = 0
 
     /// Rows of a commit's pixels compared per turn of the poll loop: at 1920×1080, 64 rows
@@ -177,6 +180,15 @@ public final class InspectProxy {
         }
         flushLog(force: true)
         let cpu = max(0, Self.processCPUSeconds() - startCPU)
+        let summary = report.summary(cpuSeconds: cpu, wallSeconds: elapsed)
+        if let htmlReport, reportFD >= 0 {
+            let page = htmlReport.html(report: report, summary: summary, command: options.command)
+            if let failure = DescriptorOutput.write(Array(page.utf8), to: reportFD) {
+                report.outputError("cannot write the report \(options.reportPath ?? ""): \(String(cString: strerror(failure)))")
+            }
+            close(reportFD)
+            reportFD = -1
+        }
         DescriptorOutput.standardError(report.summary(cpuSeconds: cpu, wallSeconds: elapsed))
         if let line = evidence?.summaryLine { DescriptorOutput.standardError(line + "\n") }
         if let ratio = options.failOver {
@@ -225,6 +237,12 @@ public final class InspectProxy {
         }
         if let directory = options.evidenceDirectory {
             evidence = try EvidenceWriter(directory: directory)
+        }
+        if let path = options.reportPath {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw InspectError.output("cannot write the report \(path): \(String(cString: strerror(errno)))") }
+            reportFD = fd
+            htmlReport = HTMLReport()
         }
     }
 
@@ -308,6 +326,7 @@ public final class InspectProxy {
             }
         }
         report.add(record)
+        htmlReport?.add(record, pixels)
         if log >= 0 {
             logBuffer.append(contentsOf: record.jsonLine.utf8)
             logBuffer.append(UInt8(ascii: "\n"))
