@@ -415,11 +415,19 @@ public final class DamageTracker {
         before: ContentSnapshot, shownBy old: SurfaceMapping, after: ContentSnapshot, shownBy new: SurfaceMapping, damage: DamageRegion
     ) -> ContentComparison {
         var comparison = ContentComparison()
+        let (oldPixels, newPixels) = (visibleColours(before), visibleColours(after))
+        // The buffer pixel each surface column and row samples (the map is separable).
+        let oldColumns = (0..<new.surfaceWidth).map { old.bufferPixel(sx: $0, sy: 0) }, oldRows = (0..<new.surfaceHeight).map { old.bufferPixel(sx: 0, sy: $0) }
+        let newColumns = (0..<new.surfaceWidth).map { new.bufferPixel(sx: $0, sy: 0) }, newRows = (0..<new.surfaceHeight).map { new.bufferPixel(sx: 0, sy: $0) }
+        func index(_ column: (x: Int, y: Int), _ row: (x: Int, y: Int), swapped: Bool, width: Int) -> Int {
+            swapped ? column.y * width + row.x : row.y * width + column.x
+        }
         for sy in 0..<new.surfaceHeight {
             let spans = damage.spans(inRow: sy)
             for sx in 0..<new.surfaceWidth {
-                let a = old.bufferPixel(sx: sx, sy: sy), b = new.bufferPixel(sx: sx, sy: sy)
-                guard before.argb(x: a.x, y: a.y) != after.argb(x: b.x, y: b.y) else { continue }
+                let a = oldPixels[index(oldColumns[sx], oldRows[sy], swapped: old.swapsAxes, width: before.width)]
+                let b = newPixels[index(newColumns[sx], newRows[sy], swapped: new.swapsAxes, width: after.width)]
+                guard a != b else { continue }
                 let pixel = PixelRect(x: sx, y: sy, width: 1, height: 1)
                 comparison.changedPixels += 1
                 comparison.changedBounds = comparison.changedBounds.union(pixel)
@@ -430,6 +438,20 @@ public final class DamageTracker {
             }
         }
         return comparison
+    }
+
+    /// Every pixel of `snapshot` as visible 32-bit ARGB (an X channel opaque), row by row:
+    /// read directly for the 8888 formats, converted for the others.
+    static func visibleColours(_ snapshot: ContentSnapshot) -> [UInt32] {
+        let code = snapshot.format.code
+        let argb: Set<UInt32> = [0, BufferFormat.fourcc("AR24")], xrgb: Set<UInt32> = [1, BufferFormat.fourcc("XR24")]
+        guard argb.contains(code) || xrgb.contains(code) else {
+            return (0..<snapshot.height).flatMap { y in (0..<snapshot.width).map { snapshot.argb(x: $0, y: y) } }
+        }
+        let opaque: UInt32 = xrgb.contains(code) ? 0xff00_0000 : 0
+        return snapshot.bytes.withUnsafeBytes { raw in
+            (0..<snapshot.width * snapshot.height).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) | opaque }
+        }
     }
 
     /// Completes `record` from the pixels a commit's comparison `captured`, and makes them the
