@@ -163,7 +163,8 @@ public final class HTMLReport {
         let (width, rowHeight, label) = (900.0, 22.0, 260.0)
         let height = rowHeight * Double(surfaceOrder.count) + 24
         var svg = "<h2>Timeline</h2>\n<p class=\"legend\">Each mark is a commit:<span style=\"background:#3a9d4a\"></span>compared, clean<span style=\"background:#3b6fd1\"></span>new content<span style=\"background:#e0227a\"></span>under-damage<span style=\"background:#f08a00\"></span>held-buffer write<span style=\"background:#aaa\"></span>no buffer</p>\n"
-        svg += "<svg id=\"timeline\" width=\"\(Int(width + label + 20))\" height=\"\(Int(height))\" font-size=\"12\">\n"
+        // Scales down to the page's width (text with it), never up.
+        svg += "<svg id=\"timeline\" viewBox=\"0 0 \(Int(width + label + 20)) \(Int(height))\" style=\"width: 100%; max-width: \(Int(width + label + 20))px\" font-size=\"12\">\n"
         for (row, key) in surfaceOrder.enumerated() {
             let y = Double(row) * rowHeight + 4
             svg += "<text x=\"0\" y=\"\(y + 14)\">\(Self.escape("\(key) \(roles[key] ?? "")".prefix(40).description))</text>\n"
