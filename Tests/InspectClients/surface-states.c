@@ -2,6 +2,7 @@
  * Known-answer cases for damask-inspect's surface-state model, all played by one process.
  *
  *   surface-states [matrix] [cases]     (no argument: both)
+ *   surface-states probe-transform      (a screen check by hand, see probe_transform)
  *
  * For every commit whose answer it knows, the client prints one line
  *
@@ -447,6 +448,63 @@ static void cached_write_case(void)
 	roundtrip();
 }
 
+/* ---- a screen check (by hand, with scripts/screenshot): what Weston shows after a change
+ * of buffer transform without damage ---- */
+
+static bool frame_done;
+static void frame_callback_done(void *data, struct wl_callback *callback, uint32_t time)
+{
+	frame_done = true;
+	wl_callback_destroy(callback);
+}
+static const struct wl_callback_listener frame_listener = { frame_callback_done };
+
+/* Commits, then waits until the compositor has repainted (its frame callback). */
+static void commit_and_wait(struct wl_surface *s)
+{
+	frame_done = false;
+	wl_callback_add_listener(wl_surface_frame(s), &frame_listener, NULL);
+	wl_surface_commit(s);
+	while (!frame_done)
+		if (wl_display_dispatch(display) < 0)
+			exit(2);
+}
+
+/* Maps 200x200 (red top quarter, grey below), prints "shown 1" and waits for a line on
+ * standard input; then commits the same buffer with buffer transform 180 and no damage,
+ * prints "shown 2", waits for a line; then commits it again damaged whole, prints "shown 3",
+ * waits for a line. On a compositor that repainted the surface at step 2 the red is at the
+ * bottom there; one that repaints only damage still shows it at the top until step 3. */
+static void probe_transform(void)
+{
+	struct wl_surface *s = toplevel("probe-transform");
+	struct buffer b = make_buffer(200, 200, WL_SHM_FORMAT_XRGB8888, 0xff808080);
+	fill(&b, 0, 0, 200, 50, 0xffc02020);
+	wl_surface_attach(s, b.buffer, 0, 0);
+	wl_surface_damage_buffer(s, 0, 0, 200, 200);
+	commit_and_wait(s);
+	printf("shown 1\n");
+	fflush(stdout);
+	char line[16];
+	if (!fgets(line, sizeof line, stdin))
+		exit(2);
+	wl_surface_set_buffer_transform(s, WL_OUTPUT_TRANSFORM_180);
+	wl_surface_attach(s, b.buffer, 0, 0);
+	commit_and_wait(s);
+	printf("shown 2\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof line, stdin))
+		exit(2);
+	/* The control: the same, damaged whole. */
+	wl_surface_attach(s, b.buffer, 0, 0);
+	wl_surface_damage(s, 0, 0, 200, 200);
+	commit_and_wait(s);
+	printf("shown 3\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof line, stdin))
+		exit(2);
+}
+
 int main(int argc, char **argv)
 {
 	bool all = argc < 2;
@@ -470,6 +528,8 @@ int main(int argc, char **argv)
 			nested_case();
 			cached_write_case();
 		}
+		if (!all && strcmp(what, "probe-transform") == 0)
+			probe_transform();
 		if (all)
 			break;
 	}
