@@ -391,53 +391,43 @@ public final class DamageTracker {
             }
             finishMeasure(&record, captured: captured, buffer: buffer, on: surface, previous: previous)
             if let shownBefore {
-                let comparison = Self.compareOnSurface(
-                    before: shownBefore.store.snapshot(), shownBy: shownBefore.mapping, after: captured.store.snapshot(), shownBy: mapping,
-                    damage: surfaceDamage)
+                let before = Self.surfaceImage(shownBefore.store.snapshot(), shownBy: shownBefore.mapping)
+                let after = Self.surfaceImage(captured.store.snapshot(), shownBy: mapping)
+                let comparison = ContentComparison(previous: before, current: after, damage: surfaceDamage)
                 record.content = .compared
                 record.comparedOnSurface = true
                 record.changedPixels = comparison.changedPixels
                 record.changedBounds = comparison.changedBounds
-                record.changedBoxes = comparison.changedBounds.isEmpty ? [] : [comparison.changedBounds]
+                record.changedBoxes = comparison.changedBoxes
                 record.underDamagePixels = comparison.underDamagePixels
                 record.underDamageBounds = comparison.underDamageBounds
-                return emit()
+                return emit(record.isOffending ? CommitEvidence(previous: before, current: after, damage: surfaceDamage) : nil)
             }
             let offending = record.isOffending
             emit(previous.flatMap { offending ? CommitEvidence(previous: $0.snapshot(), current: captured.store.snapshot(), damage: region) : nil })
         }
     }
 
-    /// Compares what the surface showed (`before`, through its mapping) with what it shows now,
-    /// surface pixel by surface pixel (each sampled at its centre, colours converted so that
-    /// formats compare), against `damage` in surface pixels.
-    static func compareOnSurface(
-        before: ContentSnapshot, shownBy old: SurfaceMapping, after: ContentSnapshot, shownBy new: SurfaceMapping, damage: DamageRegion
-    ) -> ContentComparison {
-        var comparison = ContentComparison()
-        let (oldPixels, newPixels) = (visibleColours(before), visibleColours(after))
+    /// What `snapshot` shows on its surface through `mapping`: one ARGB8888 pixel per
+    /// surface pixel, sampled at its centre, colours converted (an X channel opaque), so that
+    /// two contents of any geometry, size and format compare pixel by pixel.
+    static func surfaceImage(_ snapshot: ContentSnapshot, shownBy mapping: SurfaceMapping) -> ContentSnapshot {
+        let pixels = visibleColours(snapshot)
         // The buffer pixel each surface column and row samples (the map is separable).
-        let oldColumns = (0..<new.surfaceWidth).map { old.bufferPixel(sx: $0, sy: 0) }, oldRows = (0..<new.surfaceHeight).map { old.bufferPixel(sx: 0, sy: $0) }
-        let newColumns = (0..<new.surfaceWidth).map { new.bufferPixel(sx: $0, sy: 0) }, newRows = (0..<new.surfaceHeight).map { new.bufferPixel(sx: 0, sy: $0) }
-        func index(_ column: (x: Int, y: Int), _ row: (x: Int, y: Int), swapped: Bool, width: Int) -> Int {
-            swapped ? column.y * width + row.x : row.y * width + column.x
-        }
-        for sy in 0..<new.surfaceHeight {
-            let spans = damage.spans(inRow: sy)
-            for sx in 0..<new.surfaceWidth {
-                let a = oldPixels[index(oldColumns[sx], oldRows[sy], swapped: old.swapsAxes, width: before.width)]
-                let b = newPixels[index(newColumns[sx], newRows[sy], swapped: new.swapsAxes, width: after.width)]
-                guard a != b else { continue }
-                let pixel = PixelRect(x: sx, y: sy, width: 1, height: 1)
-                comparison.changedPixels += 1
-                comparison.changedBounds = comparison.changedBounds.union(pixel)
-                if !spans.contains(where: { $0.contains(sx) }) {
-                    comparison.underDamagePixels += 1
-                    comparison.underDamageBounds = comparison.underDamageBounds.union(pixel)
+        let columns = (0..<mapping.surfaceWidth).map { mapping.bufferPixel(sx: $0, sy: 0) }
+        let rows = (0..<mapping.surfaceHeight).map { mapping.bufferPixel(sx: 0, sy: $0) }
+        var bytes = [UInt8](repeating: 0, count: mapping.surfaceWidth * mapping.surfaceHeight * 4)
+        bytes.withUnsafeMutableBytes { out in
+            var offset = 0
+            for row in rows {
+                for column in columns {
+                    let index = mapping.swapsAxes ? column.y * snapshot.width + row.x : row.y * snapshot.width + column.x
+                    out.storeBytes(of: pixels[index], toByteOffset: offset, as: UInt32.self)
+                    offset += 4
                 }
             }
         }
-        return comparison
+        return ContentSnapshot(width: mapping.surfaceWidth, height: mapping.surfaceHeight, format: BufferFormat(code: 0), bytes: bytes)
     }
 
     /// Every pixel of `snapshot` as visible 32-bit ARGB (an X channel opaque), row by row:

@@ -24,6 +24,11 @@ public final class HTMLReport {
     /// An offending commit, with its images (PNG bytes, when the pixels were at hand).
     struct Offence {
         let record: CommitRecord
+        /// The images' size and the damage drawn over them: buffer pixels, or surface pixels
+        /// for a commit compared on the surface.
+        let width: Int
+        let height: Int
+        let damage: [PixelRect]
         let before: [UInt8]?
         let after: [UInt8]?
         let difference: [UInt8]?
@@ -56,7 +61,10 @@ public final class HTMLReport {
             images = Self.images(evidence)
             imagesWritten += 1
         }
-        offences.append(Offence(record: record, before: images.before, after: images.after, difference: images.difference))
+        offences.append(Offence(
+            record: record, width: evidence?.current.width ?? record.width, height: evidence?.current.height ?? record.height,
+            damage: evidence.map { record.comparedOnSurface ? $0.damage.rects : record.damage } ?? record.damage,
+            before: images.before, after: images.after, difference: images.difference))
     }
 
     /// Before, after and difference PNGs: the difference shows unchanged pixels dimmed,
@@ -192,21 +200,23 @@ public final class HTMLReport {
             }
             if r.heldWrite { what.append("the buffer was written while the compositor held it") }
             html += "<div class=\"offence\"><h3>client \(r.client) @\(r.surface) \(Self.escape(r.role)), commit \(r.commit) (\(String(format: "%.3f", r.time)) s)</h3>\n"
-            html += "<p>\(Self.escape(what.joined(separator: "; "))). Buffer \(r.width)×\(r.height) \(Self.escape(r.format)), \(r.changedPixels) px changed, damage \(r.damage.map(\.description).joined(separator: " ")) (\(r.damagePixels) px).</p>\n"
+            if r.comparedOnSurface { what.append("compared on the surface after a geometry change: images and damage in surface pixels") }
+            html += "<p>\(Self.escape(what.joined(separator: "; "))). Buffer \(r.width)×\(r.height) \(Self.escape(r.format)), \(r.changedPixels) px changed, damage in buffer pixels \(r.damage.map(\.description).joined(separator: " ")) (\(r.damagePixels) px).</p>\n"
             if let before = offence.before, let after = offence.after, let difference = offence.difference {
-                let scale = max(1, min(8, 360 / max(1, r.width)))
+                let (width, height) = (offence.width, offence.height)
+                let scale = max(1, min(8, 360 / max(1, width)))
                 html += "<div class=\"images\">"
                 for (caption, png) in [("before", before), ("after", after), ("difference", difference)] {
-                    html += "<figure><div class=\"frame\"><img alt=\"\(caption)\" width=\"\(r.width * scale)\" height=\"\(r.height * scale)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
-                    html += "<svg viewBox=\"0 0 \(r.width) \(r.height)\" preserveAspectRatio=\"none\">"
-                    for rect in r.damage {
+                    html += "<figure><div class=\"frame\"><img alt=\"\(caption)\" width=\"\(width * scale)\" height=\"\(height * scale)\" src=\"data:image/png;base64,\(Data(png).base64EncodedString())\">"
+                    html += "<svg viewBox=\"0 0 \(width) \(height)\" preserveAspectRatio=\"none\">"
+                    for rect in offence.damage {
                         html += "<rect class=\"damage\" x=\"\(rect.x)\" y=\"\(rect.y)\" width=\"\(rect.width)\" height=\"\(rect.height)\" fill=\"none\" stroke=\"#00b4ff\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\"/>"
                     }
                     html += "</svg></div><figcaption>\(caption)</figcaption></figure>"
                 }
                 html += "</div>\n"
             } else {
-                html += "<p><em>No images: \(r.kind == .heldWrite ? "found at the buffer's release" : r.comparedOnSurface ? "compared on the surface (geometry change)" : "past the image limit or not at hand").</em></p>\n"
+                html += "<p><em>No images: \(r.kind == .heldWrite ? "found at the buffer's release" : "past the image limit, or not at hand").</em></p>\n"
             }
             html += "</div>\n"
         }
