@@ -143,7 +143,8 @@ struct SurfaceMapping {
                     allowed = Self.union(allowed, [band.top..<band.bottom])
                 }
             }
-            let result = allowed.map(columnsInside).filter { !$0.isEmpty }
+            // Sorted: under a reversed axis the surface's first span is the buffer's last.
+            let result = allowed.map(columnsInside).filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
             cache[row] = result
             return result
         }

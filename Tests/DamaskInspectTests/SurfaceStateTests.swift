@@ -219,4 +219,19 @@ struct SurfaceStateTests {
         f.tracker.request(objectID: 11, interface: "wl_surface", message: "commit", values: [])
         #expect(f.records.count < 200)
     }
+
+    @Test("Under a flipped transform with a viewport, two damaged spans in the same rows each cover their change (the spans come in reversed order)")
+    func flippedViewportWithTwoSpans() throws {
+        let f = try Fixture()
+        Self.viewport(f, destination: (32, 16))  // 2× upscale
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(4)])
+        f.commitBaseline()
+        f.write(buffer: 7, x: 2, y: 3, 0x00ff00)
+        f.write(buffer: 7, x: 12, y: 3, 0x00ff00)
+        // Buffer x 2 shows at surface x 26..<28, buffer x 12 at 6..<8 (flipped, 2×).
+        f.commit(buffer: 7, damage: [PixelRect(x: 26, y: 6, width: 2, height: 2), PixelRect(x: 6, y: 6, width: 2, height: 2)], bufferDamage: false)
+        let record = try #require(f.records.last)
+        #expect(record.changedPixels == 2)
+        #expect(record.underDamagePixels == 0, "\(record)")
+    }
 }

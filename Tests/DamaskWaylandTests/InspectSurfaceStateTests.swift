@@ -36,7 +36,7 @@ struct InspectSurfaceStateTests {
         #expect(run.output.contains("matrix 384 cases"), "\(run.output.suffix(2000))")
         #expect(run.output.contains("done"), "\(run.output.suffix(2000))")
         let expected = Self.expectations(run.output)
-        #expect(expected.count == 384 * 2 + 128 + 13)
+        #expect(expected.count == 384 * 3 + 128 + 13)
         let buffers = run.records.filter { $0["kind"] as? String == "buffer" }
         var byCommit: [String: [String: Any]] = [:]
         for record in buffers {

@@ -15,8 +15,9 @@
  * "matrix" plays every buffer transform x buffer scale 1, 2 x viewport (none, destination
  * 2x, source crop) x damage / damage_buffer x sub-surface sync / desync x XRGB8888 /
  * ARGB8888 on sub-surfaces of one toplevel: a change declared exactly (0 under-damage), a
- * change with the damage elsewhere (all of it under-damage), and, with a crop, a change
- * outside the crop without damage (never shown: 0). "cases" plays the named cases of issue
+ * change with the damage elsewhere (all of it under-damage), two changes in the same rows
+ * each declared exactly (0), and, with a crop, a change outside the crop without damage
+ * (never shown: 0). "cases" plays the named cases of issue
  * 34, each on a toplevel of its own titled after it. Prints "done"; exits 0, 2 when it cannot
  * connect or map.
  */
@@ -227,9 +228,20 @@ static void matrix(void)
 		expect(surface, ++commit, 16, 16, "buffer", 0);
 		if (sync)
 			wl_surface_commit(parent);
+		/* Two changes side by side in the same rows, each declared exactly (the damage's
+		 * spans come in the opposite order under a flipped axis). */
+		struct buffer two = copy_buffer(&d, format);
+		fill(&two, 4, 10, 2, 2, 0xffc0c020);
+		fill(&two, 16, 10, 2, 2, 0xffc0c020);
+		declare(surface, &g, surface_damage, 4, 10, 2, 2);
+		declare(surface, &g, surface_damage, 16, 10, 2, 2);
+		commit_buffer(surface, &two);
+		expect(surface, ++commit, 8, 0, "buffer", 0);
+		if (sync)
+			wl_surface_commit(parent);
 		if (viewport == 2) {
 			/* A change the crop hides (buffer pixel 0, 0 is outside every crop here). */
-			struct buffer e = copy_buffer(&d, format);
+			struct buffer e = copy_buffer(&two, format);
 			fill(&e, 0, 0, 1, 1, 0xff2020c0);
 			commit_buffer(surface, &e);
 			expect(surface, ++commit, 1, 0, "buffer", 0);
