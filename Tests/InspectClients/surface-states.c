@@ -3,6 +3,7 @@
  *
  *   surface-states [matrix] [cases]     (no argument: both)
  *   surface-states probe-transform      (a screen check by hand, see probe_transform)
+ *   surface-states probe-subpixel       (a screen check by hand, see probe_subpixel)
  *
  * For every commit whose answer it knows, the client prints one line
  *
@@ -517,6 +518,36 @@ static void probe_transform(void)
 		exit(2);
 }
 
+/* Maps a 10x10 grey buffer shown at 200x200 (each buffer pixel 20x20 surface pixels), prints
+ * "shown 1", waits for a line; then paints buffer pixel (2, 2) red and damages only surface
+ * (40, 40, 10, 10), a quarter of that pixel's image; prints "shown 2", waits for a line. A
+ * compositor repainting surface pixels shows a 10x10 red square there, the rest of the
+ * pixel's 20x20 image stale. */
+static void probe_subpixel(void)
+{
+	struct wl_surface *s = toplevel("probe-subpixel");
+	struct wp_viewport *vp = wp_viewporter_get_viewport(viewporter, s);
+	wp_viewport_set_destination(vp, 200, 200);
+	struct buffer a = make_buffer(10, 10, WL_SHM_FORMAT_XRGB8888, 0xff808080);
+	wl_surface_attach(s, a.buffer, 0, 0);
+	wl_surface_damage_buffer(s, 0, 0, 10, 10);
+	commit_and_wait(s);
+	printf("shown 1\n");
+	fflush(stdout);
+	char line[16];
+	if (!fgets(line, sizeof line, stdin))
+		exit(2);
+	struct buffer b = copy_buffer(&a, WL_SHM_FORMAT_XRGB8888);
+	fill(&b, 2, 2, 1, 1, 0xffc02020);
+	wl_surface_attach(s, b.buffer, 0, 0);
+	wl_surface_damage(s, 40, 40, 10, 10);
+	commit_and_wait(s);
+	printf("shown 2\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof line, stdin))
+		exit(2);
+}
+
 int main(int argc, char **argv)
 {
 	bool all = argc < 2;
@@ -542,6 +573,8 @@ int main(int argc, char **argv)
 		}
 		if (!all && strcmp(what, "probe-transform") == 0)
 			probe_transform();
+		if (!all && strcmp(what, "probe-subpixel") == 0)
+			probe_subpixel();
 		if (all)
 			break;
 	}
