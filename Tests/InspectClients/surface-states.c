@@ -15,7 +15,8 @@
  * compared on the surface), and whether the client wrote into a buffer after committing it.
  * "matrix" plays every buffer transform x buffer scale 1, 2 x viewport (none, destination
  * 2x, source crop) x damage / damage_buffer x sub-surface sync / desync x XRGB8888 /
- * ARGB8888 on sub-surfaces of one toplevel: a change declared exactly (0 under-damage), a
+ * ARGB8888 / RGB565 / XRGB2101010 (the last two where the compositor offers them) on
+ * sub-surfaces of one toplevel: a change declared exactly (0 under-damage), a
  * change with the damage elsewhere (all of it under-damage), two changes in the same rows
  * each declared exactly (0), and, with a crop, a change outside the crop without damage
  * (never shown: 0). "cases" plays the named cases of issue
@@ -36,27 +37,46 @@
 
 static struct wl_display *display;
 static struct wp_viewporter *viewporter;
+/* Which of the matrix's extra formats the compositor offers. */
+static bool has_rgb565, has_xrgb2101010;
+
+static void shm_format(void *data, struct wl_shm *shm, uint32_t format)
+{
+	if (format == WL_SHM_FORMAT_RGB565)
+		has_rgb565 = true;
+	if (format == WL_SHM_FORMAT_XRGB2101010)
+		has_xrgb2101010 = true;
+}
+
+static const struct wl_shm_listener shm_listener = { shm_format };
 
 static void viewporter_global(void *data, struct wl_registry *registry, uint32_t name,
 			      const char *interface, uint32_t version)
 {
 	if (strcmp(interface, "wp_viewporter") == 0)
 		viewporter = wl_registry_bind(registry, name, &wp_viewporter_interface, 1);
+	/* A second wl_shm, bound here to hear its formats (the first one's went unheard). */
+	if (strcmp(interface, "wl_shm") == 0)
+		wl_shm_add_listener(wl_registry_bind(registry, name, &wl_shm_interface, 1), &shm_listener, NULL);
 }
 
 static const struct wl_registry_listener viewporter_listener = { viewporter_global, registry_remove };
 
-/* A buffer in a memfd of its own (never freed: the process is short). */
+/* A buffer in a memfd of its own (never freed: the process is short); 4 bytes a pixel, 2 for
+ * RGB565. */
 struct buffer {
 	struct wl_buffer *buffer;
-	uint32_t *pixels;
-	int width, height;
+	uint8_t *pixels;
+	int width, height, bpp;
 };
 
-static struct buffer make_buffer(int width, int height, uint32_t format, uint32_t fill)
+static void fill(struct buffer *b, int x0, int y0, int w, int h, uint32_t color);
+
+static struct buffer make_buffer(int width, int height, uint32_t format, uint32_t color)
 {
-	struct buffer b = { NULL, NULL, width, height };
-	size_t size = (size_t)width * height * 4;
+	int bpp = format == WL_SHM_FORMAT_RGB565 ? 2 : 4;
+	struct buffer b = { NULL, NULL, width, height, bpp };
+	size_t size = (size_t)width * height * bpp;
 	int fd = memfd_create("surface-states", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, size) < 0)
 		exit(2);
@@ -64,27 +84,28 @@ static struct buffer make_buffer(int width, int height, uint32_t format, uint32_
 	if (b.pixels == MAP_FAILED)
 		exit(2);
 	struct wl_shm_pool *pool = wl_shm_create_pool(shm, fd, size);
-	b.buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * 4, format);
+	b.buffer = wl_shm_pool_create_buffer(pool, 0, width, height, width * bpp, format);
 	wl_shm_pool_destroy(pool);
 	close(fd);
-	for (int i = 0; i < width * height; i++)
-		b.pixels[i] = fill;
+	fill(&b, 0, 0, width, height, color);
 	return b;
 }
 
-/* A copy of `from`'s pixels in a new buffer of the same size and `format`. */
+/* A copy of `from`'s pixels in a new buffer of the same size and `format` (of the same
+ * pixel size). */
 static struct buffer copy_buffer(const struct buffer *from, uint32_t format)
 {
 	struct buffer b = make_buffer(from->width, from->height, format, 0);
-	memcpy(b.pixels, from->pixels, (size_t)from->width * from->height * 4);
+	memcpy(b.pixels, from->pixels, (size_t)from->width * from->height * from->bpp);
 	return b;
 }
 
+/* Fills a rectangle with `color`'s low bytes (4, or 2 for RGB565), little-endian. */
 static void fill(struct buffer *b, int x0, int y0, int w, int h, uint32_t color)
 {
 	for (int y = y0; y < y0 + h; y++)
 		for (int x = x0; x < x0 + w; x++)
-			b->pixels[y * b->width + x] = color;
+			memcpy(b->pixels + ((size_t)y * b->width + x) * b->bpp, &color, b->bpp);
 }
 
 static unsigned id(struct wl_surface *surface) { return wl_proxy_get_id((struct wl_proxy *)surface); }
@@ -187,9 +208,13 @@ static void matrix(void)
 	for (int viewport = 0; viewport < 3; viewport++)
 	for (int surface_damage = 0; surface_damage < 2; surface_damage++)
 	for (int sync = 0; sync < 2; sync++)
-	for (int argb = 0; argb < 2; argb++) {
+	for (int f = 0; f < 4; f++) {
+		/* Colours below differ in their low 16 bits too, so they differ in every format. */
+		static const uint32_t formats[] = { WL_SHM_FORMAT_XRGB8888, WL_SHM_FORMAT_ARGB8888, WL_SHM_FORMAT_RGB565, WL_SHM_FORMAT_XRGB2101010 };
+		uint32_t format = formats[f];
+		if ((format == WL_SHM_FORMAT_RGB565 && !has_rgb565) || (format == WL_SHM_FORMAT_XRGB2101010 && !has_xrgb2101010))
+			continue;
 		struct geometry g = { transform, scale, viewport };
-		uint32_t format = argb ? WL_SHM_FORMAT_ARGB8888 : WL_SHM_FORMAT_XRGB8888;
 		struct wl_surface *surface = wl_compositor_create_surface(compositor);
 		struct wl_subsurface *sub = wl_subcompositor_get_subsurface(subcompositor, surface, parent);
 		if (!sync)
@@ -215,7 +240,7 @@ static void matrix(void)
 			wl_surface_commit(parent);
 		/* A change declared exactly. */
 		struct buffer c = copy_buffer(&b, format);
-		fill(&c, 8, 6, 4, 4, 0xffc02020);
+		fill(&c, 8, 6, 4, 4, 0xffc02121);
 		declare(surface, &g, surface_damage, 8, 6, 4, 4);
 		commit_buffer(surface, &c);
 		expect(surface, ++commit, 16, 0, "buffer", 0);
@@ -223,7 +248,7 @@ static void matrix(void)
 			wl_surface_commit(parent);
 		/* A change with the damage elsewhere (a corner far from it). */
 		struct buffer d = copy_buffer(&c, format);
-		fill(&d, 14, 8, 4, 4, 0xff20c020);
+		fill(&d, 14, 8, 4, 4, 0xff20c042);
 		declare(surface, &g, surface_damage, 0, 0, 2, 2);
 		commit_buffer(surface, &d);
 		expect(surface, ++commit, 16, 16, "buffer", 0);
@@ -232,8 +257,8 @@ static void matrix(void)
 		/* Two changes side by side in the same rows, each declared exactly (the damage's
 		 * spans come in the opposite order under a flipped axis). */
 		struct buffer two = copy_buffer(&d, format);
-		fill(&two, 4, 10, 2, 2, 0xffc0c020);
-		fill(&two, 16, 10, 2, 2, 0xffc0c020);
+		fill(&two, 4, 10, 2, 2, 0xffc0c063);
+		fill(&two, 16, 10, 2, 2, 0xffc0c063);
 		declare(surface, &g, surface_damage, 4, 10, 2, 2);
 		declare(surface, &g, surface_damage, 16, 10, 2, 2);
 		commit_buffer(surface, &two);
@@ -243,7 +268,7 @@ static void matrix(void)
 		if (viewport == 2) {
 			/* A change the crop hides (buffer pixel 0, 0 is outside every crop here). */
 			struct buffer e = copy_buffer(&two, format);
-			fill(&e, 0, 0, 1, 1, 0xff2020c0);
+			fill(&e, 0, 0, 1, 1, 0xff2020c4);
 			commit_buffer(surface, &e);
 			expect(surface, ++commit, 1, 0, "buffer", 0);
 			if (sync)
