@@ -36,6 +36,8 @@ public final class HTMLReport {
 
     /// Offending commits that get images; the rest are listed without.
     public var imageLimit = 60
+    /// Clean commits drawn per surface on the timeline (offending ones are always drawn).
+    static let markLimit = 2000
     private var marks: [String: [Mark]] = [:]
     private var surfaceOrder: [String] = []
     private var roles: [String: String] = [:]
@@ -177,7 +179,21 @@ public final class HTMLReport {
             let y = Double(row) * rowHeight + 4
             svg += "<text x=\"0\" y=\"\(y + 14)\">\(Self.escape("\(key) \(roles[key] ?? "")".prefix(40).description))</text>\n"
             svg += "<line x1=\"\(label)\" x2=\"\(label + width)\" y1=\"\(y + 10)\" y2=\"\(y + 10)\" stroke=\"#ddd\"/>\n"
-            for mark in marks[key] ?? [] {
+            // A long run's row keeps every offending mark and at most `markLimit` of the rest,
+            // evenly spaced, so the page stays small enough to open.
+            let all = marks[key] ?? []
+            let plain = all.filter { $0.under == 0 && !$0.held }
+            let stride = max(1, (plain.count + Self.markLimit - 1) / Self.markLimit)
+            var kept = 0
+            let shown = all.filter { mark in
+                guard mark.under == 0, !mark.held else { return true }
+                defer { kept += 1 }
+                return kept % stride == 0
+            }
+            if shown.count < all.count {
+                svg += "<text class=\"thinned\" x=\"\(label + width)\" y=\"\(y + 24)\" text-anchor=\"end\" font-size=\"9\">\(all.count) commits, every \(stride)th clean one shown</text>\n"
+            }
+            for mark in shown {
                 let x = label + (mark.time - first) / span * width
                 let color: String
                 if mark.held { color = "#f08a00" } else if mark.under > 0 { color = "#e0227a" } else if mark.kind != .buffer { color = "#aaa" } else if mark.content == .new { color = "#3b6fd1" } else { color = "#3a9d4a" }

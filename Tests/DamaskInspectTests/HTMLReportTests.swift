@@ -64,4 +64,23 @@ struct HTMLReportTests {
         #expect(try InspectOptions(arguments: ["--report=r.html", "--", "client"]).reportPath == "r.html")
         #expect(throws: InspectError.self) { try InspectOptions(arguments: ["--report=", "client"]) }
     }
+
+    @Test("A long run's timeline keeps every offending commit and thins the clean ones to the limit, saying so")
+    func longTimelineIsThinned() {
+        let html = HTMLReport()
+        let summary = InspectReport()
+        for commit in 1...10_000 {
+            var record = CommitRecord(kind: .buffer, time: Double(commit) / 60, client: 1, surface: 3, role: "toplevel", commit: commit)
+            record.content = commit == 1 ? .new : .compared
+            if commit == 5_001 { record.underDamagePixels = 3 }
+            summary.add(record)
+            html.add(record, nil)
+        }
+        let page = html.html(report: summary, summary: "", command: ["c"])
+        let marks = page.components(separatedBy: "class=\"commit\"").count - 1
+        #expect(marks <= HTMLReport.markLimit + 1)
+        #expect(marks >= HTMLReport.markLimit / 2)
+        #expect(page.contains("commit 5001 at"))
+        #expect(page.contains("10000 commits, every 5th clean one shown"))
+    }
 }
