@@ -88,9 +88,14 @@ struct SurfaceMapping {
             let xs = surfaceRange(alongX.0, alongX.1, alongX: true), ys = surfaceRange(alongY.0, alongY.1, alongX: false)
             return PixelRect(x: xs.lowerBound, y: ys.lowerBound, width: xs.count, height: ys.count)
         }
-        let clamped = surface.map { rect in
-            PixelRect(x: max(-1, min(rect.x, 1 << 20)), y: max(-1, min(rect.y, 1 << 20)), width: min(rect.width, 1 << 21), height: min(rect.height, 1 << 21))
-        }
+        // Each edge is clamped, not the origin and size: moving the origin of a rect that lies
+        // left of or above the surface onto it would damage pixels it never covered.
+        func clamp(_ value: Int) -> Int { max(-1, min(value, 1 << 20)) }
+        let clamped = surface.map { rect -> PixelRect in
+            let (left, top) = (clamp(rect.x), clamp(rect.y))
+            let (right, bottom) = (clamp(rect.x.addingReportingOverflow(rect.width).partialValue), clamp(rect.y.addingReportingOverflow(rect.height).partialValue))
+            return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        }.filter { !$0.isEmpty }
         return DamageRegion(clamped + mapped, clippedTo: PixelRect(x: 0, y: 0, width: surfaceWidth, height: surfaceHeight))
     }
 

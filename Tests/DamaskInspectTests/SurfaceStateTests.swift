@@ -108,6 +108,20 @@ struct SurfaceStateTests {
         #expect(record.jsonLine.contains(#""space":"surface""#))
     }
 
+    @Test("Surface damage left of or above the surface damages nothing on it when the geometry changes (its edges are clamped, not moved onto the surface)")
+    func damageOutsideTheSurfaceStaysOutside() throws {
+        let f = try Fixture()
+        f.write(buffer: 7, x: 0, y: 0, 0xff0000)
+        f.commitBaseline()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(2)])
+        // Both rects end before the surface starts (x < 0, y < 0): they cover none of it.
+        f.commit(buffer: 7, damage: [PixelRect(x: -20, y: 0, width: 19, height: 8), PixelRect(x: 0, y: -30, width: 16, height: 29)], bufferDamage: false)
+        let record = try #require(f.records.last)
+        #expect(record.comparedOnSurface)
+        #expect(record.changedPixels == 2)
+        #expect(record.underDamagePixels == 2, "\(record)")
+    }
+
     @Test("ARGB8888 content committed again as XRGB8888 is compared: only pixels that were not opaque change")
     func formatChangeIsCompared() throws {
         let f = try Fixture()
