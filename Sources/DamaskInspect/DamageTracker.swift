@@ -113,6 +113,13 @@ public final class DamageTracker {
             if let tracked = surfaces[objectID] { commit(tracked) }
         case ("wl_surface", "destroy"):
             surfaces[objectID] = nil
+            // Its sub-surfaces are unmapped and orphaned: libwayland gives the id to the
+            // client's next new object, which must not become their parent.
+            for child in surfaces.values where child.parent == objectID && !child.isOrphaned {
+                child.isOrphaned = true
+                child.content = nil
+                child.currentBuffer = nil
+            }
         case ("wp_viewporter", "get_viewport"), ("xdg_wm_base", "get_xdg_surface"):
             surfaceOf[id(0)] = id(1)
         case ("wp_viewport", "set_source"):
@@ -144,6 +151,7 @@ public final class DamageTracker {
             surfaces[id(1)]?.role = "subsurface"
             surfaces[id(1)]?.parent = id(2)
             surfaces[id(1)]?.isSynchronized = true
+            surfaces[id(1)]?.isOrphaned = false
             surfaceOf[id(0)] = id(1)
         case ("wl_subsurface", "set_sync"):
             surface(objectID)?.isSynchronized = true
@@ -160,6 +168,7 @@ public final class DamageTracker {
             // mapping, shown whole) and is applied on its own commits again.
             if let tracked = surface(objectID) {
                 tracked.isSynchronized = false
+                tracked.isOrphaned = false
                 tracked.parent = nil
                 tracked.cached = nil
                 tracked.content = nil
@@ -244,6 +253,7 @@ public final class DamageTracker {
         var depth = 0
         while let tracked = current, let parent = tracked.parent, depth < 64 {
             if tracked.isSynchronized { return true }
+            if tracked.isOrphaned { return false }
             current = surfaces[parent]
             depth += 1
         }
@@ -287,7 +297,7 @@ public final class DamageTracker {
             schedule { [unowned self] in measure(pending, on: surface) }
         }
         guard depth < 64 else { return }
-        for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
+        for child in surfaces.values where child.parent == surface.id && child.id != surface.id && !child.isOrphaned {
             if underSynchronized || child.isSynchronized { applyCached(child, depth: depth + 1) }
         }
     }

@@ -222,6 +222,34 @@ struct SurfaceStateTests {
         #expect(!f.records.contains { $0.kind == .heldWrite })
     }
 
+    @Test("A synchronized sub-surface whose parent was destroyed is never applied, also not by a new surface given the parent's object id; it is unmapped")
+    func orphanedSubsurfaceIsNotAppliedByANewSurfaceWithItsParentsID() throws {
+        let f = try Fixture()
+        f.makeSubsurface()  // 10 under 11
+        f.commitWhole(7)
+        f.tracker.request(objectID: 3, interface: "wl_compositor", message: "create_surface", values: [.newID(14, interface: "wl_surface", version: 0)])
+        f.tracker.request(objectID: 14, interface: "wl_surface", message: "attach", values: [.object(8), .int(0), .int(0)])
+        f.commitParent()
+        #expect(f.records.last { $0.surface == 10 }?.content == .new)
+        f.release(7)
+        f.write(buffer: 7, x: 3, y: 3, 0x00ff00)
+        f.commit(buffer: 7, damage: [])  // cached: under-damage, if it were ever shown
+        f.tracker.request(objectID: 11, interface: "wl_surface", message: "destroy", values: [])
+        // libwayland gives the freed id to the client's next new object: here a new surface.
+        f.tracker.request(objectID: 3, interface: "wl_compositor", message: "create_surface", values: [.newID(11, interface: "wl_surface", version: 0)])
+        f.tracker.request(objectID: 11, interface: "wl_surface", message: "attach", values: [.object(8), .int(0), .int(0)])
+        f.commitParent()
+        #expect(f.records.filter { $0.surface == 10 }.count == 1, "\(f.records.filter { $0.surface == 10 })")
+        #expect(!f.records.contains { $0.underDamagePixels > 0 })
+        // Made a sub-surface of the new surface (after its wl_subsurface is destroyed), it is a new mapping.
+        f.tracker.request(objectID: 12, interface: "wl_subsurface", message: "destroy", values: [])
+        f.tracker.request(objectID: 4, interface: "wl_subcompositor", message: "get_subsurface",
+                          values: [.newID(15, interface: "wl_subsurface", version: 0), .object(10), .object(11)])
+        f.commit(buffer: 7, damage: [])
+        f.commitParent()
+        #expect(f.records.last { $0.surface == 10 }?.content == .new)
+    }
+
     @Test("Sub-surfaces made each other's parent (a protocol error the compositor sends) do not send the tracker round the loop")
     func subsurfaceCycleTerminates() throws {
         let f = try Fixture()
