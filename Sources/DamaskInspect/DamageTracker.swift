@@ -377,8 +377,11 @@ public final class DamageTracker {
         // Without a viewport a buffer pixel shows as whole surface pixels or a part of one, so
         // the declared damage (rounded out to buffer pixels) is what both Weston and mutter
         // repaint; with one, coverage is judged on the surface too (see SurfaceMapping).
+        // Buffer pixels beyond a multiple of the scale are never shown (see SurfaceMapping).
+        let unshown = mapping.unshownBufferRects
         let region = surface.geometry.source == nil && surface.geometry.destination == nil
-            ? declared : mapping.coverage(surfaceDamage: surfaceDamage, bufferDamage: declared)
+            ? unshown.isEmpty ? declared : DamageRegion(declared.rects + unshown, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+            : mapping.coverage(surfaceDamage: surfaceDamage, bufferDamage: declared)
         let measured = record
         // Unowned: the completion is kept only by the job this tracker runs (`activeCapture`);
         // a strong capture would be a cycle, leaking a dropped tracker's pending comparison.

@@ -25,9 +25,12 @@ public struct SurfaceGeometry: Sendable, Equatable {
     /// `bufferWidth`×`bufferHeight`, rounded outward and clipped to the buffer.
     public func bufferRect(fromSurface rect: PixelRect, bufferWidth: Int, bufferHeight: Int) -> PixelRect {
         let scale = Double(max(1, self.scale))
-        // The buffer as the surface sees it: transformed, then divided by the scale.
-        let transformedWidth = Double(swapsAxes ? bufferHeight : bufferWidth)
-        let transformedHeight = Double(swapsAxes ? bufferWidth : bufferHeight)
+        // The buffer as the surface sees it: transformed, then divided by the scale. A size
+        // that is not a multiple of the scale counts as the multiple below it, as Weston's
+        // surface size (integer division) and its transforms take it (mutter refuses it).
+        let whole = max(1, self.scale)
+        let transformedWidth = Double((swapsAxes ? bufferHeight : bufferWidth) / whole * whole)
+        let transformedHeight = Double((swapsAxes ? bufferWidth : bufferHeight) / whole * whole)
         let logical = (width: transformedWidth / scale, height: transformedHeight / scale)
         let crop = source ?? (0, 0, logical.width, logical.height)
         let surfaceSize: (width: Double, height: Double) =

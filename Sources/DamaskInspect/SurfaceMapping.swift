@@ -21,6 +21,13 @@ struct SurfaceMapping {
     private let xReversed: Bool
     private let yReversed: Bool
     private let scale: Double
+    /// The buffer pixels shown along buffer x and y: the whole buffer, but for a buffer whose
+    /// size is not a multiple of the scale (which Weston 10 accepts; mutter posts
+    /// `invalid_size`) the multiple below it. Weston sizes the surface by integer division and
+    /// maps it onto that many buffer pixels from the buffer's origin, whatever the transform:
+    /// the last rows or columns are never shown.
+    let shownWidth: Int
+    let shownHeight: Int
     private let crop: (x: Double, y: Double, width: Double, height: Double)
 
     init(geometry: SurfaceGeometry, bufferWidth: Int, bufferHeight: Int) {
@@ -32,7 +39,8 @@ struct SurfaceMapping {
         let scale = max(1, geometry.scale)
         self.scale = Double(scale)
         let transformed = swapsAxes ? (bufferHeight, bufferWidth) : (bufferWidth, bufferHeight)
-        crop = geometry.source ?? (0, 0, Double(transformed.0) / Double(scale), Double(transformed.1) / Double(scale))
+        (shownWidth, shownHeight) = (bufferWidth / scale * scale, bufferHeight / scale * scale)
+        crop = geometry.source ?? (0, 0, Double(transformed.0 / scale), Double(transformed.1 / scale))
         if let destination = geometry.destination {
             (surfaceWidth, surfaceHeight) = destination
         } else if let source = geometry.source {
@@ -45,7 +53,7 @@ struct SurfaceMapping {
     /// The surface coordinate (along x when `alongX`) of buffer coordinate `c` of the buffer
     /// axis that runs along it.
     private func surface(_ c: Double, alongX: Bool) -> Double {
-        let (length, reversed) = alongX == swapsAxes ? (Double(bufferHeight), alongX ? xReversed : yReversed) : (Double(bufferWidth), alongX ? xReversed : yReversed)
+        let (length, reversed) = alongX == swapsAxes ? (Double(shownHeight), alongX ? xReversed : yReversed) : (Double(shownWidth), alongX ? xReversed : yReversed)
         let t = reversed ? length - c : c
         return alongX
             ? (t / scale - crop.x) * Double(surfaceWidth) / crop.width
@@ -70,13 +78,20 @@ struct SurfaceMapping {
             let (size, origin, length) = alongX ? (surfaceWidth, crop.x, crop.width) : (surfaceHeight, crop.y, crop.height)
             let t = ((Double(s) + 0.5) * length / Double(size) + origin) * scale
             let runsY = alongX == swapsAxes
-            let axisLength = runsY ? bufferHeight : bufferWidth
+            let axisLength = runsY ? shownHeight : shownWidth
             let reversed = alongX ? xReversed : yReversed
             let c = reversed ? Double(axisLength) - t : t
-            return min(axisLength - 1, max(0, Int(c.rounded(.down))))
+            return min(max(0, axisLength - 1), max(0, Int(c.rounded(.down))))
         }
         let alongX = buffer(sx, alongX: true), alongY = buffer(sy, alongX: false)
         return swapsAxes ? (alongY, alongX) : (alongX, alongY)
+    }
+
+    /// The buffer pixels never shown because the buffer's size is not a multiple of the scale
+    /// (see ``shownWidth``): a change there is no under-damage.
+    var unshownBufferRects: [PixelRect] {
+        [PixelRect(x: shownWidth, y: 0, width: bufferWidth - shownWidth, height: bufferHeight),
+         PixelRect(x: 0, y: shownHeight, width: shownWidth, height: bufferHeight - shownHeight)].filter { !$0.isEmpty }
     }
 
     /// The commit's damage in surface pixels, as Weston keeps it: the surface damage, and the

@@ -122,6 +122,29 @@ struct SurfaceStateTests {
         #expect(record.underDamagePixels == 2, "\(record)")
     }
 
+    @Test("A buffer whose size is not a multiple of the scale (Weston 10 shows it; mutter refuses it): the rows and columns beyond the multiple are never shown, and a reversed transform maps surface damage from the multiple, as Weston does", arguments: [0, 2])
+    func bufferSizeNotAMultipleOfTheScale(transform: Int32) throws {
+        let f = try Fixture()  // 16×8 at scale 3: a 5×2 surface showing buffer pixels 0..<15 × 0..<6
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_scale", values: [.int(3)])
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(transform)])
+        f.commitBaseline()
+        f.write(buffer: 7, x: 15, y: 0, 0x00ff00)  // never shown
+        f.write(buffer: 7, x: 3, y: 7, 0x00ff00)   // never shown
+        // Surface pixel (0, 0) shows buffer 0..<3 × 0..<3, or under 180° 12..<15 × 3..<6.
+        let (x, y) = transform == 0 ? (2, 2) : (12, 3)
+        f.write(buffer: 7, x: x, y: y, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)], bufferDamage: false)
+        let record = try #require(f.records.last)
+        #expect(record.content == .compared)
+        #expect(record.changedPixels == 3)
+        #expect(record.underDamagePixels == 0, "\(record)")
+        // A shown pixel left undamaged is still under-damage.
+        f.release(7)
+        f.write(buffer: 7, x: 14 - x, y: 5 - y, 0x0000ff)
+        f.commit(buffer: 7, damage: [])
+        #expect(f.records.last?.underDamagePixels == 1)
+    }
+
     @Test("ARGB8888 content committed again as XRGB8888 is compared: only pixels that were not opaque change")
     func formatChangeIsCompared() throws {
         let f = try Fixture()
