@@ -73,4 +73,33 @@ struct InspectSurfaceStateTests {
         // Under-damage and a held write were found: exit status 1.
         #expect(run.status == 1, "\(run.output.suffix(2000))")
     }
+
+    @Test("Re-check cases (damage before and after attach, scale 3 with adjacent and overlapping rects, a viewport unset or destroyed, the same buffer again, INT32 and far-off damage, sync toggled with state cached, a buffer shared with a sub-surface, an orphaned sub-surface; under Weston a buffer not a multiple of its scale) get exactly the client's counts", arguments: ["weston", "mutter"])
+    func recheckCases(compositor name: String) throws {
+        let compositor = try PrivateCompositor(name == "weston" ? .weston() : .gnome())
+        defer { compositor.stop() }
+        let client = try InspectRun.buildClient("recheck-cases")
+        defer { unlink(client) }
+        // mutter posts invalid_size for the odd-sized buffer: Weston only.
+        let run = try InspectRun.run([client, "common"] + (name == "weston" ? ["odd-scale"] : []), environment: compositor.clientEnvironment)
+        defer { run.removeDirectory() }
+        #expect(run.output.contains("done"), "\(run.output.suffix(2000))")
+        let expected = Self.expectations(run.output)
+        #expect(expected.count == (name == "weston" ? 18 : 17))
+        var byCommit: [String: [String: Any]] = [:]
+        for record in run.records where record["kind"] as? String == "buffer" {
+            byCommit["\(record["surface"] as? Int ?? -1)/\(record["commit"] as? Int ?? -1)"] = record
+        }
+        var failures: [String] = []
+        for e in expected {
+            let record = byCommit["\(e.surface)/\(e.commit)"]
+            let got = (record?["content"] as? String ?? "", record?["changed_px"] as? Int ?? -1, record?["under_damage_px"] as? Int ?? -1,
+                       record?["space"] as? String ?? "")
+            if got != ("compared", e.changed, e.under, e.space) {
+                failures.append("@\(e.surface) commit \(e.commit): expected \(e.changed)/\(e.under) \(e.space), got \(got) \(record?["role"] ?? "no record")")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        #expect(run.status == 1, "\(run.output.suffix(2000))")
+    }
 }
