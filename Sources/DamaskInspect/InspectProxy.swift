@@ -230,18 +230,41 @@ public final class InspectProxy {
         let directory = runtime.isEmpty ? NSTemporaryDirectory() : runtime
         socketPath = "\(directory)/damask-inspect-\(getpid())"
         listener = try Self.listen(at: socketPath)
-        if let path = options.logPath {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw InspectError.output("cannot write the log \(path): \(String(cString: strerror(errno)))") }
-            log = fd
+        // Every output is checked before any is emptied: a mistake in one (an unwritable
+        // --report) must not leave a new empty log behind or truncate an existing one.
+        var opened: [(fd: Int32, path: String, created: Bool)] = []
+        var ready = false
+        defer {
+            if !ready {
+                for file in opened {
+                    close(file.fd)
+                    if file.created { unlink(file.path) }
+                }
+            }
         }
-        if let directory = options.evidenceDirectory {
-            evidence = try EvidenceWriter(directory: directory)
+        func openOutput(_ path: String, _ what: String) throws -> Int32 {
+            var created = true
+            var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0, errno == EEXIST {
+                created = false
+                fd = open(path, O_WRONLY | O_CLOEXEC)
+                // A dangling symbolic link: create its target, as O_CREAT alone does.
+                if fd < 0, errno == ENOENT { fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+            }
+            guard fd >= 0 else { throw InspectError.output("cannot write the \(what) \(path): \(String(cString: strerror(errno)))") }
+            opened.append((fd, path, created))
+            return fd
         }
-        if let path = options.reportPath {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw InspectError.output("cannot write the report \(path): \(String(cString: strerror(errno)))") }
-            reportFD = fd
+        let logFD = try options.logPath.map { try openOutput($0, "log") }
+        let evidenceWriter = try options.evidenceDirectory.map { try EvidenceWriter(directory: $0) }
+        let reportFile = try options.reportPath.map { try openOutput($0, "report") }
+        // All usable: empty the files that existed (a pipe or a terminal cannot be, nor need be).
+        for file in opened where !file.created { _ = ftruncate(file.fd, 0) }
+        ready = true
+        log = logFD ?? -1
+        evidence = evidenceWriter
+        if let reportFile {
+            reportFD = reportFile
             htmlReport = HTMLReport()
         }
     }
