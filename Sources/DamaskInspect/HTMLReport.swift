@@ -144,14 +144,35 @@ public final class HTMLReport {
             """
         let bad = report.offendingRecords
         page += "<h1>damask-inspect report</h1>\n<p>Client: <code>\(Self.escape(command.joined(separator: " ")))</code></p>\n"
-        page += bad == 0
-            ? "<p class=\"verdict clean\" id=\"verdict\">No under-damage and no held-buffer writes.</p>\n"
-            : "<p class=\"verdict offending\" id=\"verdict\">\(bad) offending commit\(bad == 1 ? "" : "s"): under-damage or held-buffer writes.</p>\n"
+        page += Self.verdict(report, offending: bad, checked: !marks.isEmpty)
         page += summaryTable(report)
         page += timeline()
         page += offenceSection()
         page += "<h2>Summary as printed</h2>\n<pre>\(Self.escape(summary))</pre>\n</body></html>\n"
         return page
+    }
+
+    /// The page's verdict: what the exit status says, in words. Offending commits, protocol
+    /// errors and connection or output errors (exit 1 or 2) are red; a run that checked no
+    /// commit (the client never connected, or committed nothing) says so instead of a clean
+    /// verdict it did not earn.
+    static func verdict(_ report: InspectReport, offending: Int, checked: Bool) -> String {
+        var problems: [String] = []
+        if offending > 0 { problems.append("\(offending) offending commit\(offending == 1 ? "" : "s"): under-damage or held-buffer writes.") }
+        for (count, what) in [(report.protocolErrors.count, "protocol error"), (report.connectionErrors.count, "connection error"),
+                              (report.outputErrors.count, "output error")] where count > 0 {
+            problems.append("\(count) \(what)\(count == 1 ? "" : "s") (see the summary below).")
+        }
+        if !problems.isEmpty {
+            return "<p class=\"verdict offending\" id=\"verdict\">\(problems.map(escape).joined(separator: "<br>"))</p>\n"
+        }
+        if report.neverConnected != nil {
+            return "<p class=\"verdict\" id=\"verdict\">Nothing was checked: the client never connected to the inspector's Wayland socket.</p>\n"
+        }
+        if !checked {
+            return "<p class=\"verdict\" id=\"verdict\">Nothing was checked: no surface committed.</p>\n"
+        }
+        return "<p class=\"verdict clean\" id=\"verdict\">No under-damage and no held-buffer writes.</p>\n"
     }
 
     private func summaryTable(_ report: InspectReport) -> String {

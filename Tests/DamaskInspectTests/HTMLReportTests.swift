@@ -44,6 +44,28 @@ struct HTMLReportTests {
         #expect(page.contains("default-src 'none'; img-src data:"))
     }
 
+    @Test("The verdict says what the exit status says: a protocol or connection error is not a clean run, and a run that checked nothing says so")
+    func verdictFollowsTheExitStatus() throws {
+        func verdict(_ prepare: (InspectReport, HTMLReport) -> Void) -> String {
+            let (summary, html) = (InspectReport(), HTMLReport())
+            prepare(summary, html)
+            let page = html.html(report: summary, summary: "", command: ["client"])
+            return page.components(separatedBy: "id=\"verdict\">").dropFirst().first?.components(separatedBy: "</p>").first ?? ""
+        }
+        var clean = CommitRecord(kind: .buffer, time: 0.5, client: 1, surface: 3, role: "toplevel", commit: 1)
+        clean.content = .new
+        #expect(verdict { $0.add(clean); $1.add(clean, nil) } == "No under-damage and no held-buffer writes.")
+        let protocolError = verdict { summary, html in
+            summary.add(clean)
+            html.add(clean, nil)
+            summary.protocolError("wl_shm@4.create_pool: file descriptor expected")
+        }
+        #expect(protocolError == "1 protocol error (see the summary below).")
+        #expect(verdict { summary, _ in summary.connectionError("no compositor") }.hasPrefix("1 connection error"))
+        #expect(verdict { _, _ in } == "Nothing was checked: no surface committed.")
+        #expect(verdict { summary, _ in summary.neverConnected = "" }.hasPrefix("Nothing was checked: the client never connected"))
+    }
+
     @Test("The difference image marks changed pixels outside the damage magenta and inside it green")
     func differenceImageColours() throws {
         let before = ContentSnapshot(width: 2, height: 1, format: BufferFormat(code: 1), bytes: [0, 0, 0, 0, 0, 0, 0, 0])
