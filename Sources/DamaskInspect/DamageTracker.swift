@@ -369,7 +369,10 @@ public final class DamageTracker {
         let shownBefore: (store: PixelStore, mapping: SurfaceMapping)? = previous != nil ? nil : surface.content.flatMap { content in
             surface.contentGeometry.flatMap { geometry in
                 let before = SurfaceMapping(geometry: geometry, bufferWidth: content.width, bufferHeight: content.height)
-                return before.surfaceWidth == mapping.surfaceWidth && before.surfaceHeight == mapping.surfaceHeight ? (content, before) : nil
+                guard before.surfaceWidth == mapping.surfaceWidth, before.surfaceHeight == mapping.surfaceHeight,
+                    mapping.surfaceWidth * mapping.surfaceHeight <= Self.surfaceComparisonLimit
+                else { return nil }
+                return (content, before)
             }
         }
         let declared = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
@@ -420,6 +423,12 @@ public final class DamageTracker {
             emit(previous.flatMap { offending ? CommitEvidence(previous: $0.snapshot(), current: captured.store.snapshot(), damage: region) : nil })
         }
     }
+
+    /// The largest surface (in surface pixels: 8192×8192) whose geometry change is compared on
+    /// the surface. A viewport destination can make a small buffer's surface any size up to
+    /// 2³¹−1 on a side; its images would not fit in memory, so a larger one is logged as new
+    /// content (not held to its damage) instead of ending the inspector.
+    static let surfaceComparisonLimit = 1 << 26
 
     /// What `snapshot` shows on its surface through `mapping`: one ARGB8888 pixel per
     /// surface pixel, sampled at its centre, colours converted (an X channel opaque), so that

@@ -145,6 +145,19 @@ struct SurfaceStateTests {
         #expect(f.records.last?.underDamagePixels == 1)
     }
 
+    @Test("A geometry change of a surface too large to compare on (a viewport destination of 100,000 × 100,000) is logged as new content instead of exhausting memory")
+    func hugeSurfaceGeometryChangeIsNotComparedOnTheSurface() throws {
+        let f = try Fixture()
+        Self.viewport(f, destination: (100_000, 100_000))
+        f.commitBaseline()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(2)])
+        f.commit(buffer: 7, damage: [])
+        let record = try #require(f.records.last)
+        #expect(record.commit == 2)
+        #expect(record.content == .new)
+        #expect(!record.comparedOnSurface)
+    }
+
     @Test("ARGB8888 content committed again as XRGB8888 is compared: only pixels that were not opaque change")
     func formatChangeIsCompared() throws {
         let f = try Fixture()
