@@ -38,11 +38,12 @@ public struct SurfaceGeometry: Sendable, Equatable {
         guard surfaceSize.width > 0, surfaceSize.height > 0 else {
             return PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
-        // Clamp first: clients often damage with INT32_MAX sizes.
-        let x0 = Double(max(-1 << 20, min(rect.x, 1 << 20)))
-        let y0 = Double(max(-1 << 20, min(rect.y, 1 << 20)))
-        let x1 = Double(max(-1 << 20, min(rect.x.addingReportingOverflow(rect.width).partialValue, 1 << 20)))
-        let y1 = Double(max(-1 << 20, min(rect.y.addingReportingOverflow(rect.height).partialValue, 1 << 20)))
+        // Clamp first (past any surface: a viewport destination may be up to 2³¹−1 wide):
+        // clients often damage with INT32_MAX sizes.
+        let x0 = Double(max(-1 << 32, min(rect.x, 1 << 32)))
+        let y0 = Double(max(-1 << 32, min(rect.y, 1 << 32)))
+        let x1 = Double(max(-1 << 32, min(rect.x.addingReportingOverflow(rect.width).partialValue, 1 << 32)))
+        let y1 = Double(max(-1 << 32, min(rect.y.addingReportingOverflow(rect.height).partialValue, 1 << 32)))
         var xs: [Double] = [], ys: [Double] = []
         for (sx, sy) in [(x0, y0), (x1, y1)] {
             let u = (crop.x + sx * crop.width / surfaceSize.width) * scale

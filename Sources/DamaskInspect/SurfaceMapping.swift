@@ -105,7 +105,7 @@ struct SurfaceMapping {
         }
         // Each edge is clamped, not the origin and size: moving the origin of a rect that lies
         // left of or above the surface onto it would damage pixels it never covered.
-        func clamp(_ value: Int) -> Int { max(-1, min(value, 1 << 20)) }
+        func clamp(_ value: Int) -> Int { max(-1, min(value, 1 << 32)) }
         let clamped = surface.map { rect -> PixelRect in
             let (left, top) = (clamp(rect.x), clamp(rect.y))
             let (right, bottom) = (clamp(rect.x.addingReportingOverflow(rect.width).partialValue), clamp(rect.y.addingReportingOverflow(rect.height).partialValue))
@@ -154,8 +154,16 @@ struct SurfaceMapping {
             var allowed: [Range<Int>]
             if columnsAlongX {
                 // Surface x spans damaged in every surface row the buffer row covers.
+                // Band by band, not row by row: a viewport destination can make one buffer
+                // row millions of surface rows tall.
                 allowed = [0..<surfaceWidth]
-                for y in row { allowed = Self.intersect(allowed, surfaceDamage.spans(inRow: y)) }
+                var next = row.lowerBound
+                for band in surfaceDamage.bands where band.bottom > row.lowerBound && band.top < row.upperBound {
+                    guard band.top <= next, !allowed.isEmpty else { break }
+                    allowed = Self.intersect(allowed, band.spans)
+                    next = band.bottom
+                }
+                if next < row.upperBound { allowed = [] }
             } else {
                 // Surface rows in which the buffer row's surface x range is damaged whole.
                 allowed = []

@@ -158,6 +158,28 @@ struct SurfaceStateTests {
         #expect(!record.comparedOnSurface)
     }
 
+    @Test("Coverage of a buffer shown at a viewport destination of 2³⁰ × 2³⁰ surface pixels is judged at once (by damage band, not surface row), and exactly", .timeLimit(.minutes(1)))
+    func coverageOfAHugeDestinationIsQuick() throws {
+        let f = try Fixture()
+        let side: Int32 = 1 << 30  // each buffer pixel is 2²⁶ × 2²⁷ surface pixels
+        Self.viewport(f, destination: (side, side))
+        f.commitBaseline()
+        f.write(buffer: 7, x: 1, y: 1, 0x00ff00)
+        f.write(buffer: 7, x: 3, y: 1, 0x00ff00)
+        let (w, h) = (Int(side) / 16, Int(side) / 8)
+        // Buffer pixel (1, 1) damaged whole in two bands; (3, 1) only in its top half.
+        f.commit(buffer: 7, damage: [
+            PixelRect(x: w, y: h, width: w, height: h / 2), PixelRect(x: w, y: h + h / 2, width: w, height: h - h / 2),
+            PixelRect(x: 3 * w, y: h, width: w, height: h / 2),
+        ], bufferDamage: false)
+        let start = Date()
+        let record = try #require(f.records.last)
+        #expect(record.changedPixels == 2)
+        #expect(record.underDamagePixels == 1, "\(record)")
+        #expect(record.underDamageBounds == PixelRect(x: 3, y: 1, width: 1, height: 1))
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
     @Test("ARGB8888 content committed again as XRGB8888 is compared: only pixels that were not opaque change")
     func formatChangeIsCompared() throws {
         let f = try Fixture()
