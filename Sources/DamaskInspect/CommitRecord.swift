@@ -53,6 +53,10 @@ public struct CommitRecord: Sendable, Equatable {
     public var changedBoxes: [PixelRect] = []
     public var underDamagePixels = 0
     public var underDamageBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// The content was compared on the surface, in surface pixels (the geometry, buffer size
+    /// or format changed at the same surface size), rather than buffer pixel by buffer pixel:
+    /// then `changed_px`, `changed_bbox` and the under-damage figures are surface pixels.
+    public var comparedOnSurface = false
     /// The buffer was written while the compositor held it (detected at this commit or release).
     public var heldWrite = false
     /// Microseconds the inspector spent copying and comparing for this record.
@@ -119,6 +123,7 @@ public struct CommitRecord: Sendable, Equatable {
             "\"damage\":[\(damage.map(rect).joined(separator: ","))]",
             "\"damage_px\":\(damagePixels)",
             "\"content\":\"\(content.rawValue)\"",
+            "\"space\":\"\(comparedOnSurface ? "surface" : "buffer")\"",
             "\"changed_px\":\(changedPixels)",
             "\"changed_bbox\":\(rect(changedBounds))",
             "\"changed_boxes\":[\(changedBoxes.map(rect).joined(separator: ","))]",

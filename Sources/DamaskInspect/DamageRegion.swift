@@ -38,6 +38,12 @@ public struct DamageRegion: Sendable, Equatable {
         self.bands = bands
     }
 
+    /// A region given as its bands (sorted, disjoint, each with sorted disjoint spans) and the
+    /// rectangles to report for it.
+    init(bands: [Band], rects: [PixelRect]) {
+        (self.bands, self.rects) = (bands, rects)
+    }
+
     /// Pixels covered, overlaps counted once.
     public var area: Int {
         bands.reduce(0) { $0 + ($1.bottom - $1.top) * $1.spans.reduce(0) { $0 + $1.count } }

@@ -96,10 +96,13 @@ public final class DamageTracker {
             surfaces[id(0)] = TrackedSurface(id: id(0), client: client)
         case ("wl_surface", "attach"):
             surfaces[objectID]?.pending.attached = .some(id(0) == 0 ? nil : id(0))
-        case ("wl_surface", "damage"):
-            surfaces[objectID]?.pending.surfaceDamage.append(PixelRect(x: int(0), y: int(1), width: int(2), height: int(3)))
-        case ("wl_surface", "damage_buffer"):
-            surfaces[objectID]?.pending.bufferDamage.append(PixelRect(x: int(0), y: int(1), width: int(2), height: int(3)))
+        case ("wl_surface", "damage"), ("wl_surface", "damage_buffer"):
+            // A rectangle without area (a width or height of zero or less) is ignored, as Weston
+            // (`width <= 0 || height <= 0`: return) and mutter (an empty cairo/pixman rect)
+            // ignore it: it damages nothing, and must not hide a change it seems to cover.
+            let rect = PixelRect(x: int(0), y: int(1), width: int(2), height: int(3))
+            guard !rect.isEmpty, let tracked = surfaces[objectID] else { break }
+            if message == "damage" { tracked.pending.surfaceDamage.append(rect) } else { tracked.pending.bufferDamage.append(rect) }
         case ("wl_surface", "frame"):
             surfaces[objectID]?.pending.frameRequested = true
         case ("wl_surface", "set_buffer_scale"):
@@ -110,6 +113,13 @@ public final class DamageTracker {
             if let tracked = surfaces[objectID] { commit(tracked) }
         case ("wl_surface", "destroy"):
             surfaces[objectID] = nil
+            // Its sub-surfaces are unmapped and orphaned: libwayland gives the id to the
+            // client's next new object, which must not become their parent.
+            for child in surfaces.values where child.parent == objectID && !child.isOrphaned {
+                child.isOrphaned = true
+                child.content = nil
+                child.currentBuffer = nil
+            }
         case ("wp_viewporter", "get_viewport"), ("xdg_wm_base", "get_xdg_surface"):
             surfaceOf[id(0)] = id(1)
         case ("wp_viewport", "set_source"):
@@ -141,16 +151,24 @@ public final class DamageTracker {
             surfaces[id(1)]?.role = "subsurface"
             surfaces[id(1)]?.parent = id(2)
             surfaces[id(1)]?.isSynchronized = true
+            surfaces[id(1)]?.isOrphaned = false
             surfaceOf[id(0)] = id(1)
         case ("wl_subsurface", "set_sync"):
             surface(objectID)?.isSynchronized = true
         case ("wl_subsurface", "set_desync"):
-            surface(objectID)?.isSynchronized = false
+            // A sub-surface no longer synchronized, nor under a synchronized ancestor, applies
+            // what it cached at once (Weston and mutter both do, at set_desync), and so do its
+            // descendants' caches.
+            guard let tracked = surface(objectID) else { break }
+            let wasSynchronized = isEffectivelySynchronized(tracked)
+            tracked.isSynchronized = false
+            if wasSynchronized, !isEffectivelySynchronized(tracked) { applyCached(tracked) }
         case ("wl_subsurface", "destroy"):
             // The surface loses its role, is unmapped at once (so its next buffer is a new
             // mapping, shown whole) and is applied on its own commits again.
             if let tracked = surface(objectID) {
                 tracked.isSynchronized = false
+                tracked.isOrphaned = false
                 tracked.parent = nil
                 tracked.cached = nil
                 tracked.content = nil
@@ -177,7 +195,13 @@ public final class DamageTracker {
         // The check compares with the store a pending comparison may still be writing.
         finishComparisons()
         guard let buffer = buffers[objectID] else { return }
-        defer { buffer.heldBy = nil }
+        checkHeldWrite(buffer)
+        buffer.heldBy = nil
+    }
+
+    /// Compares held `buffer`'s pixels with its content at the commit the compositor holds it
+    /// for, and reports any change as a held-buffer write.
+    private func checkHeldWrite(_ buffer: TrackedBuffer) {
         guard let by = buffer.heldBy, let held = buffer.store else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         var comparison = ContentComparison()
@@ -198,6 +222,30 @@ public final class DamageTracker {
         sink(record, nil)
     }
 
+    /// A synchronized sub-surface committed `buffer` into its cache: the buffer is held from
+    /// this commit (a write into it before its release is a held write, even before the
+    /// parent's commit applies it), so its pixels are copied now, to be compared with when the
+    /// cache is applied or the buffer released. A buffer still held for an earlier commit is
+    /// checked first.
+    private func holdCached(_ buffer: TrackedBuffer, on surface: TrackedSurface) {
+        checkHeldWrite(buffer)
+        buffer.heldBy = nil
+        guard buffer.isReadable else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { pixelMicroseconds += Int((DispatchTime.now().uptimeNanoseconds - start) / 1000) }
+        // A new store: the buffer's former one may be what a surface shows.
+        let store = PixelStore(width: buffer.width, height: buffer.height, format: buffer.format)
+        store.beginRewrite(basis: nil)
+        do {
+            try buffer.readRows { y, row in memcpy(store.row(y), row, store.rowBytes) }
+        } catch {
+            buffer.store = nil
+            return
+        }
+        buffer.store = store
+        buffer.heldBy = (surface.id, surface.label, surface.commitCount)
+    }
+
     /// Whether `surface`'s commits are cached until a parent applies them: it is a
     /// synchronized sub-surface, or a sub-surface of one (effectively synchronized).
     private func isEffectivelySynchronized(_ surface: TrackedSurface) -> Bool {
@@ -205,6 +253,7 @@ public final class DamageTracker {
         var depth = 0
         while let tracked = current, let parent = tracked.parent, depth < 64 {
             if tracked.isSynchronized { return true }
+            if tracked.isOrphaned { return false }
             current = surfaces[parent]
             depth += 1
         }
@@ -221,6 +270,9 @@ public final class DamageTracker {
         let state = TrackedSurface.merge(surface.cached, pending)
         if isEffectivelySynchronized(surface) {
             surface.cached = state
+            // The compositor may read a committed buffer at any time after the commit, cached
+            // or not: it is held from now on, with the pixels it has now.
+            if case .some(.some(let id)) = pending.attached, let buffer = buffers[id] { holdCached(buffer, on: surface) }
         } else {
             surface.cached = nil
             apply(state, to: surface)
@@ -228,16 +280,33 @@ public final class DamageTracker {
     }
 
     /// Applies committed `state` to `surface`, measures it, then applies the state its
-    /// synchronized sub-surfaces cached (their parent's commit is when they take effect).
-    private func apply(_ pending: TrackedSurface.Pending, to surface: TrackedSurface) {
-        // Unowned: the closure is kept only in this tracker's `waitingMeasures`.
-        schedule { [unowned self] in measure(pending, on: surface) }
-        for child in surfaces.values where child.parent == surface.id && child.id != surface.id {
-            if let cached = child.cached {
-                child.cached = nil
-                apply(cached, to: child)
-            }
+    /// sub-surfaces cached: a synchronized child's (its parent's commit is when it takes
+    /// effect) and, below it, every descendant's, whatever its own mode (a desynchronized
+    /// sub-surface under a synchronized one is effectively synchronized).
+    ///
+    /// `underSynchronized`: `surface` itself was applied from a cache (its descendants are
+    /// then all applied, as Weston's `weston_subsurface_synchronized_commit` does, even those
+    /// whose parent had nothing cached).
+    ///
+    /// `depth` bounds the walk (64 levels, as ``isEffectivelySynchronized(_:)``): a client
+    /// making a surface its own ancestor gets a protocol error from the compositor, and must
+    /// not send the inspector round the loop before it arrives.
+    private func apply(_ pending: TrackedSurface.Pending?, to surface: TrackedSurface, underSynchronized: Bool = false, depth: Int = 0) {
+        if let pending {
+            // Unowned: the closure is kept only in this tracker's `waitingMeasures`.
+            schedule { [unowned self] in measure(pending, on: surface) }
         }
+        guard depth < 64 else { return }
+        for child in surfaces.values where child.parent == surface.id && child.id != surface.id && !child.isOrphaned {
+            if underSynchronized || child.isSynchronized { applyCached(child, depth: depth + 1) }
+        }
+    }
+
+    /// Applies what `surface` cached (if anything) and, below it, its descendants' caches.
+    private func applyCached(_ surface: TrackedSurface, depth: Int = 0) {
+        let cached = surface.cached
+        surface.cached = nil
+        apply(cached, to: surface, underSynchronized: true, depth: depth)
     }
 
     private func measure(_ pending: TrackedSurface.Pending, on surface: TrackedSurface) {
@@ -287,12 +356,35 @@ public final class DamageTracker {
         record.reused = buffer.commitCount > 0
         buffer.commitCount += 1
         surface.currentBuffer = buffer
-        // A new size, scale, transform or viewport repaints the whole surface on any
-        // compositor, so only content under unchanged geometry is held to its damage.
+        // Content under unchanged geometry, size and format is compared pixel by pixel in the
+        // buffer. A change of any of them at the same surface size (buffer transform, buffer
+        // scale with a matching buffer, viewport source, buffer size behind a fixed viewport
+        // destination, format) is compared on the surface: Weston repaints only the damage
+        // then too. Only a new surface size (or the first content) is new content, which
+        // every compositor repaints whole.
+        let mapping = SurfaceMapping(geometry: surface.geometry, bufferWidth: buffer.width, bufferHeight: buffer.height)
         let previous = surface.content.flatMap {
             $0.fits(width: buffer.width, height: buffer.height, format: buffer.format) && surface.contentGeometry == surface.geometry ? $0 : nil
         }
-        let region = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+        let shownBefore: (store: PixelStore, mapping: SurfaceMapping)? = previous != nil ? nil : surface.content.flatMap { content in
+            surface.contentGeometry.flatMap { geometry in
+                let before = SurfaceMapping(geometry: geometry, bufferWidth: content.width, bufferHeight: content.height)
+                guard before.surfaceWidth == mapping.surfaceWidth, before.surfaceHeight == mapping.surfaceHeight,
+                    mapping.surfaceWidth * mapping.surfaceHeight <= Self.surfaceComparisonLimit
+                else { return nil }
+                return (content, before)
+            }
+        }
+        let declared = DamageRegion(record.damage, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+        let surfaceDamage = mapping.surfaceDamage(surface: pending.surfaceDamage, buffer: pending.bufferDamage)
+        // Without a viewport a buffer pixel shows as whole surface pixels or a part of one, so
+        // the declared damage (rounded out to buffer pixels) is what both Weston and mutter
+        // repaint; with one, coverage is judged on the surface too (see SurfaceMapping).
+        // Buffer pixels beyond a multiple of the scale are never shown (see SurfaceMapping).
+        let unshown = mapping.unshownBufferRects
+        let region = surface.geometry.source == nil && surface.geometry.destination == nil
+            ? unshown.isEmpty ? declared : DamageRegion(declared.rects + unshown, clippedTo: PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height))
+            : mapping.coverage(surfaceDamage: surfaceDamage, bufferDamage: declared)
         let measured = record
         // Unowned: the completion is kept only by the job this tracker runs (`activeCapture`);
         // a strong capture would be a cycle, leaking a dropped tracker's pending comparison.
@@ -314,8 +406,63 @@ public final class DamageTracker {
                 return
             }
             finishMeasure(&record, captured: captured, buffer: buffer, on: surface, previous: previous)
+            if let shownBefore {
+                let before = Self.surfaceImage(shownBefore.store.snapshot(), shownBy: shownBefore.mapping)
+                let after = Self.surfaceImage(captured.store.snapshot(), shownBy: mapping)
+                let comparison = ContentComparison(previous: before, current: after, damage: surfaceDamage)
+                record.content = .compared
+                record.comparedOnSurface = true
+                record.changedPixels = comparison.changedPixels
+                record.changedBounds = comparison.changedBounds
+                record.changedBoxes = comparison.changedBoxes
+                record.underDamagePixels = comparison.underDamagePixels
+                record.underDamageBounds = comparison.underDamageBounds
+                return emit(record.isOffending ? CommitEvidence(previous: before, current: after, damage: surfaceDamage) : nil)
+            }
             let offending = record.isOffending
             emit(previous.flatMap { offending ? CommitEvidence(previous: $0.snapshot(), current: captured.store.snapshot(), damage: region) : nil })
+        }
+    }
+
+    /// The largest surface (in surface pixels: 8192×8192) whose geometry change is compared on
+    /// the surface. A viewport destination can make a small buffer's surface any size up to
+    /// 2³¹−1 on a side; its images would not fit in memory, so a larger one is logged as new
+    /// content (not held to its damage) instead of ending the inspector.
+    static let surfaceComparisonLimit = 1 << 26
+
+    /// What `snapshot` shows on its surface through `mapping`: one ARGB8888 pixel per
+    /// surface pixel, sampled at its centre, colours converted (an X channel opaque), so that
+    /// two contents of any geometry, size and format compare pixel by pixel.
+    static func surfaceImage(_ snapshot: ContentSnapshot, shownBy mapping: SurfaceMapping) -> ContentSnapshot {
+        let pixels = visibleColours(snapshot)
+        // The buffer pixel each surface column and row samples (the map is separable).
+        let columns = (0..<mapping.surfaceWidth).map { mapping.bufferPixel(sx: $0, sy: 0) }
+        let rows = (0..<mapping.surfaceHeight).map { mapping.bufferPixel(sx: 0, sy: $0) }
+        var bytes = [UInt8](repeating: 0, count: mapping.surfaceWidth * mapping.surfaceHeight * 4)
+        bytes.withUnsafeMutableBytes { out in
+            var offset = 0
+            for row in rows {
+                for column in columns {
+                    let index = mapping.swapsAxes ? column.y * snapshot.width + row.x : row.y * snapshot.width + column.x
+                    out.storeBytes(of: pixels[index], toByteOffset: offset, as: UInt32.self)
+                    offset += 4
+                }
+            }
+        }
+        return ContentSnapshot(width: mapping.surfaceWidth, height: mapping.surfaceHeight, format: BufferFormat(code: 0), bytes: bytes)
+    }
+
+    /// Every pixel of `snapshot` as visible 32-bit ARGB (an X channel opaque), row by row:
+    /// read directly for the 8888 formats, converted for the others.
+    static func visibleColours(_ snapshot: ContentSnapshot) -> [UInt32] {
+        let code = snapshot.format.code
+        let argb: Set<UInt32> = [0, BufferFormat.fourcc("AR24")], xrgb: Set<UInt32> = [1, BufferFormat.fourcc("XR24")]
+        guard argb.contains(code) || xrgb.contains(code) else {
+            return (0..<snapshot.height).flatMap { y in (0..<snapshot.width).map { snapshot.argb(x: $0, y: y) } }
+        }
+        let opaque: UInt32 = xrgb.contains(code) ? 0xff00_0000 : 0
+        return snapshot.bytes.withUnsafeBytes { raw in
+            (0..<snapshot.width * snapshot.height).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) | opaque }
         }
     }
 

@@ -2,6 +2,8 @@
 public struct InspectOptions: Sendable, Equatable {
     public var logPath: String?
     public var evidenceDirectory: String?
+    /// `--report FILE.html`: the self-contained HTML report.
+    public var reportPath: String?
     public var failOver: Double?
     public var showHelp = false
     /// The client and its arguments (after `--`).
@@ -19,6 +21,9 @@ public struct InspectOptions: Sendable, Equatable {
           --log FILE          write one JSON line per commit to FILE (also --log=FILE, and so on)
           --evidence DIR      write a PNG per under-damaged commit into DIR (changed pixels
                               outside the damage in magenta, damage bright, the rest dimmed)
+          --report FILE.html  write a self-contained HTML page: summary table, a timeline of
+                              every surface's commits, and before/after/difference images
+                              with the declared damage drawn over them per offending commit
           --fail-over RATIO   also fail when a surface's median damage ÷ changed pixels is
                               above RATIO
           --help              show this help and exit
@@ -35,7 +40,7 @@ public struct InspectOptions: Sendable, Equatable {
     public init() {}
 
     /// The options that take a value (`--log FILE` or `--log=FILE`).
-    static let valueOptions: Set<String> = ["--log", "--evidence", "--fail-over"]
+    static let valueOptions: Set<String> = ["--log", "--evidence", "--report", "--fail-over"]
 
     /// Parses `arguments` (without the program name).
     ///
@@ -57,6 +62,7 @@ public struct InspectOptions: Sendable, Equatable {
             case "--help", "-h": showHelp = true
             case "--log": logPath = try value(for: argument)
             case "--evidence": evidenceDirectory = try value(for: argument)
+            case "--report": reportPath = try value(for: argument)
             case "--fail-over":
                 let text = try value(for: argument)
                 guard let ratio = Double(text), ratio.isFinite, ratio >= 1 else {

@@ -25,6 +25,9 @@ public final class InspectProxy {
     /// log followed while the client runs (`tail -f`) keeps up with a slow client.
     private var logWrittenAt: Double = 0
     private var evidence: EvidenceWriter?
+    /// The `--report` page being gathered, and its file (opened at start, written at the end).
+    private var htmlReport: HTMLReport?
+    private var reportFD: Int32 = -1
     private var connections = 0
 
     /// Rows of a commit's pixels compared per turn of the poll loop: at 1920×1080, 64 rows
@@ -177,6 +180,15 @@ public final class InspectProxy {
         }
         flushLog(force: true)
         let cpu = max(0, Self.processCPUSeconds() - startCPU)
+        let summary = report.summary(cpuSeconds: cpu, wallSeconds: elapsed)
+        if let htmlReport, reportFD >= 0 {
+            let page = htmlReport.html(report: report, summary: summary, command: options.command)
+            if let failure = DescriptorOutput.write(Array(page.utf8), to: reportFD) {
+                report.outputError("cannot write the report \(options.reportPath ?? ""): \(String(cString: strerror(failure)))")
+            }
+            close(reportFD)
+            reportFD = -1
+        }
         DescriptorOutput.standardError(report.summary(cpuSeconds: cpu, wallSeconds: elapsed))
         if let line = evidence?.summaryLine { DescriptorOutput.standardError(line + "\n") }
         if let ratio = options.failOver {
@@ -218,13 +230,42 @@ public final class InspectProxy {
         let directory = runtime.isEmpty ? NSTemporaryDirectory() : runtime
         socketPath = "\(directory)/damask-inspect-\(getpid())"
         listener = try Self.listen(at: socketPath)
-        if let path = options.logPath {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw InspectError.output("cannot write the log \(path): \(String(cString: strerror(errno)))") }
-            log = fd
+        // Every output is checked before any is emptied: a mistake in one (an unwritable
+        // --report) must not leave a new empty log behind or truncate an existing one.
+        var opened: [(fd: Int32, path: String, created: Bool)] = []
+        var ready = false
+        defer {
+            if !ready {
+                for file in opened {
+                    close(file.fd)
+                    if file.created { unlink(file.path) }
+                }
+            }
         }
-        if let directory = options.evidenceDirectory {
-            evidence = try EvidenceWriter(directory: directory)
+        func openOutput(_ path: String, _ what: String) throws -> Int32 {
+            var created = true
+            var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0, errno == EEXIST {
+                created = false
+                fd = open(path, O_WRONLY | O_CLOEXEC)
+                // A dangling symbolic link: create its target, as O_CREAT alone does.
+                if fd < 0, errno == ENOENT { fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+            }
+            guard fd >= 0 else { throw InspectError.output("cannot write the \(what) \(path): \(String(cString: strerror(errno)))") }
+            opened.append((fd, path, created))
+            return fd
+        }
+        let logFD = try options.logPath.map { try openOutput($0, "log") }
+        let evidenceWriter = try options.evidenceDirectory.map { try EvidenceWriter(directory: $0) }
+        let reportFile = try options.reportPath.map { try openOutput($0, "report") }
+        // All usable: empty the files that existed (a pipe or a terminal cannot be, nor need be).
+        for file in opened where !file.created { _ = ftruncate(file.fd, 0) }
+        ready = true
+        log = logFD ?? -1
+        evidence = evidenceWriter
+        if let reportFile {
+            reportFD = reportFile
+            htmlReport = HTMLReport()
         }
     }
 
@@ -308,6 +349,7 @@ public final class InspectProxy {
             }
         }
         report.add(record)
+        htmlReport?.add(record, pixels)
         if log >= 0 {
             logBuffer.append(contentsOf: record.jsonLine.utf8)
             logBuffer.append(UInt8(ascii: "\n"))

@@ -25,9 +25,12 @@ public struct SurfaceGeometry: Sendable, Equatable {
     /// `bufferWidth`×`bufferHeight`, rounded outward and clipped to the buffer.
     public func bufferRect(fromSurface rect: PixelRect, bufferWidth: Int, bufferHeight: Int) -> PixelRect {
         let scale = Double(max(1, self.scale))
-        // The buffer as the surface sees it: transformed, then divided by the scale.
-        let transformedWidth = Double(swapsAxes ? bufferHeight : bufferWidth)
-        let transformedHeight = Double(swapsAxes ? bufferWidth : bufferHeight)
+        // The buffer as the surface sees it: transformed, then divided by the scale. A size
+        // that is not a multiple of the scale counts as the multiple below it, as Weston's
+        // surface size (integer division) and its transforms take it (mutter refuses it).
+        let whole = max(1, self.scale)
+        let transformedWidth = Double((swapsAxes ? bufferHeight : bufferWidth) / whole * whole)
+        let transformedHeight = Double((swapsAxes ? bufferWidth : bufferHeight) / whole * whole)
         let logical = (width: transformedWidth / scale, height: transformedHeight / scale)
         let crop = source ?? (0, 0, logical.width, logical.height)
         let surfaceSize: (width: Double, height: Double) =
@@ -35,11 +38,12 @@ public struct SurfaceGeometry: Sendable, Equatable {
         guard surfaceSize.width > 0, surfaceSize.height > 0 else {
             return PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
-        // Clamp first: clients often damage with INT32_MAX sizes.
-        let x0 = Double(max(-1 << 20, min(rect.x, 1 << 20)))
-        let y0 = Double(max(-1 << 20, min(rect.y, 1 << 20)))
-        let x1 = Double(max(-1 << 20, min(rect.x.addingReportingOverflow(rect.width).partialValue, 1 << 20)))
-        let y1 = Double(max(-1 << 20, min(rect.y.addingReportingOverflow(rect.height).partialValue, 1 << 20)))
+        // Clamp first (past any surface: a viewport destination may be up to 2³¹−1 wide):
+        // clients often damage with INT32_MAX sizes.
+        let x0 = Double(max(-1 << 32, min(rect.x, 1 << 32)))
+        let y0 = Double(max(-1 << 32, min(rect.y, 1 << 32)))
+        let x1 = Double(max(-1 << 32, min(rect.x.addingReportingOverflow(rect.width).partialValue, 1 << 32)))
+        let y1 = Double(max(-1 << 32, min(rect.y.addingReportingOverflow(rect.height).partialValue, 1 << 32)))
         var xs: [Double] = [], ys: [Double] = []
         for (sx, sy) in [(x0, y0), (x1, y1)] {
             let u = (crop.x + sx * crop.width / surfaceSize.width) * scale

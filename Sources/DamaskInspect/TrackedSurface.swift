@@ -24,6 +24,11 @@ final class TrackedSurface {
     /// Whether the sub-surface is in synchronized mode (`wl_subsurface.set_sync`, the
     /// default); its own commits then only cache state, applied at its parent's commit.
     var isSynchronized = false
+    /// Whether the sub-surface's parent was destroyed (its wl_subsurface lives on): it is
+    /// unmapped, never applied by a parent again (not by a new surface that gets the parent's
+    /// object id either), and a synchronized one caches its commits for good, as Weston's
+    /// `subsurface_is_synchronized` keeps it synchronized without a parent.
+    var isOrphaned = false
     var pending: Pending
     /// State a synchronized sub-surface committed that its parent has not applied yet: later
     /// commits add to it (newest attach and geometry win, damage accumulates).

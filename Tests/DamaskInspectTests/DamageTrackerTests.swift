@@ -207,16 +207,21 @@ struct DamageTrackerTests {
 }
 
 extension DamageTrackerTests {
-    @Test("A new buffer transform repaints everything: the commit is new content, not under-damage")
-    func transformChangeIsNewContent() throws {
+    @Test("A new buffer transform at the same surface size is compared on the surface (compositors do not repaint it whole); the next commit is compared in the buffer again")
+    func transformChangeIsComparedOnTheSurface() throws {
         let f = try Fixture()
         f.commitBaseline()
         f.write(buffer: 8, x: 9, y: 1, 0xff)
         f.tracker.request(objectID: 10, interface: "wl_surface", message: "set_buffer_transform", values: [.int(2)])
         f.commit(buffer: 8, damage: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
         let record = try #require(f.records.last)
-        #expect(record.content == .new)
-        #expect(record.underDamagePixels == 0)
+        // Buffer pixel (9, 1) rotated by 180° shows at surface (6, 6), outside the damage
+        // (buffer pixel 0, 0: surface 15, 7).
+        #expect(record.content == .compared)
+        #expect(record.comparedOnSurface)
+        #expect(record.changedPixels == 1)
+        #expect(record.underDamagePixels == 1)
+        #expect(record.underDamageBounds == PixelRect(x: 6, y: 6, width: 1, height: 1))
         f.release(8)
         f.write(buffer: 7, x: 9, y: 1, 0xff)
         f.write(buffer: 7, x: 0, y: 7, 0xff)

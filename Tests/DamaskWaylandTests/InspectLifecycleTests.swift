@@ -84,6 +84,32 @@ struct InspectLifecycleTests {
         }
     }
 
+    @Test("An unusable --report is exit 2 at start, and leaves the other outputs as they were: no new empty log, an existing log not emptied")
+    func unusableReportLeavesTheLogAlone() throws {
+        let weston = try PrivateCompositor(.weston())
+        defer { weston.stop() }
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let marker = (directory as NSString).appendingPathComponent("client-ran")
+        let existing = (directory as NSString).appendingPathComponent("old.jsonl")
+        #expect(FileManager.default.createFile(atPath: existing, contents: Data("kept\n".utf8)))
+        let fresh = (directory as NSString).appendingPathComponent("new.jsonl")
+        let report = "\(directory)/missing/report.html"
+        for log in [existing, fresh] {
+            let run = try PrivateCompositor.run(
+                InspectRun.executable, ["--log", log, "--report", report, "--", "touch", marker], environment: weston.clientEnvironment, timeout: 30)
+            #expect(run.status == 2, "\(run.output)")
+            #expect(run.output.contains("damask-inspect: cannot write the report \(report): No such file or directory"), "\(run.output)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "the client ran")
+        }
+        #expect((try? String(contentsOfFile: existing, encoding: .utf8)) == "kept\n")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+        // A usable run empties the existing log and writes it anew.
+        let run = try PrivateCompositor.run(InspectRun.executable, ["--log", existing, "--", "true"], environment: weston.clientEnvironment, timeout: 30)
+        #expect(run.status == 0, "\(run.output)")
+        #expect((try? String(contentsOfFile: existing, encoding: .utf8)).map { !$0.contains("kept") } == true)
+    }
+
     @Test("SIGINT to the inspector ends its client with SIGTERM and prints the summary (a signal delivered twice at once counts once); a client ignoring SIGTERM is killed at a second signal, or 5 s after a SIGHUP")
     func interruptingTheInspectorEndsTheRunWithASummary() throws {
         let weston = try PrivateCompositor(.weston())

@@ -54,7 +54,7 @@ struct InspectRun {
         try buildClient("broken-damage")
     }
 
-    /// Builds Tests/InspectClients/NAME.c (an xdg-shell wl_shm client) with gcc; returns the
+    /// Builds Tests/InspectClients/NAME.c (an xdg-shell wl_shm client; viewporter linked in) with gcc; returns the
     /// executable's path, which the caller removes.
     static func buildClient(_ name: String) throws -> String {
         let root = PrivateCompositor.packageRoot
@@ -63,6 +63,7 @@ struct InspectRun {
             "-O1", "-pthread", "-o", output,
             root.appendingPathComponent("Tests/InspectClients/\(name).c").path,
             root.appendingPathComponent("Sources/CWaylandProtocols/xdg-shell-protocol.c").path,
+            root.appendingPathComponent("Sources/CWaylandProtocols/viewporter-protocol.c").path,
             "-I", root.appendingPathComponent("Sources/CWaylandProtocols/include").path,
             "-lwayland-client",
         ])
