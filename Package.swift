@@ -155,7 +155,7 @@ let package = Package(
             name: "DamaskAccessibilityTests",
             dependencies: ["DamaskAccessibility", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "DamaskGraphics", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
         // README's and docs/architecture.md's module tables against this manifest.
         .testTarget(name: "DamaskDocumentationTests", swiftSettings: strictSettings),
         .testTarget(
