@@ -56,3 +56,25 @@ struct DemoShortcutSeatTests {
         #expect(seat.process.waitForExit(timeout: 20) == 0, "Ctrl+Q (й) did not quit: \(seat.process.transcript.suffix(2000))")
     }
 }
+
+/// Keyboard-only use on a real seat (Weston on Xvfb, xdotool), as a new user tries it.
+@Suite("Keyboard-only use on a real seat (Weston on Xvfb)", .serialized, .exclusive, .integration)
+struct DemoKeyboardSeatTests {
+    @Test("Tab puts the blue ring round the sidebar, Down changes the scene, Tab takes the ring on to the scene's buttons and Shift+Tab brings it back")
+    func tabThroughTheSidebarAndBack() throws {
+        let display = try XvfbDisplay(layout: "us")
+        defer { display.stop() }
+        let seat = try DemoOnSeat(arguments: [], display: display)
+        // The ring round the sidebar: 2 points wide, 2 points right of its edge (x 182…183).
+        let ring: UInt32 = 0x2E70F3, background: UInt32 = 0xEEF0F5
+        try seat.press("Tab")
+        #expect(seat.waitForColor(ring, at: (182, 250)).map { DemoOnSeat.isClose($0, ring) } == true, "Tab: no ring round the sidebar")
+        try seat.press("Down", "Down")
+        #expect(seat.waitForColor(0xFFCC00, at: (614, 300)).map { DemoOnSeat.isClose($0, 0xFFCC00) } == true, "Down Down did not show the paths scene")
+        try seat.press("Tab")
+        #expect(seat.waitForColor(background, at: (182, 250)).map { DemoOnSeat.isClose($0, background) } == true, "Tab: the ring stayed on the sidebar")
+        try seat.press("shift+Tab")
+        #expect(seat.waitForColor(ring, at: (182, 250)).map { DemoOnSeat.isClose($0, ring) } == true, "Shift+Tab: the ring did not come back to the sidebar")
+        #expect(seat.quit() == 0)
+    }
+}
