@@ -170,6 +170,21 @@ struct DemoHeadlessTests {
         #expect(last.map(\.draws) == [3, 0])
     }
 
+    @Test("The key labelled D flashes the damage on non-Latin layouts too: the change is tinted for one frame, then repainted without drawing",
+        arguments: [("ru", "Cyrillic_ve"), ("gr", "Greek_delta"), ("il", "hebrew_gimel"), ("ara", "Arabic_yeh")])
+    func damageFlashingOnLayout(layout: String, keysym: String) throws {
+        let run = try DemoRun.run(
+            Self.fast + ["--keymap", layout], script: "scene progress\nwait idle\nkey \(keysym)\nkey Right\nwait idle\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let span = Self.progressStepDamage
+        let last = run.commits.suffix(2)
+        try #require(last.count == 2)
+        // Without the flash the step is one commit of 3 draws; the flash repaints it once more.
+        #expect(last.map(\.damage) == [span, span], "\(layout)")
+        #expect(last.map(\.draws) == [3, 0], "\(layout)")
+    }
+
     @Test("a --sequence FASTA file is what the chromosome scene draws")
     func sequenceFileIsLoaded() throws {
         let directory = try DemoRun.makeDirectory()

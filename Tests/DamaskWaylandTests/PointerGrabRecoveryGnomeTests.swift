@@ -74,4 +74,105 @@ struct PointerGrabRecoveryGnomeTests {
                 "drag \(drag): the click on row \(row) changed no scene: \(demo.commits.dropFirst(commits)) \(Self.pointerLines(demo))")
         }
     }
+
+    /// The buffer width of the demo's last commit (damage log; pixels, shadow included).
+    static func lastWidth(_ demo: WaylandDebugDemo) -> Int? {
+        let text = (try? String(contentsOfFile: demo.damageLog, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").last,
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        else { return nil }
+        return object["width"] as? Int
+    }
+
+    /// Clicks sidebar `row` and expects the scene to change.
+    static func select(row: Int, on demo: WaylandDebugDemo, with mutter: DemoOnMutter, _ what: String) throws {
+        let commits = demo.commits.count
+        mutter.move(to: 90, 64 + 36 * row + 18, in: demo)
+        try mutter.click(in: demo)
+        #expect(sceneChanged(demo, after: commits),
+            "\(what): the click on row \(row) changed no scene: \(demo.commits.dropFirst(commits)) \(pointerLines(demo))")
+    }
+
+    @Test("Under mutter, after each of four right-edge resizes, a click on a sidebar row changes the scene")
+    func clicksAfterResizes() throws {
+        let mutter = try DemoOnMutter()
+        defer { mutter.stop() }
+        let demo = try mutter.launch(["--size", "800x600"])
+        let resizes = { demo.requests(containing: "xdg_toplevel@").count { $0.contains(".resize(") } }
+        var width = 800
+        let firstWidth = try #require(Self.lastWidth(demo))
+        for (resize, change) in [-40, 40, -40, 40].enumerated() {
+            let before = resizes()
+            let startWidth = firstWidth + width - 800
+            // 4 points into the shadow right of the content: the demo's resize handle.
+            mutter.move(to: demo.origin.x + width + 4, demo.origin.y + 300)
+            try mutter.button(down: true, in: demo)
+            #expect(demo.process.waitUntil(timeout: 10) { _ in resizes() > before }, "resize \(resize): no resize request: \(Self.pointerLines(demo))")
+            for _ in 0..<4 { mutter.move(by: change / 4, 0) }
+            mutter.sendButton(down: false)
+            // The buffer follows the new width (pixels, scale 1 here).
+            let deadline = Date().addingTimeInterval(15)
+            while Self.lastWidth(demo) != startWidth + change, Date() < deadline { usleep(20_000) }
+            #expect(Self.lastWidth(demo) == startWidth + change, "resize \(resize): width \(String(describing: Self.lastWidth(demo))), wanted \(startWidth + change)")
+            width += change
+            try Self.select(row: resize + 1, on: demo, with: mutter, "after resize \(resize)")
+        }
+    }
+
+    /// Finds the content area's top-left again from a pointer event at monitor point (x, y)
+    /// inside it (the window's geometry, less a 32-point title bar, is the content),
+    /// moving there until `accept` takes the result: mutter applies a maximize a few
+    /// frames after the demo took the size, and an event before that shows the old place.
+    static func relocate(_ demo: WaylandDebugDemo, on mutter: DemoOnMutter, at point: (x: Int, y: Int),
+        until accept: ((x: Int, y: Int)) -> Bool) -> (x: Int, y: Int)? {
+        let deadline = Date().addingTimeInterval(20)
+        var found: (x: Int, y: Int)?
+        var attempt = 0
+        repeat {
+            attempt += 1
+            let x = point.x + (attempt % 5) * 7
+            let lines = demo.process.lines.count
+            mutter.move(to: x, point.y)
+            // The pointer goes there by way of the monitor's corner, which a maximized
+            // window covers: the event at the corner's surface-local (0, 0) is not the one.
+            guard let event = demo.process.waitForLine(from: lines, timeout: 5, where: {
+                $0.contains("wl_pointer@") && ($0.contains(".enter(") || $0.contains(".motion("))
+                    && !$0.hasSuffix(" 0.00000000, 0.00000000)")
+            }) else { continue }
+            let geometry = demo.requests(containing: ".set_window_geometry(").last.map { WaylandDebugDemo.numbers(in: $0) } ?? []
+            guard let height = geometry.last else { return nil }
+            found = demo.contentOrigin(pointerAt: x, point.y, event: event.line, contentHeight: Int(height) - 32)
+            if let found, accept(found) { return found }
+        } while Date() < deadline
+        return found
+    }
+
+    @Test("Under mutter, after maximize and after restore by a double click on the title bar, a click on a sidebar row changes the scene")
+    func clicksAfterMaximizeAndRestore() throws {
+        let mutter = try DemoOnMutter()
+        defer { mutter.stop() }
+        let demo = try mutter.launch(["--size", "800x600"])
+        let floating = demo.origin
+        let maximizes = { demo.requests(containing: "xdg_toplevel@").count { $0.contains(".set_maximized(") } }
+        let restores = { demo.requests(containing: "xdg_toplevel@").count { $0.contains(".unset_maximized(") } }
+        mutter.move(to: demo.origin.x + 300, demo.origin.y - 16)
+        try mutter.click(in: demo)
+        try mutter.click(in: demo)
+        #expect(demo.process.waitUntil(timeout: 10) { _ in maximizes() == 1 }, "no set_maximized after a double click: \(Self.pointerLines(demo))")
+        // Maximized on the 1600×1000 monitor: the content starts at (0, 32).
+        let maximized = try #require(Self.relocate(demo, on: mutter, at: (800, 500)) { $0 == (0, 32) })
+        #expect(maximized == (0, 32), "maximized content at \(maximized)")
+        demo.origin = maximized
+        try Self.select(row: 5, on: demo, with: mutter, "maximized")
+        mutter.move(to: demo.origin.x + 300, demo.origin.y - 16)
+        try mutter.click(in: demo)
+        try mutter.click(in: demo)
+        #expect(demo.process.waitUntil(timeout: 10) { _ in restores() == 1 }, "no unset_maximized after a double click: \(Self.pointerLines(demo))")
+        let restored = try #require(Self.relocate(demo, on: mutter, at: (800, 500)) {
+            abs($0.x - floating.x) <= 12 && abs($0.y - floating.y) <= 12
+        })
+        #expect(abs(restored.x - floating.x) <= 12 && abs(restored.y - floating.y) <= 12, "restored to \(restored), was \(floating)")
+        demo.origin = restored
+        try Self.select(row: 6, on: demo, with: mutter, "restored")
+    }
 }
