@@ -6,7 +6,7 @@ import Testing
 /// The foundation under real compositors: a window maps and shows its pixels, the requests
 /// on the wire are the ones Damask means to send, the main loop runs main-actor work and
 /// sleeps when idle, and every way the program can end is clean.
-@Suite("Foundation", .serialized, .exclusive, .integration)
+@Suite("Foundation", .serialized, .exclusive, .integration, .timeLimit(.minutes(5)))
 struct FoundationTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")

@@ -8,7 +8,7 @@ import Testing
 /// 256 MiB, a repeat rate of INT32_MAX, an event naming an unknown object, a hang-up right
 /// after a burst of events. The client must survive each (no signal, bounded memory, still
 /// answering configures), or, where the connection is gone, exit 1 with a message within 1 s.
-@Suite("Hostile compositor", .serialized, .exclusive, .integration)
+@Suite("Hostile compositor", .serialized, .exclusive, .integration, .timeLimit(.minutes(5)))
 struct HostileCompositorTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
 
