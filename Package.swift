@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
         .executable(name: "damask-inspect", targets: ["DamaskInspectTool"]),
+        .executable(name: "damask-fuzz", targets: ["DamaskFuzz"]),
     ],
     targets: [
         // MARK: System libraries (found through pkg-config).
@@ -123,6 +124,15 @@ let package = Package(
             dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics"],
             swiftSettings: strictSettings),
 
+        // libFuzzer targets (scripts/fuzz builds them with -sanitize=fuzzer,address and
+        // -DDAMASK_LIBFUZZER); in a plain build, a replay of their corpora (FuzzCorpusTests).
+        .executableTarget(
+            name: "DamaskFuzz",
+            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskInspect", "DamaskGraphics"],
+            path: "Tests/Fuzz",
+            exclude: ["Corpus", "Standalone"],
+            swiftSettings: strictSettings),
+
         // MARK: Tests.
         // What the test targets share: the `.exclusive` trait that keeps tests with
         // process-wide state or private compositors from overlapping under `swift test`.
@@ -162,7 +172,7 @@ let package = Package(
             name: "DamaskWaylandTests",
             dependencies: [
                 "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo",
-                "DamaskInspectTool", "DamaskTestSupport",
+                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport",
             ],
             swiftSettings: strictSettings),
     ],

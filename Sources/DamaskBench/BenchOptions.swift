@@ -98,6 +98,9 @@ struct BenchOptions {
                                3840x2160 window (in evictCaches), as in the paired figures
           --help               show this help and exit
 
+        Exit status: 0 when every target holds, 3 when a target is missed (the table's
+        MISSES lines), 1 when the run failed, 2 for a bad command line.
+
         damask-bench client [--size WxH] [--blink] [--animate] [--spin] is the plain window
         (optionally with a 2 Hz caret blink, a progress animation or a spinner) that the
         idle and memory suites start and measure.

@@ -7,7 +7,8 @@ import Foundation
 
     /// Runs everything asked for. A suite that cannot run (no Weston) is recorded as
     /// skipped; the others still run.
-    func run() throws {
+    /// Runs the chosen suites; returns whether every target held (true when none was set).
+    func run() throws -> Bool {
         let started = BenchClock.monotonic()
         let report = BenchReport(machine: .current(), arguments: Array(CommandLine.arguments.dropFirst()))
         report.printHeader()
@@ -15,7 +16,7 @@ import Foundation
         if let scenario = options.profiledScenario {
             DamageSuite(report: report, frames: options.frames, warmUps: options.warmUps).profile(
                 scenario, coldCaches: options.profilesColdCaches)
-            return
+            return true
         }
         for suite in options.suites {
             do {
@@ -44,5 +45,6 @@ import Foundation
             try report.writeJSON(to: path)
             Console.write("wrote \(path)")
         }
+        return report.targets.allSatisfy(\.holds)
     }
 }

@@ -26,7 +26,11 @@ if let client = options.clientMode {
 
 let runner = BenchRunner(options: options)
 do {
-    try runner.run()
+    let held = try runner.run()
+    if !held {
+        FileHandle.standardError.write(Data("damask-bench: a target was missed (MISSES above); exit status 3\n".utf8))
+        exit(3)
+    }
 } catch {
     FileHandle.standardError.write(Data("damask-bench: \(error)\n".utf8))
     exit(1)

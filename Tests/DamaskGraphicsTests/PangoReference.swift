@@ -1,6 +1,7 @@
 import DamaskGraphics
 import Foundation
 import Testing
+import DamaskTestSupport
 
 /// Renders reference lines with Pango + cairo (through `pango-render.py` next to this
 /// file, run by the system's /usr/bin/python3 with python3-gi, python3-gi-cairo and
@@ -36,9 +37,10 @@ enum PangoReference {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        process.killIfRunning(after: 120)
         let printed = stdout.fileHandleForReading.readDataToEndOfFile()
         let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard process.waitUntilExit(timeout: 10) else { throw ReferenceError("pango-render.py did not end") }
         guard process.terminationStatus == 0 else {
             throw ReferenceError(
                 "pango-render.py exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A program started by a test, with its stdout collected line by line, its stderr kept
 /// apart, and its stdin open for commands: a ``TestProcess`` with the waits the foundation
@@ -47,15 +48,28 @@ final class ClientProcess: @unchecked Sendable {
 
     /// Total context switches of all the process's threads: each is a wake-up or a
     /// preemption, so an idle program's count does not grow.
-    func contextSwitches() -> Int {
+    ///
+    /// A thread's status that cannot be read (it ended between the listing and the read)
+    /// adds nothing; when no thread can be read, or the process has no task list, this is
+    /// `Int.max / 2`, which records an issue: an unreadable /proc must fail "no wake-ups",
+    /// never pass it as a count that stays at 0.
+    func contextSwitches(sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         let tasks = "/proc/\(process.pid)/task"
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        return threads.reduce(0) { total, thread in
-            let status = (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? ""
-            return total + status.split(separator: "\n")
+        var total = 0, read = 0
+        for thread in threads {
+            guard let status = try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8) else { continue }
+            let counts = status.split(separator: "\n")
                 .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
                 .compactMap { $0.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-                .reduce(0, +)
+            guard counts.count == 2 else { continue }
+            total += counts.reduce(0, +)
+            read += 1
         }
+        guard read > 0 else {
+            Issue.record("cannot read the context switches of \(process.pid) from \(tasks)", sourceLocation: sourceLocation)
+            return Int.max / 2
+        }
+        return total
     }
 }

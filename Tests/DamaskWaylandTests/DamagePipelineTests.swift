@@ -6,7 +6,7 @@ import Testing
 /// The damage pipeline against real compositors: after a seeded random sequence of content
 /// and compositing changes, what the compositor shows equals a fresh render, and the damage
 /// on the wire is exactly the damage the window reported, commit for commit.
-@Suite("Damage pipeline under real compositors", .serialized, .exclusive, .integration)
+@Suite("Damage pipeline under real compositors", .serialized, .exclusive, .integration, .timeLimit(.minutes(5)))
 struct DamagePipelineTests {
     /// One step of the sequence: the commands sent together (one main-loop turn).
     struct Step {

@@ -5,7 +5,7 @@ import Testing
 
 /// The demo's clipboard and primary selection against other Wayland clients (wl-clipboard's
 /// `wl-copy` and `wl-paste`) under Weston with a real seat (Xvfb + xdotool).
-@Suite("Demo clipboard with other clients (real seat)", .serialized, .exclusive)
+@Suite("Demo clipboard with other clients (real seat)", .serialized, .exclusive, .timeLimit(.minutes(5)))
 struct DemoClipboardTests {
     @Test(
         "Ctrl+C in the field reaches wl-paste, and wl-copy's text pastes into the field with Ctrl+V (Weston)",

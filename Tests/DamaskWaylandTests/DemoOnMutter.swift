@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DamaskTestSupport
 
 /// `damask-demo` windows (one or more processes) on a private headless mutter (GNOME),
 /// driven by real input from a RemoteDesktop session (the injector of
@@ -29,7 +30,7 @@ final class DemoOnMutter: DemoSeat {
     init(size: String = "1600x1000") throws {
         let python = "/usr/bin/python3"
         scriptPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("damask-demo-mutter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
+            .appendingPathComponent("damask-demo-mutter-\(getpid())-\(TemporaryName.next()).py").path
         try MutterRemoteInput.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let environment: [String: String]
         (session, environment) = try MutterRemoteInput.startMutter(size: size, base: DemoRun.environment(nil))

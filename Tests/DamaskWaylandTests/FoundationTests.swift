@@ -6,7 +6,7 @@ import Testing
 /// The foundation under real compositors: a window maps and shows its pixels, the requests
 /// on the wire are the ones Damask means to send, the main loop runs main-actor work and
 /// sleeps when idle, and every way the program can end is clean.
-@Suite("Foundation", .serialized, .exclusive, .integration)
+@Suite("Foundation", .serialized, .exclusive, .integration, .timeLimit(.minutes(5)))
 struct FoundationTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
@@ -106,13 +106,17 @@ struct FoundationTests {
         for kind in ["task", "main-actor-run", "dispatch-async"] {
             let line = try #require(client.waitForLine(timeout: 2) { $0.hasPrefix("ran \(kind) ") }, "\(kind) never ran")
             let microseconds = Int(line.split(separator: " ")[2]) ?? .max
-            #expect(microseconds < 100_000, "\(kind) took \(microseconds) µs")
+            #expect(Double(microseconds) < WallClockBound.seconds(0.1) * 1e6, "\(kind) took \(microseconds) µs")
         }
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)
     }
 
-    @Test("An idle window wakes up zero times per second")
+    @Test(
+        "An idle window wakes up zero times per second",
+        .disabled(
+            if: ProcessInfo.processInfo.environment["DAMASK_SANITIZER"] == "thread",
+            "ThreadSanitizer's runtime thread wakes every instrumented process 10 times a second: the wake-ups counted would be the sanitizer's (the plain and ASan passes run it)"))
     func idleWindowWakesUpZeroTimes() throws {
         let weston = try PrivateCompositor(.weston())
         let (client, _) = try startClient(on: weston)
@@ -189,7 +193,7 @@ struct FoundationTests {
         weston.kill()
         let status = client.waitForExit(timeout: 5)
         #expect(status == 1)
-        #expect(Date().timeIntervalSince(killed) < 1)
+        #expect(Date().timeIntervalSince(killed) < WallClockBound.seconds(1))
         #expect(client.standardError.contains("lost connection to the compositor"), "\(client.standardError)")
     }
 

@@ -33,7 +33,7 @@ struct GnomeWindowSizeTests {
     /// Writes the client's presented buffer to a temporary PNG and reads it back.
     static func snapshot(_ gnome: MutterRemoteInput) throws -> Bitmap {
         let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("damask-gnome-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png").path
+            .appendingPathComponent("damask-gnome-\(getpid())-\(TemporaryName.next()).png").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before = gnome.client.lines.count
         gnome.client.send("snapshot \(path)")

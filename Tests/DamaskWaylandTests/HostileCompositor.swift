@@ -91,12 +91,13 @@ final class HostileCompositor {
         line.split(separator: " ").compactMap { Int($0) }
     }
 
-    /// The peak resident memory of process `pid` (VmHWM), in bytes; 0 when unknown.
+    /// The peak resident memory of process `pid` (VmHWM), in bytes; `Int.max` when it
+    /// cannot be read, so that every upper bound on it fails rather than passes.
     static func peakResidentBytes(of pid: Int32) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = line.split(separator: " ").compactMap({ Int($0) }).first
-        else { return 0 }
+        else { return .max }
         return kilobytes * 1024
     }
 }

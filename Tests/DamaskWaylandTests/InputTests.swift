@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Real input from X (xdotool) through Weston's x11 backend into the test client's views.
-@Suite("Input from a real seat (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Input from a real seat (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(5)))
 struct InputTests {
     @Test("A click on a view reaches its pointerDown and pointerUp with view coordinates")
     func clickReachesView() throws {

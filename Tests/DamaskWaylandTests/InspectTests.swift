@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// damask-inspect between real clients and real compositors (headless Weston and mutter).
-@Suite("damask-inspect under real compositors", .serialized, .exclusive, .integration)
+@Suite("damask-inspect under real compositors", .serialized, .exclusive, .integration, .timeLimit(.minutes(5)))
 struct InspectTests {
     /// The commit numbers a broken-damage run printed for `kind` ("under" or "held").
     static func announced(_ kind: String, in output: String) -> Set<Int> {

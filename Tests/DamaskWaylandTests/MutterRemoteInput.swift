@@ -1,4 +1,5 @@
 import Foundation
+import DamaskTestSupport
 
 /// A private headless mutter (GNOME) with the test client and a RemoteDesktop session that
 /// injects real input: virtual pointer and keyboard devices appear on mutter's seat when the
@@ -61,7 +62,7 @@ final class MutterRemoteInput {
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else { throw MutterError.missing(python) }
         scriptPath = FileManager.default.temporaryDirectory
-            .appendingPathComponent("damask-remote-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).py").path
+            .appendingPathComponent("damask-remote-input-\(getpid())-\(TemporaryName.next()).py").path
         try Self.script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
 
         let environment: [String: String]

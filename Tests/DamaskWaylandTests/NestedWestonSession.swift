@@ -1,6 +1,7 @@
 import DamaskGraphics
 import Foundation
 import Testing
+import DamaskTestSupport
 
 /// Xvfb + Weston's x11 backend + one `damask-test-client`: a window that receives real X
 /// input through `xdotool`.
@@ -59,7 +60,7 @@ final class NestedWestonSession {
         for _ in 0..<3 {
             try display.xdotool("mousemove", "0", "0")
             let path = FileManager.default.temporaryDirectory
-                .appendingPathComponent("damask-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png").path
+                .appendingPathComponent("damask-input-\(getpid())-\(TemporaryName.next()).png").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             try compositor.screenshot(to: path)
             let bitmap = try Bitmap(contentsOfPNGFile: path)
