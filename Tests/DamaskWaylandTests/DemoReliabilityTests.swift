@@ -44,7 +44,11 @@ struct DemoReliabilityTests {
         var peak = 0
         let deadline = Date().addingTimeInterval(120)
         while demo.process.isRunning && Date() < deadline {
-            peak = max(peak, HostileCompositor.peakResidentBytes(of: demo.process.processIdentifier))
+            // The demo may exit between the check and the read, or be a zombie whose status
+            // has no VmHWM: such a read (`.max`) is no sample. At least one real sample is
+            // required below (`peak > 0`).
+            let sample = HostileCompositor.peakResidentBytes(of: demo.process.processIdentifier)
+            if sample != .max { peak = max(peak, sample) }
             usleep(10_000)
         }
         #expect(demo.waitForExit(timeout: 5) == 0, "\(demo.standardError)")

@@ -139,8 +139,17 @@ struct DemoSelectionTests {
         let pasted = try mutter.wlPaste(["--no-newline"])
         #expect(pasted.status == 0 && pasted.output == "hello", "wl-paste: \(pasted.status) \(pasted.output)")
 
+        // wl-copy takes keyboard focus under mutter to set the selection; the demo hears of the
+        // new selection once focus is back with it. Keys typed before that would go to wl-copy.
+        let selectionEvents = {
+            demo.process.lines.count { $0.contains("wl_data_device@") && $0.contains(".selection(") && !$0.contains(" -> ") }
+        }
+        let selectionsBefore = selectionEvents()
         let copied = try mutter.wlCopy([" from wl-copy"])
         #expect(copied.status == 0, "wl-copy: \(copied.output)")
+        #expect(
+            demo.process.waitUntil(timeout: 15) { _ in selectionEvents() > selectionsBefore },
+            "the demo never heard of wl-copy's selection")
         try mutter.refocus(demo, clickingAt: Self.field.x, Self.field.y)
         try Self.clickField(demo, on: mutter)
         try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("hello", in: demo) }
