@@ -51,8 +51,10 @@ import Foundation
         pool.dequeue(width: pixelWidth, height: pixelHeight)
     }
 
-    /// Records the present and releases the previously presented buffer, as Weston does.
-    func present(_ buffer: SurfaceBuffer, damage: Region) {
+    /// Records the present (and the frame request) and releases the previously presented
+    /// buffer, as Weston does.
+    func present(_ buffer: SurfaceBuffer, damage: Region, requestingFrame: Bool) {
+        if requestingFrame { hasPendingFrame = true }
         pool.didPresent(buffer, damage: damage)
         presentCount += 1
         if let previous = held {

@@ -148,9 +148,11 @@ import Foundation
     }
 
     /// Records the commit, updates the screen inside `damage`, and applies the release
-    /// policy.
-    public func present(_ buffer: SurfaceBuffer, damage: Region) {
+    /// policy; with `requestingFrame`, asks for a frame callback first (``requestFrame()``).
+    public func present(_ buffer: SurfaceBuffer, damage: Region, requestingFrame: Bool) {
+        precondition(pool.buffers.contains { $0 === buffer }, "presented buffer \(buffer.identifier), which this surface did not hand out")
         precondition(!buffer.isBusy, "presented a buffer the compositor still holds")
+        if requestingFrame { requestFrame() }
         let bitmap = buffer.bitmap
         if let screen = presentedBitmap, screen.width == bitmap.width,
             screen.height == bitmap.height

@@ -77,8 +77,7 @@ import Foundation
         }
 
         let sent = damage.coalesced(toAtMost: maximumDamageRectCount)
-        surface.requestFrame()
-        surface.present(buffer, damage: sent)
+        surface.present(buffer, damage: sent, requestingFrame: true)
         frontBuffer = buffer
         frameCount += 1
 

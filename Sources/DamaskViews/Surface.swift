@@ -22,13 +22,17 @@ import Foundation
     /// Returns a free buffer of the current pixel size, or `nil` when none is free and the
     /// surface already has as many buffers as it allows.
     func dequeueBuffer() -> SurfaceBuffer?
-    /// Shows `buffer`; `damage` (buffer pixels) is where it differs from the last frame.
-    /// The buffer stays busy until the surface releases it.
-    func present(_ buffer: SurfaceBuffer, damage: Region)
-    /// Asks for one frame callback (at most one is outstanding): the delegate's
-    /// ``SurfaceDelegate/surfaceFrameDidFire(_:timestamp:)`` runs once when it is a good
-    /// time to draw the next frame. Call it before ``present(_:damage:)`` so that a
-    /// Wayland surface can attach the request to that commit.
+    /// Shows `buffer` in one commit; `damage` (buffer pixels) is where it differs from the
+    /// last frame. With `requestingFrame`, the commit also asks for a frame callback (as
+    /// ``requestFrame()`` does, at most one outstanding). The buffer must be one
+    /// ``dequeueBuffer()`` handed out and not busy; it stays busy until the surface
+    /// releases it.
+    func present(_ buffer: SurfaceBuffer, damage: Region, requestingFrame: Bool)
+    /// Asks for one frame callback when there is nothing to present (at most one is
+    /// outstanding): the delegate's ``SurfaceDelegate/surfaceFrameDidFire(_:timestamp:)``
+    /// runs once when it is a good time to draw the next frame. A Wayland surface sends it
+    /// with a commit of its own; a frame that presents asks through
+    /// ``present(_:damage:requestingFrame:)`` instead.
     func requestFrame()
     /// Asks for one frame tick that costs the compositor nothing: the delegate's
     /// ``SurfaceDelegate/surfaceFrameDidFire(_:timestamp:)`` runs once, about when the
@@ -48,13 +52,18 @@ import Foundation
     /// ``MemoryPasteboard`` of that kind.
     func pasteboard(_ kind: PasteboardKind) -> (any Pasteboard)?
     /// The part of the surface known to be opaque (surface points), sent with the next
-    /// ``present(_:damage:)``: the compositor need not blend what lies beneath it, and a
+    /// ``present(_:damage:requestingFrame:)``: the compositor need not blend what lies beneath it, and a
     /// surface that is opaque everywhere may present buffers without alpha. The window sets
     /// it before every present that follows a change (``OpaqueArea``). The default ignores it.
     func setOpaqueRegion(_ region: Region)
 }
 
 extension Surface {
+    /// Presents `buffer` without asking for a frame callback.
+    public func present(_ buffer: SurfaceBuffer, damage: Region) {
+        present(buffer, damage: damage, requestingFrame: false)
+    }
+
     /// Ignores the region: a surface that cannot tell its compositor has nothing to do.
     public func setOpaqueRegion(_ region: Region) {}
 

@@ -5,17 +5,20 @@ import Foundation
 ///
 /// The pixels (``bitmap``) belong to the surface: a shm mapping for Wayland, plain memory
 /// for ``MemorySurface``. The window may write them only between
-/// ``Surface/dequeueBuffer()`` and ``Surface/present(_:damage:)``. Main-actor isolated.
+/// ``Surface/dequeueBuffer()`` and ``Surface/present(_:damage:requestingFrame:)``. Main-actor isolated.
 @MainActor public final class SurfaceBuffer {
     /// The pixels, sized to the surface's pixel size; memory owned by the surface.
     public let bitmap: Bitmap
     /// The pixels (buffer coordinates) that are not up to date with the last presented
     /// frame; the window repaints them the next time it paints into this buffer.
     public var missedDamage: Region
-    /// `true` from ``Surface/present(_:damage:)`` until the surface releases the buffer.
+    /// `true` from ``Surface/present(_:damage:requestingFrame:)`` until the surface releases the buffer.
     public internal(set) var isBusy: Bool = false
     /// A number identifying the buffer within its surface (for logs and tests).
     public let identifier: Int
+    /// What owns the pixel memory behind ``bitmap``, kept alive by the buffer: a Wayland
+    /// surface's shm mapping and `wl_buffer`; nil when the bitmap owns its memory.
+    public let backing: AnyObject?
     /// Set when the surface resized while the buffer was busy: destroy it on release.
     var isStale = false
     /// The context the window repaints this buffer through, created on first use and kept
@@ -23,10 +26,12 @@ import Foundation
     /// image. Owned by the buffer; it keeps ``bitmap`` alive, not the surface's memory.
     lazy var graphicsContext = GraphicsContext(bitmap: bitmap)
 
-    /// Wraps `bitmap`; ``missedDamage`` starts as the whole buffer.
-    public init(bitmap: Bitmap, identifier: Int) {
+    /// Wraps `bitmap` (whose memory `backing`, if any, owns); ``missedDamage`` starts as the
+    /// whole buffer.
+    public init(bitmap: Bitmap, identifier: Int, backing: AnyObject? = nil) {
         self.bitmap = bitmap
         self.identifier = identifier
+        self.backing = backing
         self.missedDamage = Region(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
     }
 

@@ -1,5 +1,7 @@
 import CDamaskShims
 import CWaylandClient
+import DamaskGraphics
+import DamaskViews
 import Foundation
 
 /// A `wl_buffer` over its own sealed memfd, mapped into this process.
@@ -10,7 +12,9 @@ import Foundation
 /// `wl_shm_pool` is destroyed right after the buffer is created (the buffer keeps the memory
 /// alive on the compositor's side). `destroy()` releases the rest; call it only while the
 /// compositor does not hold the buffer (after `wl_buffer.release`, or when the surface is
-/// gone). Main-actor.
+/// gone). A ``WaylandSurface`` hands it out as the `backing` of a `SurfaceBuffer`
+/// (``makeSurfaceBuffer(identifier:)``), which owns it; whether the compositor holds it is
+/// that buffer's `isBusy`. Main-actor.
 @MainActor
 final class ShmBuffer {
     /// Buffer size in pixels and bytes per row (4 bytes per pixel).
@@ -21,12 +25,10 @@ final class ShmBuffer {
     private(set) var memory: UnsafeMutableRawPointer?
     /// The protocol object; nil after `destroy()`.
     private(set) var proxy: OpaquePointer?
-    /// Whether the compositor holds the buffer (from attach+commit until release).
-    var isBusy = false
     /// Called on the main actor when the compositor releases the buffer.
-    var onRelease: ((ShmBuffer) -> Void)?
-
-    private let byteCount: Int
+    var onRelease: (() -> Void)?
+    /// The size of the mapping, in bytes.
+    let byteCount: Int
 
     /// Allocates `width × height` pixels of `format` (WL_SHM_FORMAT_ARGB8888 or XRGB8888).
     ///
@@ -55,6 +57,17 @@ final class ShmBuffer {
         wl_buffer_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// A surface buffer whose bitmap wraps this buffer's memory and which owns this buffer
+    /// (as its `backing`), so the mapping lives as long as the bitmap can be reached.
+    func makeSurfaceBuffer(identifier: Int) throws -> SurfaceBuffer {
+        guard let memory else { preconditionFailure("a surface buffer over a destroyed shm buffer") }
+        let bitmap = try Bitmap(
+            wrapping: memory, width: width, height: height, bytesPerRow: bytesPerRow,
+            format: .argb32Premultiplied)
+        precondition(bitmap.byteCount <= byteCount, "a bitmap of \(bitmap.byteCount) bytes over a \(byteCount)-byte mapping")
+        return SurfaceBuffer(bitmap: bitmap, identifier: identifier, backing: self)
+    }
+
     isolated deinit {
         destroy()
     }
@@ -71,8 +84,8 @@ final class ShmBuffer {
         wl_buffer_listener(release: { data, _ in
             let buffer = owner(data, as: ShmBuffer.self)
             MainActor.assumeIsolated {
-                buffer.isBusy = false
-                buffer.onRelease?(buffer)
+                assert(buffer.proxy != nil, "a release for a destroyed wl_buffer")
+                buffer.onRelease?()
             }
         }))
 }
