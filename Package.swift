@@ -82,16 +82,18 @@ let package = Package(
             name: "DamaskViews",
             dependencies: ["DamaskGraphics"],
             swiftSettings: strictSettings),
+        // The xkbcommon wrapper DamaskWayland's keyboard and DamaskPlayback's keymaps share.
+        .target(name: "DamaskXKB", dependencies: ["DamaskViews", "CXKBCommon"], swiftSettings: strictSettings),
         .target(
             name: "DamaskWayland",
             dependencies: [
-                "DamaskViews", "DamaskGraphics", "CDamaskShims", "CWaylandClient",
+                "DamaskViews", "DamaskGraphics", "DamaskXKB", "CDamaskShims", "CWaylandClient",
                 "CWaylandCursor", "CWaylandProtocols", "CXKBCommon",
             ],
             swiftSettings: strictSettings),
         .target(
             name: "DamaskPlayback",
-            dependencies: ["DamaskViews", "DamaskGraphics", "CXKBCommon"],
+            dependencies: ["DamaskViews", "DamaskGraphics", "DamaskXKB", "CXKBCommon"],
             swiftSettings: strictSettings),
 
         // The AT-SPI2 bridge: the view tree on the accessibility bus (docs/accessibility.md).

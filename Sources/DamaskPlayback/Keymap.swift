@@ -1,28 +1,27 @@
 import CXKBCommon
 import DamaskViews
+import DamaskXKB
 
 /// An XKB keymap compiled from rule names (evdev rules, pc105, a layout and variant), with the
 /// reverse lookups the player needs: which key and modifiers produce a character or keysym.
 ///
-/// Ownership: the keymap owns its `xkb_context` and `xkb_keymap` and unrefs them in `deinit`.
+/// Ownership: the keymap owns its ``XKBKeymap`` (the `xkb_context` and `xkb_keymap`, shared
+/// with DamaskWayland's keyboard through that wrapper).
 /// Threading: use an instance from one thread at a time (it is not `Sendable`; libxkbcommon's
 /// reference counts are not atomic). Separate instances are independent.
 public final class Keymap {
     /// The layout this keymap was compiled from.
     public let layout: KeyboardLayout
-    /// The `xkb_keymap*`, owned by this object.
-    let keymap: OpaquePointer
-    /// The `xkb_context` the keymap was compiled in, owned by this object.
-    let context: OpaquePointer
+    /// The compiled keymap (owned).
+    private let xkb: XKBKeymap
+    /// The `xkb_keymap*`, owned through ``xkb``.
+    var keymap: OpaquePointer { xkb.keymap }
+    /// The `xkb_context` the keymap was compiled in, owned through ``xkb``.
+    var context: OpaquePointer { xkb.context }
     private var strokeByCharacter: [Unicode.Scalar: KeyStroke] = [:]
     private var strokeByKeysym: [UInt32: KeyStroke] = [:]
     private var modifierKeycode: [KeyModifier: UInt32] = [:]
     private var keypadKeycodes: Set<UInt32> = []
-    /// The US QWERTY keymap, compiled on the first non-Latin key, for
-    /// ``shortcutKeysym(_:active:)``; owned (unref'd in `deinit`).
-    private var usKeymap: OpaquePointer?
-    /// Whether each layout of ``keymap`` types Latin letters, as found so far.
-    private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
     /// Compose sequences found per resolved locale name (see ``strokes(for:composeLocale:)``).
     private var composeSequences: [String: ComposeSequences] = [:]
     /// Locales whose compose table libxkbcommon could not load.
@@ -30,38 +29,14 @@ public final class Keymap {
 
     /// Compiles the keymap for `layout`; nil if XKB cannot (an unknown layout or variant).
     public init?(layout: KeyboardLayout) {
-        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { return nil }
         // Unknown names are reported to the caller through nil, not through stderr.
-        xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
-        let compiled: OpaquePointer? = "evdev".withCString { rules in
-            "pc105".withCString { model in
-                layout.layout.withCString { layoutName in
-                    layout.variant.withCString { variant in
-                        "".withCString { options in
-                            var names = xkb_rule_names(
-                                rules: rules, model: model, layout: layoutName,
-                                variant: variant, options: options)
-                            return xkb_keymap_new_from_names(
-                                context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-                        }
-                    }
-                }
-            }
-        }
-        guard let compiled else {
-            xkb_context_unref(context)
-            return nil
-        }
+        guard let xkb = XKBKeymap(
+            rules: "evdev", model: "pc105", layout: layout.layout, variant: layout.variant, options: "",
+            quiet: true)
+        else { return nil }
         self.layout = layout
-        self.context = context
-        self.keymap = compiled
+        self.xkb = xkb
         buildTables()
-    }
-
-    deinit {
-        if let usKeymap { xkb_keymap_unref(usKeymap) }
-        xkb_keymap_unref(keymap)
-        xkb_context_unref(context)
     }
 
     /// The keysym for an XKB keysym name (`a`, `Return`, `Shift_L`, `udiaeresis`), exact case
@@ -79,34 +54,7 @@ public final class Keymap {
     /// layout of this keymap, in order, else on US QWERTY (as a Damask client on a real
     /// seat computes it).
     public func shortcutKeysym(_ keycode: UInt32, active: UInt32, layout activeLayout: UInt32 = 0) -> UInt32 {
-        guard !ShortcutKeysym.keepsKeysym(active, activeLayoutIsLatin: isLatin(layout: activeLayout)) else { return active }
-        if usKeymap == nil {
-            usKeymap = "us".withCString { layout in
-                "".withCString { empty in
-                    var names = xkb_rule_names(rules: nil, model: nil, layout: layout, variant: empty, options: nil)
-                    return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-                }
-            }
-        }
-        let layouts = (0..<xkb_keymap_num_layouts_for_key(keymap, keycode)).map { (keymap, $0) }
-        let candidates = (layouts + [(usKeymap, xkb_layout_index_t(0))]).map { Self.firstLevelKeysym(of: keycode, in: $0, layout: $1) }
-        return ShortcutKeysym.resolve(active: active, activeLayoutIsLatin: isLatin(layout: activeLayout), candidates: candidates)
-    }
-
-    /// Whether `layout` of the keymap types Latin letters (cached per layout).
-    private func isLatin(layout: xkb_layout_index_t) -> Bool {
-        if let known = latinLayouts[layout] { return known }
-        let latin = ShortcutKeysym.isLatinLayout(
-            letterKeysyms: ShortcutKeysym.letterKeycodes.map { Self.firstLevelKeysym(of: $0, in: keymap, layout: layout) })
-        latinLayouts[layout] = latin
-        return latin
-    }
-
-    /// The single keysym at the first level of `keycode` in `layout` of `map`, else 0.
-    private static func firstLevelKeysym(of keycode: UInt32, in map: OpaquePointer?, layout: xkb_layout_index_t) -> UInt32 {
-        var syms: UnsafePointer<xkb_keysym_t>?
-        guard let map, xkb_keymap_key_get_syms_by_level(map, keycode, layout, 0, &syms) == 1, let syms else { return 0 }
-        return syms.pointee
+        xkb.shortcutKeysym(keycode, active: active, layout: activeLayout)
     }
 
     /// How to type `character` with this keymap (a key plus the modifiers of its level), or nil

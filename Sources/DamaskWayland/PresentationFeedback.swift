@@ -40,7 +40,7 @@ public final class PresentationFeedback {
         guard let display = connection.display, connection.presentation != nil else { return nil }
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(
-            registry, Self.registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
+            registry, Self.registryListener.pointer, listenerData(for: self))
         for _ in 0..<2 where presentation == nil || clockID == nil {
             do { try connection.roundtrip() } catch { break }
         }
@@ -70,7 +70,7 @@ public final class PresentationFeedback {
         else { return false }
         pending[Int(bitPattern: feedback)] = (feedback, handler)
         wp_presentation_feedback_add_listener(
-            feedback, Self.feedbackListener.pointer, Unmanaged.passUnretained(self).toOpaque())
+            feedback, Self.feedbackListener.pointer, listenerData(for: self))
         connection.setNeedsFlush()
         return true
     }

@@ -54,7 +54,7 @@ final class ShmBuffer {
         wl_shm_pool_destroy(pool)
         // wl_shm.create_pool was marshalled with a duplicate of the descriptor.
         Glibc.close(fileDescriptor)
-        wl_buffer_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        wl_buffer_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     /// A surface buffer whose bitmap wraps this buffer's memory and which owns this buffer

@@ -17,9 +17,19 @@ final class StaticListener<Table>: @unchecked Sendable {
 
 /// Recovers the Swift owner registered as a proxy's listener data.
 ///
-/// Proxies get `Unmanaged.passUnretained(owner).toOpaque()` as their data: the owner keeps
-/// the proxy and destroys it before it goes away itself, so the reference is valid whenever
-/// libwayland calls back.
+/// Proxies get ``listenerData(for:)`` (`Unmanaged.passUnretained(owner)`) as their data:
+/// the owner keeps the proxy and destroys it before it goes away itself, so the reference is
+/// valid whenever libwayland calls back. Asserted in debug builds (``ListenerOwners``).
+/// Call it on the main thread, as libwayland calls every listener here.
 func owner<Owner: AnyObject>(_ data: UnsafeMutableRawPointer?, as type: Owner.Type) -> Owner {
-    Unmanaged<Owner>.fromOpaque(data!).takeUnretainedValue()
+    guard let data else { preconditionFailure("a \(Owner.self) listener called without its data") }
+    #if DEBUG
+    let address = Int(bitPattern: data)
+    MainActor.assumeIsolated {
+        assert(
+            ListenerOwners.isLive(address, as: Owner.self),
+            "a \(Owner.self) listener called after its owner went away (or with another object's data)")
+    }
+    #endif
+    return Unmanaged<Owner>.fromOpaque(data).takeUnretainedValue()
 }

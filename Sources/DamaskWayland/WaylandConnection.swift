@@ -121,7 +121,7 @@ public final class WaylandConnection {
         self.display = display
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(
-            registry, Self.registryListener.pointer, Unmanaged.passUnretained(self).toOpaque())
+            registry, Self.registryListener.pointer, listenerData(for: self))
         // Two round trips: one for the globals, one for the first events of bound objects
         // (wl_shm formats, output scales).
         for _ in 0..<2 where wl_display_roundtrip(display) < 0 {
@@ -416,7 +416,7 @@ public final class WaylandConnection {
             compositor = bind(name, damask_wl_compositor_interface(), offered, SupportedVersion.compositor).0
         case "wl_shm":
             shm = bind(name, damask_wl_shm_interface(), offered, SupportedVersion.shm).0
-            wl_shm_add_listener(shm, Self.shmListener.pointer, Unmanaged.passUnretained(self).toOpaque())
+            wl_shm_add_listener(shm, Self.shmListener.pointer, listenerData(for: self))
         case "xdg_wm_base":
             xdgWmBase = bind(name, damask_xdg_wm_base_interface(), offered, SupportedVersion.xdgWmBase).0
             xdg_wm_base_add_listener(xdgWmBase, Self.wmBaseListener.pointer, nil)

@@ -61,7 +61,7 @@ public final class WaylandKeyboard {
         self.seat = seat
         self.proxy = proxy
         repeater.onRepeat = { [unowned self] keycode in self.repeatKey(keycode) }
-        wl_keyboard_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        wl_keyboard_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     /// Releases the keyboard, stops repeating and takes focus away. Idempotent.

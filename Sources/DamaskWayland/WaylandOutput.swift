@@ -20,7 +20,7 @@ public final class WaylandOutput {
         self.proxy = proxy
         self.version = version
         self.onChange = onChange
-        wl_output_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        wl_output_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     /// Releases the proxy. Idempotent.

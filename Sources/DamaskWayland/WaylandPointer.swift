@@ -33,7 +33,7 @@ public final class WaylandPointer {
     init(seat: WaylandSeat, proxy: OpaquePointer?) {
         self.seat = seat
         self.proxy = proxy
-        wl_pointer_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        wl_pointer_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     /// Releases the pointer and the cursor surface. Idempotent.

@@ -44,7 +44,7 @@ public final class WaylandSeat {
         self.registryName = registryName
         self.proxy = proxy
         self.version = version
-        wl_seat_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        wl_seat_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     /// Releases the devices (the seat went away or the connection closes). Idempotent.

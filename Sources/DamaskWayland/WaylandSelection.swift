@@ -53,7 +53,7 @@ public final class WaylandSelection: Pasteboard {
     init?(kind: PasteboardKind, seat: WaylandSeat) {
         self.kind = kind
         self.seat = seat
-        let data = Unmanaged.passUnretained(self).toOpaque()
+        let data = listenerData(for: self)
         switch kind {
         case .clipboard:
             guard let manager = seat.connection.dataDeviceManager,
@@ -79,7 +79,7 @@ public final class WaylandSelection: Pasteboard {
     public func setString(_ text: String) {
         guard let device else { return }
         destroySource()
-        let data = Unmanaged.passUnretained(self).toOpaque()
+        let data = listenerData(for: self)
         switch kind {
         case .clipboard:
             guard let manager = seat.connection.dataDeviceManager,
@@ -223,7 +223,7 @@ public final class WaylandSelection: Pasteboard {
     private func offerAnnounced(_ key: Int) {
         guard let proxy = OpaquePointer(bitPattern: key) else { return }
         offers[Int(bitPattern: proxy)] = (proxy, [])
-        let data = Unmanaged.passUnretained(self).toOpaque()
+        let data = listenerData(for: self)
         switch kind {
         case .clipboard: wl_data_offer_add_listener(proxy, Self.dataOfferListener.pointer, data)
         case .primarySelection:

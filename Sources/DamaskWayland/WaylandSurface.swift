@@ -92,21 +92,11 @@ public final class WaylandSurface: Surface {
     private var surface: OpaquePointer?
     private var viewport: OpaquePointer?
     private var fractionalScale: OpaquePointer?
-    /// The outstanding frame callback (at most one); destroyed by its `done` or in `close()`.
-    private var frameCallback: OpaquePointer?
-    /// The timer of an idle frame (``requestIdleFrame(notBefore:)``), on ``MainLoop``; owned here,
-    /// cancelled when a frame callback answers instead, and in `close()`.
-    private var idleFrameTimer: MainLoop.Timer?
-    /// The compositor's frame clock minus `CLOCK_MONOTONIC`, in milliseconds, as the latest
-    /// frame callback showed it (0 before the first). Frame callback times have no defined
-    /// base: mutter stamps them with `CLOCK_MONOTONIC`, headless and nested Weston with its
-    /// presentation clock, `CLOCK_MONOTONIC_RAW`, which drifts from `CLOCK_MONOTONIC` by the
-    /// clock's frequency correction (242 ms after 23 hours of uptime on the test machine).
-    /// ``clockTimestamp`` adds it, so that idle frames are stamped on the same clock as
-    /// the frames the compositor sends.
-    private var frameClockOffset: UInt32 = 0
+    /// The frame callback and idle frames (owned; destroyed in `close()`).
+    private let frameClock = SurfaceFrameClock()
     /// The buffers; each carries its ``ShmBuffer`` as `backing`, which the pool's `destroy`
-    /// frees. Lazy because its closures refer to `self`.
+    /// frees. Lazy because `allocate` refers to `self`; `close()` (also from `deinit`) only
+    /// destroys, which needs no `self`.
     private lazy var pool = BufferPool(
         capacity: 3,
         allocate: { [unowned self] width, height in self.allocateBuffer(width: width, height: height) },
@@ -137,9 +127,10 @@ public final class WaylandSurface: Surface {
         role = XDGToplevel(
             connection: connection, wlSurface: surface, title: title, appID: appID, size: self.size)
         self.surface = surface
-        let data = Unmanaged.passUnretained(self).toOpaque()
+        let data = listenerData(for: self)
         wl_surface_add_listener(surface, Self.surfaceListener.pointer, data)
         role.surface = self  // before the first roundtrip: configures reach the surface
+        frameClock.onFrame = { [unowned self] time in self.delegate?.surfaceFrameDidFire(self, timestamp: time) }
         connection.register(self, proxy: surface)
         if let viewporter = connection.viewporter, let manager = connection.fractionalScaleManager {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
@@ -163,16 +154,14 @@ public final class WaylandSurface: Surface {
 
     /// Destroys the window's protocol objects and buffers. Idempotent.
     public func close() {
-        idleFrameTimer?.cancel()
-        idleFrameTimer = nil
         if let surface { connection.unregister(proxy: surface) }
-        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameClock.destroy()
         role.destroyDecoration()
         if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
         if let viewport { wp_viewport_destroy(viewport) }
         role.destroy()
         if let surface { wl_surface_destroy(surface) }
-        (frameCallback, fractionalScale, viewport, surface) = (nil, nil, nil, nil)
+        (fractionalScale, viewport, surface) = (nil, nil, nil)
         // Every buffer goes now, busy or not: with the surface gone no release will come.
         pool.reset()
         for buffer in pool.buffers { pool.release(buffer) }
@@ -206,7 +195,7 @@ public final class WaylandSurface: Surface {
         guard let proxy = Self.shm(of: buffer).proxy else {
             preconditionFailure("buffer \(buffer.identifier) presented after its wl_buffer was destroyed")
         }
-        if requestingFrame { addFrameCallback() }
+        if requestingFrame { frameClock.requestCallback(on: surface) }
         applyScale()
         role.applyWindowGeometry(surfaceSize: size, insets: shadowInsets)
         applyOpaqueRegion()
@@ -265,27 +254,15 @@ public final class WaylandSurface: Surface {
     /// this turn (unless a present commits first). A present asks with
     /// ``present(_:damage:requestingFrame:)`` instead.
     public func requestFrame() {
-        guard surface != nil, frameCallback == nil else { return }
-        addFrameCallback()
+        guard let surface, frameClock.requestCallback(on: surface) else { return }
         scheduleCommit()
     }
 
-    /// Creates the frame callback that the next commit carries, unless one is outstanding.
-    private func addFrameCallback() {
-        guard let surface, frameCallback == nil else { return }
-        frameCallback = wl_surface_frame(surface)
-        wl_callback_add_listener(
-            frameCallback, Self.frameListener.pointer, Unmanaged.passUnretained(self).toOpaque())
-    }
-
     /// Whether a frame callback is outstanding.
-    public var isFramePending: Bool { frameCallback != nil }
+    public var isFramePending: Bool { frameClock.isFramePending }
 
     /// Whether an idle frame (``requestIdleFrame(notBefore:)``) is on its way.
-    public var isIdleFramePending: Bool { idleFrameTimer != nil }
-
-    /// How long an idle frame waits: one frame at 60 Hz.
-    static let idleFrameInterval = Duration.microseconds(16_667)
+    public var isIdleFramePending: Bool { frameClock.isIdleFramePending }
 
     /// Asks for one tick without a commit: an outstanding frame callback answers it;
     /// otherwise a ``MainLoop`` timer fires one frame interval from now (or at `timestamp`
@@ -293,29 +270,13 @@ public final class WaylandSurface: Surface {
     /// with that clock's time. Unlike a frame callback it also ticks while the compositor
     /// hides the window. A new request replaces a pending one.
     public func requestIdleFrame(notBefore timestamp: UInt32?) {
-        guard surface != nil, frameCallback == nil else { return }
-        idleFrameTimer?.cancel()
-        var delay = Self.idleFrameInterval
-        if let timestamp {
-            let wait = Int64(Int32(bitPattern: timestamp &- clockTimestamp))
-            if wait > 16 { delay = .milliseconds(wait) }
-        }
-        idleFrameTimer = MainLoop.shared.schedule(after: delay) { [weak self] in
-            self?.idleFrameDidFire()
-        }
-    }
-
-    private func idleFrameDidFire() {
-        idleFrameTimer = nil
-        delegate?.surfaceFrameDidFire(self, timestamp: clockTimestamp)
+        guard surface != nil else { return }
+        frameClock.requestIdleFrame(notBefore: timestamp)
     }
 
     /// The time now on the clock the compositor stamps this surface's frame callbacks
-    /// with, in milliseconds (wrapping): `CLOCK_MONOTONIC` shifted by the offset the latest
-    /// frame callback showed (its time minus `CLOCK_MONOTONIC` when it arrived, so a little
-    /// behind the compositor's clock by the callback's delivery time; before the first
-    /// callback, `CLOCK_MONOTONIC` itself).
-    public var clockTimestamp: UInt32 { monotonicMilliseconds() &+ frameClockOffset }
+    /// with, in milliseconds (wrapping; ``SurfaceFrameClock/timestamp``).
+    public var clockTimestamp: UInt32 { frameClock.timestamp }
 
     // MARK: - Commits
 
@@ -352,7 +313,7 @@ public final class WaylandSurface: Surface {
                 self.commitScheduled = false
                 // Before anything was presented a bare commit shows nothing: the first
                 // present carries the acknowledgement instead.
-                let hasContent = self.presentedBuffer != nil || self.frameCallback != nil
+                let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
                 if self.needsCommit && hasContent { self.commit() }
             }
         }
@@ -506,23 +467,6 @@ public final class WaylandSurface: Surface {
                     window.updateScale()
                 }
             }))
-
-    private static let frameListener = StaticListener(
-        wl_callback_listener(done: { data, callback, time in
-            let window = owner(data, as: WaylandSurface.self)
-            let key = Int(bitPattern: callback)
-            wl_callback_destroy(callback)
-            MainActor.assumeIsolated {
-                // One callback is outstanding at a time and close() destroys it, so a done
-                // can only be for the one the surface holds.
-                assert(Int(bitPattern: window.frameCallback) == key, "a frame callback the surface does not hold")
-                window.frameCallback = nil
-                window.idleFrameTimer?.cancel()  // this callback answers an idle-frame request too
-                window.idleFrameTimer = nil
-                window.frameClockOffset = time &- monotonicMilliseconds()
-                window.delegate?.surfaceFrameDidFire(window, timestamp: time)
-            }
-        }))
 
     private static let fractionalScaleListener = StaticListener(
         wp_fractional_scale_v1_listener(preferred_scale: { data, _, value in

@@ -23,7 +23,7 @@ public final class WaylandTouch {
     init(seat: WaylandSeat, proxy: OpaquePointer?) {
         self.seat = seat
         self.proxy = proxy
-        wl_touch_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        wl_touch_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     /// Releases the touch device, cancelling the touches in progress. Idempotent.

@@ -53,7 +53,7 @@ final class XDGToplevel {
         self.connection = connection
         self.title = title
         sizing = ToplevelSizing(initialSize: size)
-        let data = Unmanaged.passUnretained(self).toOpaque()
+        let data = listenerData(for: self)
         xdgSurface = xdg_wm_base_get_xdg_surface(connection.xdgWmBase, wlSurface)
         xdg_surface_add_listener(xdgSurface, Self.xdgSurfaceListener.pointer, data)
         toplevel = xdg_surface_get_toplevel(xdgSurface)

@@ -1,5 +1,6 @@
 import CXKBCommon
 import DamaskViews
+import DamaskXKB
 import Foundation
 
 /// A compiled xkb keymap with its keyboard state: turns keycodes into keysyms and text.
@@ -7,8 +8,8 @@ import Foundation
 /// Dead keys and compose sequences (`^` then `e` gives "ê") follow the compose table of the
 /// user's locale (`LC_ALL`, `LC_CTYPE`, `LANG`), when one exists.
 ///
-/// Owns its `xkb_context`, `xkb_keymap`, `xkb_state` and compose table and state (unref'd
-/// in `deinit`). Modifiers
+/// Owns its keymap (an ``XKBKeymap``, the xkbcommon wrapper it shares with script playback),
+/// its `xkb_state` and compose table and state (unref'd in `deinit`, before the keymap). Modifiers
 /// come from the compositor (`wl_keyboard.modifiers` → ``updateModifiers(depressed:latched:locked:group:)``),
 /// as the protocol asks, never from the key presses themselves. Not thread-safe: used on
 /// the main actor by ``WaylandKeyboard`` (and by tests).
@@ -27,45 +28,24 @@ final class XKBKeyboard {
         case invalidKeymap
     }
 
-    private let context: OpaquePointer
-    private let keymap: OpaquePointer
+    /// The compiled keymap (owned; it outlives the state and compose objects made from it).
+    private let xkb: XKBKeymap
+    private var keymap: OpaquePointer { xkb.keymap }
     private let state: OpaquePointer
     private let composeTable: OpaquePointer?
     private let composeState: OpaquePointer?
-    /// The US QWERTY keymap, compiled on the first non-Latin key, for ``shortcutKeysym(_:)``
-    /// when no layout of ``keymap`` has a Latin letter on a key; owned (unref'd in `deinit`).
-    private var usKeymap: OpaquePointer?
-    /// Whether each layout of ``keymap`` types Latin letters, as found so far.
-    private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
 
     /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends); compose
     /// sequences follow `composeLocale` (default: the user's locale).
     convenience init(keymapText: String, composeLocale: String? = nil) throws {
-        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError.invalidKeymap }
-        guard let keymap = xkb_keymap_new_from_string(
-            context, keymapText, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
-        else {
-            xkb_context_unref(context)
-            throw KeymapError.invalidKeymap
-        }
-        try self.init(context: context, keymap: keymap, composeLocale: composeLocale ?? Self.userLocale)
+        guard let xkb = XKBKeymap(text: keymapText) else { throw KeymapError.invalidKeymap }
+        try self.init(xkb: xkb, composeLocale: composeLocale ?? Self.userLocale)
     }
 
     /// Compiles a keymap from RMLVO names (`layout: "de"`), as tests and fallbacks need.
     convenience init(layout: String, variant: String = "", composeLocale: String? = nil) throws {
-        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else { throw KeymapError.invalidKeymap }
-        let keymap: OpaquePointer? = layout.withCString { layoutName in
-            variant.withCString { variantName in
-                var names = xkb_rule_names(
-                    rules: nil, model: nil, layout: layoutName, variant: variantName, options: nil)
-                return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-            }
-        }
-        guard let keymap else {
-            xkb_context_unref(context)
-            throw KeymapError.invalidKeymap
-        }
-        try self.init(context: context, keymap: keymap, composeLocale: composeLocale ?? Self.userLocale)
+        guard let xkb = XKBKeymap(layout: layout, variant: variant) else { throw KeymapError.invalidKeymap }
+        try self.init(xkb: xkb, composeLocale: composeLocale ?? Self.userLocale)
     }
 
     /// `LC_ALL`, `LC_CTYPE` or `LANG`, whichever is set first; "C" otherwise.
@@ -75,26 +55,18 @@ final class XKBKeyboard {
             .compactMap { $0 }.first { !$0.isEmpty } ?? "C"
     }
 
-    private init(context: OpaquePointer, keymap: OpaquePointer, composeLocale: String) throws {
-        guard let state = xkb_state_new(keymap) else {
-            xkb_keymap_unref(keymap)
-            xkb_context_unref(context)
-            throw KeymapError.invalidKeymap
-        }
-        self.context = context
-        self.keymap = keymap
+    private init(xkb: XKBKeymap, composeLocale: String) throws {
+        guard let state = xkb_state_new(xkb.keymap) else { throw KeymapError.invalidKeymap }
+        self.xkb = xkb
         self.state = state
-        composeTable = xkb_compose_table_new_from_locale(context, composeLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+        composeTable = xkb_compose_table_new_from_locale(xkb.context, composeLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
         composeState = composeTable.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
     }
 
     deinit {
-        if let usKeymap { xkb_keymap_unref(usKeymap) }
         if let composeState { xkb_compose_state_unref(composeState) }
         if let composeTable { xkb_compose_table_unref(composeTable) }
         xkb_state_unref(state)
-        xkb_keymap_unref(keymap)
-        xkb_context_unref(context)
     }
 
     /// Applies the compositor's serialized modifier state.
@@ -122,34 +94,7 @@ final class XKBKeyboard {
     func shortcutKeysym(_ keycode: UInt32) -> UInt32 {
         let active = xkb_state_key_get_one_sym(state, keycode)
         let activeLayout = xkb_state_serialize_layout(state, XKB_STATE_LAYOUT_EFFECTIVE)
-        guard !ShortcutKeysym.keepsKeysym(active, activeLayoutIsLatin: isLatin(layout: activeLayout)) else { return active }
-        if usKeymap == nil {
-            usKeymap = "us".withCString { layout in
-                "".withCString { empty in
-                    var names = xkb_rule_names(rules: nil, model: nil, layout: layout, variant: empty, options: nil)
-                    return xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
-                }
-            }
-        }
-        let layouts = (0..<xkb_keymap_num_layouts_for_key(keymap, keycode)).map { (keymap, $0) }
-        let candidates = (layouts + [(usKeymap, xkb_layout_index_t(0))]).map { Self.firstLevelKeysym(of: keycode, in: $0, layout: $1) }
-        return ShortcutKeysym.resolve(active: active, activeLayoutIsLatin: isLatin(layout: activeLayout), candidates: candidates)
-    }
-
-    /// Whether `layout` of the keymap types Latin letters (cached per layout).
-    private func isLatin(layout: xkb_layout_index_t) -> Bool {
-        if let known = latinLayouts[layout] { return known }
-        let latin = ShortcutKeysym.isLatinLayout(
-            letterKeysyms: ShortcutKeysym.letterKeycodes.map { Self.firstLevelKeysym(of: $0, in: keymap, layout: layout) })
-        latinLayouts[layout] = latin
-        return latin
-    }
-
-    /// The single keysym at the first level of `keycode` in `layout` of `map`, else 0.
-    private static func firstLevelKeysym(of keycode: UInt32, in map: OpaquePointer?, layout: xkb_layout_index_t) -> UInt32 {
-        var syms: UnsafePointer<xkb_keysym_t>?
-        guard let map, xkb_keymap_key_get_syms_by_level(map, keycode, layout, 0, &syms) == 1, let syms else { return 0 }
-        return syms.pointee
+        return xkb.shortcutKeysym(keycode, active: active, layout: activeLayout)
     }
 
     /// What a key press types, through the compose table: a dead key or the middle of a
