@@ -16,7 +16,9 @@ public struct CommitReport: Sendable, Equatable {
     public var repaintedRects: [CGRect]
     /// How many layers were drawn (or displayed) for this commit.
     public var drawCount: Int
-    /// The CPU time of the pass (layout, drawing, compositing), in milliseconds.
+    /// The CPU time of the pass (layout, drawing, compositing), in milliseconds; 0 when the
+    /// window had no `onCommit` handler during the pass (the thread's CPU clock is a system
+    /// call, read only when someone listens).
     public var cpuMilliseconds: Double
 
     /// Creates a report.

@@ -90,7 +90,12 @@ struct LayerPlacement {
 extension CGRect {
     /// The smallest rect with whole-number edges that contains this one.
     var roundedOutward: CGRect {
-        guard !isNull, !isInfinite else { return self }
+        // The null rect (infinite origin) and the infinite one (greatest-magnitude size) stay
+        // as they are. Tested on the stored fields, not with `isNull`/`isInfinite`, which
+        // compare with lazily made statics: a `swift_once` per call, a miss in a cold frame.
+        guard origin.x.isFinite, origin.y.isFinite,
+            size.width < .greatestFiniteMagnitude, size.height < .greatestFiniteMagnitude
+        else { return self }
         let minX = self.minX.rounded(.down)
         let minY = self.minY.rounded(.down)
         return CGRect(

@@ -41,10 +41,12 @@ import Foundation
     ///   - drawnLayer: the one layer that drew in this pass, if only one did: when its
     ///     opaque contents alone show in the repaint region, they are copied without
     ///     planning the tree (``OpaqueContentsRepaint``).
+    ///   - startCPUTime: the thread's CPU time when the pass began (``threadCPUTime()``), or
+    ///     nil when nobody reads the report's CPU time: the clock is a system call, not vDSO.
     /// - Returns: the area tinted by the flash (empty when not flashing) and the report.
     func present(
         _ damage: Region, changes: Region, into buffer: SurfaceBuffer, root: Layer, scale: CGFloat,
-        drawnLayer: Layer? = nil, drawCount: Int, startCPUTime: Double
+        drawnLayer: Layer? = nil, drawCount: Int, startCPUTime: Double?
     ) -> (flashed: Region, report: CommitReport) {
         let bufferRect = CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         var repaint = damage.intersection(bufferRect)
@@ -84,7 +86,7 @@ import Foundation
         let report = CommitReport(
             frameNumber: frameCount, bufferWidth: buffer.width, bufferHeight: buffer.height,
             scale: scale, damageRects: sent.rects, repaintedRects: repaint.rects,
-            drawCount: drawCount, cpuMilliseconds: (Self.threadCPUTime() - startCPUTime) * 1000)
+            drawCount: drawCount, cpuMilliseconds: startCPUTime.map { (Self.threadCPUTime() - $0) * 1000 } ?? 0)
         return (flashed, report)
     }
 

@@ -423,7 +423,7 @@ private let environmentFlashesDamage: Bool = {
 
     /// Layout, display, damage, composite, commit.
     func schedulerPerformPass() -> FrameScheduler.PassOutcome {
-        let start = Presenter.threadCPUTime()
+        let start = onCommit == nil ? nil : Presenter.threadCPUTime()  // a system call: only for a listener
         defer { phase = .none }
 
         phase = .layout

@@ -68,6 +68,15 @@ final class ShmBuffer {
         return SurfaceBuffer(bitmap: bitmap, identifier: identifier, backing: self)
     }
 
+    /// The shm buffer behind `buffer`, which every buffer of a Wayland surface carries as its
+    /// backing (``makeSurfaceBuffer(identifier:)``).
+    static func backing(of buffer: SurfaceBuffer) -> ShmBuffer {
+        guard let shm = buffer.backing as? ShmBuffer else {
+            preconditionFailure("buffer \(buffer.identifier) has no shm backing: not a Wayland surface's buffer")
+        }
+        return shm
+    }
+
     isolated deinit {
         destroy()
     }

@@ -14,12 +14,8 @@ import Foundation
 /// by `deinit`) destroys them. The connection must outlive the surface. Main-actor: all
 /// listeners run on the main queue.
 ///
-/// Configures: the latest configure wins; the window size follows ``ToplevelSizing``'s rules
-/// (a 0×0 size while floating brings back the floating size, as after Weston unmaximizes;
-/// maximized and fullscreen sizes are obeyed; tiled sizes are upper bounds; the minimum and
-/// maximum size hold whenever the client chooses); every configure is acknowledged and a
-/// commit follows the acknowledgement in the same turn (with a new buffer when the window
-/// redraws, bare otherwise).
+/// Configures (``XDGToplevel``): the latest wins, the window size follows ``ToplevelSizing``,
+/// and a commit follows every acknowledgement in the same turn.
 ///
 /// Commits: one per present (``present(_:damage:requestingFrame:)`` carries the frame
 /// request); a bare commit only when something must reach the compositor without a buffer
@@ -49,7 +45,7 @@ public final class WaylandSurface: Surface {
     /// Buffers currently allocated.
     public var liveBufferCount: Int { pool.liveBufferCount }
     /// The shared memory those buffers take, in bytes.
-    public var liveShmBytes: Int { pool.buffers.reduce(0) { $0 + Self.shm(of: $1).byteCount } }
+    public var liveShmBytes: Int { pool.buffers.reduce(0) { $0 + ShmBuffer.backing(of: $1).byteCount } }
     /// The buffer presented last (the pixels the compositor shows).
     public private(set) var presentedBuffer: SurfaceBuffer?
 
@@ -100,7 +96,7 @@ public final class WaylandSurface: Surface {
     private lazy var pool = BufferPool(
         capacity: 3,
         allocate: { [unowned self] width, height in self.allocateBuffer(width: width, height: height) },
-        destroy: { buffer in Self.shm(of: buffer).destroy() })
+        destroy: { buffer in ShmBuffer.backing(of: buffer).destroy() })
     private var nextBufferIdentifier = 0
     /// The scale rules: entered outputs and the preferred fractional scale.
     private var scalePolicy = ScalePolicy()
@@ -192,7 +188,7 @@ public final class WaylandSurface: Surface {
             "present of buffer \(buffer.identifier), which this surface did not hand out (or already dropped)")
         precondition(!buffer.isBusy, "present of buffer \(buffer.identifier), which the compositor still holds")
         precondition(role.isConfigured, "a buffer presented before the first configure")
-        guard let proxy = Self.shm(of: buffer).proxy else {
+        guard let proxy = ShmBuffer.backing(of: buffer).proxy else {
             preconditionFailure("buffer \(buffer.identifier) presented after its wl_buffer was destroyed")
         }
         if requestingFrame { frameClock.requestCallback(on: surface) }
@@ -336,15 +332,6 @@ public final class WaylandSurface: Surface {
     }
 
     // MARK: - Buffers
-
-    /// The shm memory and `wl_buffer` behind `buffer`, which every buffer of a Wayland
-    /// surface carries as its backing.
-    static func shm(of buffer: SurfaceBuffer) -> ShmBuffer {
-        guard let shm = buffer.backing as? ShmBuffer else {
-            preconditionFailure("buffer \(buffer.identifier) has no shm backing: not a Wayland surface's buffer")
-        }
-        return shm
-    }
 
     private func allocateBuffer(width: Int, height: Int) -> SurfaceBuffer? {
         guard let shmGlobal = connection.shm else { return nil }
