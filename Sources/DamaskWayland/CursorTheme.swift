@@ -176,6 +176,7 @@ public final class CursorTheme {
             shm: shm, width: width, height: height, format: WL_SHM_FORMAT_ARGB8888.rawValue),
             let memory = buffer.memory
         else { return nil }
+        precondition(buffer.byteCount >= width * height * 4, "an arrow of \(width)×\(height) over \(buffer.byteCount) bytes")
         let pixels = memory.bindMemory(to: UInt32.self, capacity: width * height)
         for (row, text) in rows.enumerated() {
             for (column, character) in text.enumerated() {

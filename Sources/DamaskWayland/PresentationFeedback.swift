@@ -87,7 +87,12 @@ public final class PresentationFeedback {
 
     /// Ends the feedback whose proxy address is `key` and calls its handler.
     private func finish(_ key: Int, with outcome: Outcome) {
-        guard let entry = pending.removeValue(forKey: key) else { return }
+        // Every feedback proxy is in `pending` from its request until this, its one event
+        // (`close()` destroys the rest), so an event can only be for a pending one.
+        guard let entry = pending.removeValue(forKey: key) else {
+            assertionFailure("presentation feedback for a proxy that is not pending")
+            return
+        }
         wp_presentation_feedback_destroy(entry.proxy)
         entry.handler(outcome)
     }

@@ -240,6 +240,8 @@ public final class WaylandKeyboard {
                 let key = Int(bitPattern: surface)
                 var pressed: [UInt32] = []
                 if let keys, let base = keys.pointee.data {
+                    // A wl_array of uint32 keycodes: its size is a whole number of them.
+                    assert(keys.pointee.size % MemoryLayout<UInt32>.size == 0, "a keys array of \(keys.pointee.size) bytes")
                     let count = keys.pointee.size / MemoryLayout<UInt32>.size
                     pressed = Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt32.self), count: count))
                 }
