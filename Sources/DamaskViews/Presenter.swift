@@ -20,12 +20,16 @@ import Foundation
     /// How many commits were made.
     private(set) var frameCount = 0
     /// The compositing plan, planned again for every repaint (it keeps its capacity).
-    private let plan = CompositingPlan()
+    private let plan: CompositingPlan
+    /// The window's counters, which the repaints add to.
+    private let statistics: WindowStatistics
 
-    /// Creates a presenter for `surface`.
-    init(surface: any Surface, flashesDamage: Bool) {
+    /// Creates a presenter for `surface`, counting its repaints in `statistics`.
+    init(surface: any Surface, flashesDamage: Bool, statistics: WindowStatistics) {
         self.surface = surface
         self.flashesDamage = flashesDamage
+        self.statistics = statistics
+        self.plan = CompositingPlan(statistics: statistics)
     }
 
     /// Forgets the front buffer (its size is stale after a resize).
@@ -62,7 +66,8 @@ import Foundation
             }
         }
 
-        if let drawnLayer, OpaqueContentsRepaint.paint(drawnLayer, root: root, region: repaint, into: buffer.bitmap) {
+        if let drawnLayer, OpaqueContentsRepaint.paint(
+            drawnLayer, root: root, region: repaint, into: buffer.bitmap, statistics: statistics) {
             // Done: the region shows only the drawn layer's opaque contents.
         } else {
             let context = buffer.graphicsContext
