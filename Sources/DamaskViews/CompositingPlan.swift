@@ -316,6 +316,11 @@ import Foundation
         if !item.opaqueContents.isNull, let contents = layer.contents {
             let replaced = shown.intersection(item.opaqueContents)
             if !replaced.isEmpty {
+                assert(
+                    CGRect(
+                        x: item.contentsOrigin.x, y: item.contentsOrigin.y, width: contents.width,
+                        height: contents.height
+                    ).contains(replaced.boundingBox), "a copy of contents reads inside the contents")
                 // Pixel for pixel, opaque, no antialiased clip: a plain copy of the rows.
                 statistics?.replacedLayerCount += 1
                 target.copyPixels(from: contents, placedAt: item.contentsOrigin, in: replaced)

@@ -43,6 +43,7 @@ import Foundation
             statistics.paintedLayerCount += 1
             statistics.replacedLayerCount += 1
         }
+        assert(target.bounds.contains(box), "the repaint region lies inside the buffer")
         target.copyPixels(from: contents, placedAt: (Int(device.minX), Int(device.minY)), in: region)
         return true
     }

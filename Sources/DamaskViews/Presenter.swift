@@ -50,6 +50,7 @@ import Foundation
         _ damage: Region, changes: Region, into buffer: SurfaceBuffer, root: Layer, scale: CGFloat,
         drawnLayer: Layer? = nil, drawCount: Int, startCPUTime: Double
     ) -> (flashed: Region, report: CommitReport) {
+        precondition(!buffer.isBusy, "painted into a buffer the compositor still holds")
         let bufferRect = CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         var repaint = damage.intersection(bufferRect)
         let missed = buffer.missedDamage.subtracting(repaint).intersection(bufferRect)
