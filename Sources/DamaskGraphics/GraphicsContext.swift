@@ -44,7 +44,7 @@ public final class GraphicsContext {
 
     /// Returns the context to the state ``init(bitmap:)`` gives it — identity transform,
     /// the whole bitmap as clip, default colours and line settings, no saved states, an
-    /// empty current path, ``currentRequestCount`` 0 — keeping its pixman image, so that
+    /// empty current path, no drawing call — keeping its pixman image, so that
     /// a caller drawing into the same bitmap again and again (a window's buffers, a layer's
     /// backing store) does not create a context each time.
     public func resetState() {
@@ -52,6 +52,8 @@ public final class GraphicsContext {
         state = GraphicsState(clipRegion: wholeBitmap)
         if !currentPath.isEmpty { currentPath = Path() }
         currentRequestCount = 0
+        drawingRect = .null
+        reachedDefaultDrawing = false
     }
 
     /// The whole bitmap as a region, built once (a reset shares its storage).
@@ -291,10 +293,22 @@ public final class GraphicsContext {
         return context
     }
 
+    // MARK: - The drawing call (for the view system of this package)
+
     /// How many times this context was handed out as ``current``. The view system reads it
     /// to tell a `draw(_:)` that asked for the context (and so may draw) from one that
     /// cannot have drawn.
-    public private(set) var currentRequestCount = 0
+    package private(set) var currentRequestCount = 0
+    /// The area a drawing call with this context redraws (user space), set by the view
+    /// system around the call: the `rect` a view's `draw(_:)` receives. `.null` outside one.
+    package var drawingRect: CGRect = .null
+    /// Set when a default drawing implementation (one that draws nothing) ran in a drawing
+    /// call with this context.
+    package var reachedDefaultDrawing = false
+
+    /// The context on top of this thread's stack, without counting a request (for a
+    /// default drawing implementation to mark it).
+    package static var top: GraphicsContext? { ContextStack.forCurrentThread.contexts.last }
 
     /// Makes `context` current on this thread until the matching ``pop()``.
     public static func push(_ context: GraphicsContext) {

@@ -72,6 +72,8 @@ import Foundation
 
     /// Records that `buffer` was presented with `damage` (buffer pixels).
     public func didPresent(_ buffer: SurfaceBuffer, damage: Region) {
+        assert(buffers.contains { $0 === buffer }, "presented a buffer this pool did not hand out")
+        assert(!buffer.isBusy, "presented a buffer the compositor still holds")
         buffer.isBusy = true
         buffer.missedDamage = Region()
         for other in buffers where other !== buffer {

@@ -81,14 +81,24 @@ import Foundation
     /// Whether some planned layer has a tiled backing store (it may run `draw` code while
     /// it is painted).
     private var hasTiledLayer = false
+    /// Debug builds only: every planned layer, held strongly, so that ``paint(in:target:)``
+    /// can check the `unowned(unsafe)` invariant (each is still in the planned tree)
+    /// without touching freed memory.
+    private var plannedLayers: [Layer] = []
+    /// Debug builds only: the root of the planned tree.
+    private var plannedRoot: Layer?
     /// The part of the region nothing opaque covers: cleared before painting.
     private(set) var uncovered = Region()
     private var region = Region()
     private var regionBounds = CGRect.null
     private var scale: CGFloat = 1
+    /// The counters the plan's work is added to (the owning window's; `nil`: none).
+    private let statistics: WindowStatistics?
 
-    /// Creates an empty plan.
-    init() {}
+    /// Creates an empty plan counting into `statistics`.
+    init(statistics: WindowStatistics? = nil) {
+        self.statistics = statistics
+    }
 
     /// Creates the plan of repainting `region` (buffer pixels) of `root`'s tree at `scale`.
     convenience init(root: Layer, scale: CGFloat, region: Region) {
@@ -105,6 +115,11 @@ import Foundation
         visible.removeAll(keepingCapacity: true)
         visibleBefore.removeAll(keepingCapacity: true)
         hasTiledLayer = false
+        assert({
+            plannedLayers.removeAll(keepingCapacity: true)
+            plannedRoot = root
+            return true
+        }())
         self.region = region
         self.scale = scale
         self.regionBounds = region.boundingBox
@@ -119,7 +134,7 @@ import Foundation
     /// pixels (`nil` when some mask is antialiased or rotated: nothing inside is trusted
     /// to be opaque).
     private func walk(_ layer: Layer, parent: LayerPlacement, exactClip: CGRect?) {
-        Compositor.visitedLayerCount += 1
+        statistics?.visitedLayerCount += 1
         let placement = parent.descending(into: layer)
         guard placement.isVisible else { return }
         let masks = layer.masksToBounds
@@ -128,13 +143,17 @@ import Foundation
         if masks {
             inner.clip = placement.sublayerClip(of: layer)
             if let exact = exactClip, layer.presentedCornerRadius <= 0,
-                let box = Self.exactDeviceRect(layer.presentedBounds, by: placement.transform)
+                let box = PixelGeometry.exactDeviceRect(layer.presentedBounds, by: placement.transform)
             {
                 ownClip = exact.intersection(box)
             } else {
                 ownClip = nil
             }
         }
+        assert({
+            plannedLayers.append(layer)
+            return true
+        }())
         let enterIndex = steps.count
         let entryIndex = entries.count
         let firstItem = items.count
@@ -178,14 +197,9 @@ import Foundation
     /// Walks `sublayer` unless its presented subtree footprint misses the region (a test
     /// against the region's bounding box first, with plain comparisons).
     private func walkIfItMeetsRegion(_ sublayer: Layer, parent: LayerPlacement, exactClip: CGRect?) {
-        Compositor.examinedSublayerCount += 1
-        let footprint = sublayer.presentedSubtreeFootprint
-        if footprint.isNull || footprint.minX >= regionBounds.maxX || footprint.maxX <= regionBounds.minX
-            || footprint.minY >= regionBounds.maxY || footprint.maxY <= regionBounds.minY
-            || !region.intersects(footprint)
-        {
-            return
-        }
+        statistics?.examinedSublayerCount += 1
+        guard PixelGeometry.footprint(sublayer.renderRecord.subtreeFootprint, meets: region, box: regionBounds)
+        else { return }
         walk(sublayer, parent: parent, exactClip: exactClip)
     }
 
@@ -194,10 +208,12 @@ import Foundation
         var background = CGRect.null, contentsRect = CGRect.null, origin = (x: 0, y: 0)
         let transform = placement.transform
         if let clip, placement.alpha == 1, transform.isPositiveAxisAligned {
-            if let color = layer.presentedBackgroundColor, color.alpha == 1, layer.presentedCornerRadius <= 0 {
-                background = Self.innerPixels(of: layer.presentedBounds.applying(transform)).intersection(clip)
+            if PixelGeometry.isCertainlyOpaque(
+                background: layer.presentedBackgroundColor, cornerRadius: layer.presentedCornerRadius)
+            {
+                background = PixelGeometry.innerPixels(of: layer.presentedBounds.applying(transform)).intersection(clip)
             }
-            if let contents = layer.contents, let device = Self.pixelForPixelRect(
+            if let contents = layer.contents, let device = PixelGeometry.pixelForPixelRect(
                 contents, in: layer.contentsFrame, by: transform), layer.contentsAreOpaque
             {
                 contentsRect = device.intersection(clip)
@@ -222,7 +238,7 @@ import Foundation
             if !covered.isEmpty { shown = shown.subtracting(covered) }
             visible[index] = shown
             guard !shown.isEmpty else {
-                Compositor.occludedLayerCount += 1
+                statistics?.occludedLayerCount += 1
                 continue
             }
             if Self.occludes(item.opaqueBackground) { covered.formUnion(Region(item.opaqueBackground)) }
@@ -248,6 +264,16 @@ import Foundation
         // User `draw` code may run (a tiled layer drawing a missing tile): hold the layers.
         // (Loops, not closures: a main-actor closure checks its executor every call.)
         if hasTiledLayer { for entry in entries { keptAlive.append(entry.layer) } }
+        assert(
+            plannedRoot.map { root in plannedLayers.allSatisfy { $0.isDescendant(of: root) } } ?? true,
+            "the tree changed between planning and painting: the plan's unowned(unsafe) layers may be gone")
+        defer {
+            assert({
+                plannedLayers.removeAll(keepingCapacity: true)  // lifetimes stay as in release builds
+                plannedRoot = nil
+                return true
+            }())
+        }
         defer { keptAlive.removeAll(keepingCapacity: true) }
         if !uncovered.isEmpty {
             context.saveGState()
@@ -284,14 +310,19 @@ import Foundation
     /// rest (edges, translucent parts) blends as usual.
     private func paint(_ item: Item, showing shown: Region, in context: GraphicsContext, target: Bitmap) {
         guard !shown.isEmpty else { return }
-        Compositor.paintedLayerCount += 1
+        statistics?.paintedLayerCount += 1
         let layer = item.layer
         var rest = shown
         if !item.opaqueContents.isNull, let contents = layer.contents {
             let replaced = shown.intersection(item.opaqueContents)
             if !replaced.isEmpty {
+                assert(
+                    CGRect(
+                        x: item.contentsOrigin.x, y: item.contentsOrigin.y, width: contents.width,
+                        height: contents.height
+                    ).contains(replaced.boundingBox), "a copy of contents reads inside the contents")
                 // Pixel for pixel, opaque, no antialiased clip: a plain copy of the rows.
-                Compositor.replacedLayerCount += 1
+                statistics?.replacedLayerCount += 1
                 target.copyPixels(from: contents, placedAt: item.contentsOrigin, in: replaced)
                 rest = rest.subtracting(replaced)
             }
@@ -299,7 +330,7 @@ import Foundation
         if !item.opaqueBackground.isNull, let color = layer.presentedBackgroundColor, !rest.isEmpty {
             let filled = rest.intersection(item.opaqueBackground)
             if !filled.isEmpty {
-                Compositor.replacedLayerCount += 1
+                statistics?.replacedLayerCount += 1
                 context.saveGState()
                 context.clip(to: filled)
                 context.setBlendMode(.copy)
@@ -317,45 +348,5 @@ import Foundation
         Compositor.paintBackground(of: layer, in: context, alpha: item.alpha)
         Compositor.paintContents(of: layer, in: context, alpha: item.alpha, visibleClip: item.visibleClip)
         context.restoreGState()
-    }
-
-    /// `rect` mapped to device pixels when its edges land on whole pixels (within the
-    /// tolerance the graphics context snaps with), else `nil`.
-    static func exactDeviceRect(_ rect: CGRect, by transform: CGAffineTransform) -> CGRect? {
-        guard transform.b == 0, transform.c == 0, transform.a != 0, transform.d != 0 else { return nil }
-        let device = rect.applying(transform)
-        func snapped(_ edge: CGFloat) -> CGFloat? {
-            edge.isFinite && abs(edge - edge.rounded()) < 1e-9 ? edge.rounded() : nil
-        }
-        guard let minX = snapped(device.minX), let minY = snapped(device.minY),
-            let maxX = snapped(device.maxX), let maxY = snapped(device.maxY)
-        else { return nil }
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-    }
-
-    /// The whole device pixels inside `rect` (`.null` when none).
-    static func innerPixels(of rect: CGRect) -> CGRect {
-        guard !rect.isNull, rect.minX.isFinite, rect.maxX.isFinite, rect.minY.isFinite, rect.maxY.isFinite
-        else { return .null }
-        let minX = rect.minX.rounded(.up), minY = rect.minY.rounded(.up)
-        let maxX = rect.maxX.rounded(.down), maxY = rect.maxY.rounded(.down)
-        guard minX < maxX, minY < maxY else { return .null }
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-    }
-
-    /// The device pixels `bitmap` covers when drawn into `rect` under `transform` as a
-    /// direct copy (each bitmap pixel on one whole device pixel, the graphics context's
-    /// unresampled path), else `nil`.
-    static func pixelForPixelRect(_ bitmap: Bitmap, in rect: CGRect, by transform: CGAffineTransform) -> CGRect? {
-        guard !rect.isNull, rect.width > 0, rect.height > 0 else { return nil }
-        let imageToUser = CGAffineTransform(
-            a: rect.width / CGFloat(bitmap.width), b: 0, c: 0, d: rect.height / CGFloat(bitmap.height),
-            tx: rect.minX, ty: rect.minY)
-        let imageToDevice = imageToUser.concatenating(transform)
-        guard imageToDevice.isTranslationOnly, abs(imageToDevice.tx) < 1e9, abs(imageToDevice.ty) < 1e9,
-            imageToDevice.tx == imageToDevice.tx.rounded(), imageToDevice.ty == imageToDevice.ty.rounded()
-        else { return nil }
-        return CGRect(
-            x: imageToDevice.tx, y: imageToDevice.ty, width: CGFloat(bitmap.width), height: CGFloat(bitmap.height))
     }
 }

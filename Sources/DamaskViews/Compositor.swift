@@ -6,30 +6,18 @@ import Foundation
 ///
 /// A layer paints its background over its bounds, then its contents, then its sublayers,
 /// with opacities multiplied down the tree. With a repaint region, pixels outside it are
-/// left untouched and layers whose footprint misses it are skipped without drawing.
+/// left untouched and layers whose footprint misses it are skipped without drawing. The
+/// work is counted in the ``WindowStatistics`` passed in (a window's own), never in
+/// process-wide state.
 @MainActor enum Compositor {
-    /// How many layers have painted their own content so far (for tests of skipping).
-    static var paintedLayerCount = 0
-    /// How many layers compositing has visited so far (a debug counter for tests: a
-    /// subtree skipped by its footprint is not visited).
-    static var visitedLayerCount = 0
-    /// How many layers a repaint left unpainted because opaque layers in front of them
-    /// hide all they would paint in the region (a debug counter for tests).
-    static var occludedLayerCount = 0
-    /// How many sublayers a repaint looked at to decide whether to visit them (a debug
-    /// counter for tests: a wide layer's grid keeps this near the few the region meets).
-    static var examinedSublayerCount = 0
-    /// How many times a layer's opaque contents or background replaced pixels (SRC)
-    /// instead of blending over them (a debug counter for tests).
-    static var replacedLayerCount = 0
-
     /// Repaints `region` (buffer pixels) of `root`'s tree into `bitmap` as a compositor does:
     /// layers hidden under opaque ones are not painted, opaque layers replace pixels (SRC),
     /// and only what nothing opaque covers is cleared first. Uses the presented subtree
     /// footprints to skip subtrees, so it runs right after the window's damage was
     /// collected. The pixels equal those of the plain OVER composite.
     static func repaint(_ root: Layer, into bitmap: Bitmap, scale: CGFloat, region: Region) {
-        repaint(root, in: GraphicsContext(bitmap: bitmap), scale: scale, region: region, plan: CompositingPlan())
+        let plan = CompositingPlan(statistics: root.host?.statistics)
+        repaint(root, in: GraphicsContext(bitmap: bitmap), scale: scale, region: region, plan: plan)
     }
 
     /// ``repaint(_:into:scale:region:)`` through a given context (in its initial state,
@@ -50,14 +38,15 @@ import Foundation
     ///   - region: the device pixels to repaint (`nil`: everything the context allows).
     ///     The caller has already clipped `context` to it; it is used to skip layers.
     ///   - skipsByPresentedFootprint: whether a sublayer whose
-    ///     ``Layer/presentedSubtreeFootprint`` misses `region` is skipped without visiting
+    ///     subtree footprint (``Layer/renderRecord``) misses `region` is skipped without visiting
     ///     its subtree. Only for a window's tree right after its damage was collected, when
     ///     those footprints are current.
+    ///   - statistics: the counters the visits and paints are added to (`nil`: none).
     static func composite(
         _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement, region: Region?,
-        skipsByPresentedFootprint: Bool = false
+        skipsByPresentedFootprint: Bool = false, statistics: WindowStatistics?
     ) {
-        visitedLayerCount += 1
+        statistics?.visitedLayerCount += 1
         let placement = placement.descending(into: layer)
         guard placement.isVisible else { return }
         context.saveGState()
@@ -67,7 +56,7 @@ import Foundation
         let painted = layer.paintedRect
         let footprint = placement.footprint(of: painted)
         if !footprint.isNull, region.map({ $0.intersects(footprint) }) ?? true {
-            paintedLayerCount += 1
+            statistics?.paintedLayerCount += 1
             paintOwnContent(of: layer, in: context, alpha: placement.alpha, visibleClip: placement.clip)
         }
         guard !layer.sublayers.isEmpty else { return }
@@ -80,21 +69,16 @@ import Foundation
         }
         // Most sublayers of a wide tree miss the region's bounding box: test that first,
         // with plain comparisons, and ask pixman only about the few that do not.
-        let bounds = skipsByPresentedFootprint ? region?.boundingBox ?? .null : .null
-        let (minX, minY, maxX, maxY) = (bounds.minX, bounds.minY, bounds.maxX, bounds.maxY)
+        let box = skipsByPresentedFootprint ? region?.boundingBox ?? .null : .null
         for sublayer in layer.sublayers {
-            if skipsByPresentedFootprint, let region {
-                let footprint = sublayer.presentedSubtreeFootprint
-                if footprint.isNull || footprint.minX >= maxX || footprint.maxX <= minX
-                    || footprint.minY >= maxY || footprint.maxY <= minY
-                    || !region.intersects(footprint)
-                {
-                    continue
-                }
+            if skipsByPresentedFootprint, let region,
+                !PixelGeometry.footprint(sublayer.renderRecord.subtreeFootprint, meets: region, box: box)
+            {
+                continue
             }
             composite(
                 sublayer, in: context, placement: inner, region: region,
-                skipsByPresentedFootprint: skipsByPresentedFootprint)
+                skipsByPresentedFootprint: skipsByPresentedFootprint, statistics: statistics)
         }
     }
 
@@ -138,7 +122,7 @@ import Foundation
         if let contents = layer.contents {
             let frame = layer.contentsFrame
             let interpolation: InterpolationQuality =
-                mapsPixelForPixel(contents, into: frame, by: context.ctm) ? .none : .default
+                PixelGeometry.mapsPixelForPixel(contents, into: frame, by: context.ctm) ? .none : .default
             context.draw(contents, in: frame, alpha: alpha, interpolation: interpolation)
         }
         layer.paintTiles(in: context, visibleClip: visibleClip, alpha: alpha)
@@ -153,20 +137,6 @@ import Foundation
         } else {
             context.clip(to: bounds)
         }
-    }
-
-    /// Whether drawing `bitmap` into `rect` under `ctm` lands each source pixel exactly on
-    /// one device pixel (then nearest sampling is exact and cheapest).
-    static func mapsPixelForPixel(
-        _ bitmap: Bitmap, into rect: CGRect, by ctm: CGAffineTransform
-    ) -> Bool {
-        guard ctm.isPositiveAxisAligned else { return false }
-        let device = rect.applying(ctm)
-        let tolerance: CGFloat = 0.001
-        return abs(device.width - CGFloat(bitmap.width)) < tolerance
-            && abs(device.height - CGFloat(bitmap.height)) < tolerance
-            && abs(device.minX - device.minX.rounded()) < tolerance
-            && abs(device.minY - device.minY.rounded()) < tolerance
     }
 
     /// Paints `layer`'s tree into a new bitmap of its bounds at `scale`, as seen from the
@@ -194,6 +164,6 @@ import Foundation
         context.concatenate(undo)
         var placement = LayerPlacement.root(scale: scale)
         placement.transform = context.ctm
-        composite(layer, in: context, placement: placement, region: nil)
+        composite(layer, in: context, placement: placement, region: nil, statistics: layer.host?.statistics)
     }
 }

@@ -70,18 +70,18 @@ extension Layer {
     public func add(_ animation: Animation, forKey key: String?) {
         let name = String(describing: type(of: animation))
         guard let keyPathName = animation.animatedKeyPath else {
-            Self.reportAnimationProblem(
+            reportAnimationProblem(
                 "damask: \(name) added for key \(key.map { "'\($0)'" } ?? "nil") has no key path; it is not added")
             return
         }
         guard let keyPath = AnimatableKeyPath(rawValue: keyPathName) else {
-            Self.reportAnimationProblem(
+            reportAnimationProblem(
                 "damask: \(name) for key path '\(keyPathName)' cannot run: Damask animates "
                     + "\(AnimatableKeyPath.supportedList); it is not added")
             return
         }
         if let problem = animation.validationProblem(for: keyPath.kind) {
-            Self.reportAnimationProblem(
+            reportAnimationProblem(
                 "damask: \(name) for key path '\(keyPathName)' cannot run: \(problem); it is not added")
             return
         }
@@ -92,12 +92,12 @@ extension Layer {
         let running = RunningAnimation(
             key: key, animation: copy, keyPath: keyPath, start: start,
             groups: AnimationCompletionGroup.openGroups)
-        if let driver = window?.existingAnimationDriver, driver.isTicking {
+        if let driver = host?.existingAnimationDriver, driver.isTicking {
             running.beginTime = driver.currentTime + max(0, copy.delay)
         }
         runningAnimations.append(running)
         updatePresentation(at: animationTime)
-        window?.animationDriver.layerDidAddAnimation(self)
+        host?.animationDriver.layerDidAddAnimation(self)
     }
 
     /// Removes the animation added for `key`; it ends unfinished.
@@ -134,7 +134,7 @@ extension Layer {
     /// the layer is in a window, is not a window's root layer and actions are enabled, then
     /// keeps the presentation values current.
     func propertyDidChange(_ keyPath: AnimatableKeyPath, from old: AnimationValue) {
-        if hostWindow == nil, window != nil, !Transaction.disableActions(),
+        if hostWindow == nil, host != nil, !Transaction.disableActions(),
             let action = action(forKey: keyPath.rawValue), !(action is NullAction)
         {
             changeInProgress = (keyPath, old)
@@ -154,7 +154,7 @@ extension Layer {
     }
 
     /// The frame time the presentation values were last computed for.
-    private var animationTime: Double? { window?.existingAnimationDriver?.currentTimeIfStarted }
+    private var animationTime: Double? { host?.existingAnimationDriver?.currentTimeIfStarted }
 
     // MARK: Frames
 
@@ -198,7 +198,7 @@ extension Layer {
         let wasPresenting = presentationValues != nil
         presentationValues = kept.isEmpty ? nil : values
         if wasPresenting != (presentationValues != nil) {
-            window?.layerOpaqueAreaMayHaveChanged()  // OpaqueArea leaves animating layers out
+            host?.layerOpaqueAreaMayHaveChanged()  // OpaqueArea leaves animating layers out
         }
         let after = presentationValues ?? model
         if before != after {
@@ -214,11 +214,12 @@ extension Layer {
         return ended
     }
 
-    /// Reports an animation that cannot run, once per distinct message.
-    static func reportAnimationProblem(_ message: String) {
-        animationProblemCount += 1
-        guard !reportedAnimationProblems.contains(message) else { return }
-        reportedAnimationProblems.insert(message)
+    /// Reports an animation that cannot run: counted in the window's statistics, and
+    /// written once per distinct message and window (every time for a layer in no window).
+    func reportAnimationProblem(_ message: String) {
+        guard let statistics = host?.statistics else { return StandardError.write(message) }
+        statistics.animationProblemCount += 1
+        guard statistics.reportedAnimationProblems.insert(message).inserted else { return }
         StandardError.write(message)
     }
 }

@@ -32,13 +32,21 @@ import Foundation
         didSet { sublayerIndex = nil }
     }
     /// Set on a window's root layer only.
-    weak var hostWindow: Window?
+    weak var hostWindow: Window? {
+        didSet { setHost(hostWindow) }
+    }
+    /// What this layer's tree is shown in (see ``LayerHost``): cached when the layer joins
+    /// a hosted tree, dropped when it leaves; `nil` in no window. Weak: the host owns the
+    /// tree.
+    private(set) weak var host: (any LayerHost)?
 
     /// The window showing this layer's tree, if any.
-    public var window: Window? {
-        var layer = self
-        while let parent = layer.superlayer { layer = parent }
-        return layer.hostWindow
+    public var window: Window? { host as? Window }
+
+    /// Caches `newHost` in this subtree (its layers all share their root's host).
+    private func setHost(_ newHost: (any LayerHost)?) {
+        host = newHost
+        for sublayer in sublayers where sublayer.host !== newHost { sublayer.setHost(newHost) }
     }
 
     /// Appends `layer` in front of the other sublayers (removing it from its old parent).
@@ -75,7 +83,9 @@ import Foundation
         sublayers.insert(layer, at: min(max(index(), 0), sublayers.count))
         if !isReorder {
             layer.superlayer = self
-            window?.layerDidEnter(layer)
+            if layer.host !== host { layer.setHost(host) }
+            assert(layer.host === host, "a layer's host is its superlayer's host")
+            host?.layerDidEnter(layer)
             if layer.needsDisplayWalk {  // marks made while elsewhere: report them here
                 layer.needsDisplayWalk = false
                 layer.markDisplayPath()
@@ -97,22 +107,12 @@ import Foundation
     /// Takes the layer out of its superlayer, keeping its contents (for moves).
     func detachFromSuperlayer() {
         guard let parent = superlayer else { return }
-        if let window = parent.window {
-            window.layerWillLeave(self)
-        }
+        assert(host === parent.host, "a layer's host is its superlayer's host")
+        host?.layerWillLeave(self)
         parent.sublayers.removeAll { $0 === self }
         superlayer = nil
+        if host != nil { setHost(nil) }
         needsCompositingWalk = false  // the subtree is walked whole when it is added again
-    }
-
-    /// Whether `ancestor` is this layer or one of its superlayers.
-    public func isDescendant(of ancestor: Layer) -> Bool {
-        var layer: Layer? = self
-        while let current = layer {
-            if current === ancestor { return true }
-            layer = current.superlayer
-        }
-        return false
     }
 
     // MARK: Geometry
@@ -176,56 +176,6 @@ import Foundation
         }
     }
 
-    /// Maps the layer's coordinates (its bounds) to its superlayer's coordinates.
-    public var transformToSuperlayer: CGAffineTransform {
-        CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
-            .concatenating(transformToSuperlayerFromUnitOrigin)
-    }
-
-    private var transformToSuperlayerFromUnitOrigin: CGAffineTransform {
-        CGAffineTransform(
-            translationX: -anchorPoint.x * bounds.width, y: -anchorPoint.y * bounds.height
-        )
-        .concatenating(transform)
-        .concatenating(CGAffineTransform(translationX: position.x, y: position.y))
-    }
-
-    /// Maps the layer's coordinates to those of the root of its tree (window points when
-    /// the tree is in a window).
-    public var transformToRoot: CGAffineTransform {
-        var result = transformToSuperlayer
-        var layer = self
-        while let parent = layer.superlayer {
-            result = result.concatenating(parent.transformToSuperlayer)
-            layer = parent
-        }
-        return result
-    }
-
-    /// Converts `point` from `layer`'s coordinates (the root's when `nil`) to this layer's.
-    public func convert(_ point: CGPoint, from layer: Layer?) -> CGPoint {
-        let fromRoot = layer?.transformToRoot ?? .identity
-        return point.applying(fromRoot).applying(transformToRoot.inverted())
-    }
-
-    /// Converts `point` from this layer's coordinates to `layer`'s (the root's when `nil`).
-    public func convert(_ point: CGPoint, to layer: Layer?) -> CGPoint {
-        let toRoot = layer?.transformToRoot ?? .identity
-        return point.applying(transformToRoot).applying(toRoot.inverted())
-    }
-
-    /// Converts `rect` from this layer's coordinates to `layer`'s (bounding box).
-    public func convert(_ rect: CGRect, to layer: Layer?) -> CGRect {
-        let toRoot = layer?.transformToRoot ?? .identity
-        return rect.applying(transformToRoot.concatenating(toRoot.inverted()))
-    }
-
-    /// Converts `rect` from `layer`'s coordinates to this layer's (bounding box).
-    public func convert(_ rect: CGRect, from layer: Layer?) -> CGRect {
-        let fromRoot = layer?.transformToRoot ?? .identity
-        return rect.applying(fromRoot.concatenating(transformToRoot.inverted()))
-    }
-
     // MARK: Compositing properties
 
     /// Filled over the bounds beneath the contents, by the compositor (never by drawing).
@@ -280,7 +230,7 @@ import Foundation
 
     // MARK: Contents
 
-    private var storedContents: Bitmap?
+    private(set) var storedContents: Bitmap?
 
     /// The bitmap shown over the background: set directly, by the delegate's
     /// `display(_:)`, or by drawing into the backing store.
@@ -290,7 +240,7 @@ import Foundation
     open var contents: Bitmap? {
         get { storedContents }
         set {
-            if newValue !== backingStore { freeBackingStore() }
+            if newValue !== backing?.bitmap { freeBackingStore() }
             storedContents = newValue
             contentsOpacity = nil
             appearanceDidChange()
@@ -301,7 +251,7 @@ import Foundation
     open var contentsScale: CGFloat = 1 {
         didSet {
             guard contentsScale != oldValue else { return }
-            if backingStore != nil || tiledBackingStore != nil || needsDisplay { setNeedsDisplay() }
+            if backing?.isAllocated == true || needsDisplay { setNeedsDisplay() }
             appearanceDidChange()
         }
     }
@@ -317,43 +267,12 @@ import Foundation
     /// The layer's delegate: supplies contents (weak).
     open weak var delegate: (any LayerDelegate)?
 
-    /// The backing store this layer draws into, if it has one.
-    private(set) var backingStore: Bitmap? {
-        didSet { if backingStore !== oldValue { backingStoreContext = nil } }
-    }
-    /// The context drawing into ``backingStore``, kept from one redraw to the next (its
-    /// state is reset each time) so that a small redraw does not create a context and a
-    /// pixman image; owned by the layer, dropped with the store.
-    private var backingStoreContext: GraphicsContext?
-    /// The bounds size (points) the backing store was drawn for.
-    private var backingStorePointSize: CGSize = .zero
-
-    /// The tiled backing store of a layer too large for one bitmap (see
-    /// ``TiledBackingStore``); `nil` otherwise.
-    var tiledBackingStore: TiledBackingStore?
-
-    /// The bytes held by this layer's backing store, all of its allocated tiles for a tiled
-    /// one (0 without one).
-    public var backingStoreByteCount: Int {
-        (backingStore?.byteCount ?? 0) + (tiledBackingStore?.byteCount ?? 0)
-    }
-
-    /// Whether the layer draws into a tiled backing store: its store would be wider or
-    /// taller than ``Bitmap/maximumDimension`` pixels or hold more than
-    /// ``tilingPixelCount`` pixels, so only the tiles near the visible area exist.
-    public var isBackingStoreTiled: Bool { tiledBackingStore != nil }
-
-    /// How many tiles of the tiled backing store are allocated (0 when not tiled).
-    public var backingStoreTileCount: Int { tiledBackingStore?.tiles.count ?? 0 }
+    /// The store this layer draws into (see ``LayerBackingStore``), made when it first
+    /// draws; `nil` for a layer that never drew.
+    private(set) var backing: LayerBackingStore?
 
     /// The number of pixels above which a backing store is tiled (64 MiB of ARGB32).
     public static let tilingPixelCount = 16_777_216
-
-    /// The bytes held by all layers' backing stores in the process.
-    public internal(set) static var liveBackingStoreBytes = 0
-
-    /// How many backing stores were ever allocated in the process.
-    public internal(set) static var backingStoreAllocationCount = 0
 
     /// Whether every pixel of the contents is known to be opaque (`nil`: not checked since
     /// they last changed). A partial redraw of opaque contents re-checks only the redrawn
@@ -371,19 +290,31 @@ import Foundation
         return opaque
     }
 
-    /// The size in points the contents occupy before gravity scales them.
-    var contentsPointSize: CGSize {
-        guard let contents = storedContents else { return .zero }
-        if contents === backingStore { return backingStorePointSize }
-        let scale = contentsScale > 0 ? contentsScale : 1
-        return CGSize(width: CGFloat(contents.width) / scale, height: CGFloat(contents.height) / scale)
+    /// Whether the contents shown are `store` (the backing store's bitmap).
+    func showsBackingStore(_ store: Bitmap) -> Bool { storedContents === store }
+
+    /// The backing store drew `store` anew: it becomes the contents.
+    func showBackingStore(_ store: Bitmap) {
+        storedContents = store
+        contentsOpacity = nil
+        appearanceDidChange()
     }
 
-    /// Where the contents are shown, in the layer's coordinates (`.null` without
-    /// contents): placed in the presented bounds (see ``presentedBounds``).
-    var contentsFrame: CGRect {
-        guard storedContents != nil else { return .null }
-        return contentsGravity.rect(forContentsOfSize: contentsPointSize, in: presentedBounds)
+    /// The backing store freed `store`: the contents go if they were it.
+    func backingStoreDidFree(_ store: Bitmap) {
+        guard storedContents === store else { return }
+        storedContents = nil
+        contentsOpacity = nil
+        appearanceDidChange()
+    }
+
+    /// The backing store redrew `pixels` of `store`, the contents: opaque contents may
+    /// have lost their opacity there (only those pixels are read).
+    func backingStoreDidRedraw(_ store: Bitmap, pixels: CGRect) {
+        assert(storedContents === store, "a redraw draws into the contents shown")
+        guard contentsOpacity == true, !store.isOpaque(in: pixels) else { return }
+        contentsOpacity = false
+        host?.layerOpaqueAreaMayHaveChanged()
     }
 
     // MARK: Display
@@ -398,7 +329,7 @@ import Foundation
     /// ``dirtyRect``. A redraw clips to them and damages only them, so two small changes far
     /// apart in one view (two numbers at the ends of a label) do not damage the pixels
     /// between them. Empty means all of ``dirtyRect``.
-    private(set) var dirtyPieces: [CGRect] = []
+    var dirtyPieces: [CGRect] = []
     /// More separate dirty rects than this are redrawn as their bounding box.
     static let dirtyPieceLimit = 8
 
@@ -410,82 +341,8 @@ import Foundation
 
     /// Set by the default `LayerDelegate.display(_:)`.
     var delegateDeclinedDisplay = false
-    /// Set when a default `draw` implementation ran (the delegate does not draw).
-    var drawReachedDefault = false
     /// Whether the drawing path clears the dirty area before drawing.
     var clearsContextBeforeDrawing = true
-    /// The rect being drawn, while ``draw(in:)`` runs.
-    var drawingRect: CGRect = .null
-
-    private var drawingKind: [ObjectIdentifier] {
-        var kind = [ObjectIdentifier(type(of: self))]
-        if let delegate { kind.append(ObjectIdentifier(type(of: delegate))) }
-        return kind
-    }
-
-    /// Marks the whole layer for redrawing at the next display pass. Only records.
-    public func setNeedsDisplay() {
-        dirtyRect = .infinite
-        markDisplayPath()
-        window?.layerNeedsDisplay(self)
-    }
-
-    /// Adds `rect` (layer coordinates, clipped to the bounds) to the area to redraw at the
-    /// next display pass. Only records. (Core Animation's `setNeedsDisplay(_:)`,
-    /// `setNeedsDisplayInRect:` in Objective-C.)
-    public func setNeedsDisplay(_ rect: CGRect) {
-        let clipped = rect.standardized.intersection(bounds)
-        guard !clipped.isNull, !clipped.isEmpty else { return }
-        let wasClean = dirtyRect.isNull, before = dirtyPieces
-        let single = !wasClean && before.isEmpty && dirtyRect != .infinite ? dirtyRect : nil
-        if !wasClean, dirtyRect.contains(clipped), before.isEmpty || before.contains(where: { $0.contains(clipped) }) {
-            // Already covered.
-        } else {
-            dirtyRect = dirtyRect.union(clipped)  // forgets the pieces
-            if let single {
-                dirtyPieces = [single, clipped]
-            } else if !before.isEmpty, before.count < Layer.dirtyPieceLimit {
-                dirtyPieces = before + [clipped]
-            }
-        }
-        markDisplayPath()
-        window?.layerNeedsDisplay(self)
-    }
-
-    /// The former spelling of ``setNeedsDisplay(_:)``.
-    @available(*, deprecated, renamed: "setNeedsDisplay(_:)")
-    public func setNeedsDisplay(in rect: CGRect) {
-        setNeedsDisplay(rect)
-    }
-
-    /// Redraws the whole layer now (the delegate's `display(_:)` or the drawing path).
-    public func display() {
-        dirtyRect = .infinite
-        displayIfNeeded()
-    }
-
-    /// Redraws the dirty area now if the layer is marked; does nothing otherwise.
-    public func displayIfNeeded() {
-        guard needsDisplay else { return }
-        if let delegate {
-            let marked = dirtyRect, markedPieces = dirtyPieces
-            dirtyRect = .null
-            delegateDeclinedDisplay = false
-            delegate.display(self)
-            if !delegateDeclinedDisplay {
-                displayCount += 1
-                window?.layerDidDraw(self, in: nil)
-                return
-            }
-            if dirtyRect.isNull {
-                dirtyRect = marked
-                dirtyPieces = markedPieces
-            } else {
-                dirtyRect = dirtyRect.union(marked)  // marked again meanwhile: the bounding box
-            }
-        }
-        drawIntoBackingStore()
-    }
 
     /// Draws the layer's contents into `context`. Default: asks the delegate's
     /// `draw(_:in:)`; without a delegate the layer does not draw. Override to draw in a
@@ -494,224 +351,31 @@ import Foundation
         if let delegate {
             delegate.draw(self, in: context)
         } else {
-            drawReachedDefault = true
+            context.reachedDefaultDrawing = true
         }
     }
 
-    private func drawIntoBackingStore() {
-        let window = self.window
-        // The kind is built (an array) only for a layer without a backing store (one with
-        // a store has drawn) in a window that has learned of some kind that does not draw.
-        if backingStore == nil, let window, !window.nonDrawingKinds.isEmpty,
-            window.nonDrawingKinds.contains(drawingKind)
-        {
-            // Learned not to draw: ask again without a backing store, so that a class whose
-            // first instance drew nothing is never kept from drawing.
-            guard !drawsIntoProbe() else {
-                window.nonDrawingKinds.remove(drawingKind)
-                return drawIntoBackingStore()
-            }
-            dirtyRect = .null
-            if storedContents === backingStore { freeBackingStore() }
-            return
-        }
-        let scale = contentsScale > 0 ? contentsScale : 1
-        let pixelWidthValue = (bounds.width * scale).rounded(.up)
-        let pixelHeightValue = (bounds.height * scale).rounded(.up)
-        guard pixelWidthValue > 0, pixelHeightValue > 0 else {
-            return  // stays marked: drawn once it has a size
-        }
-        let tileableLimit = CGFloat(Int32.max)
-        guard pixelWidthValue <= tileableLimit, pixelHeightValue <= tileableLimit else {
-            reportOversizedBackingStore(width: pixelWidthValue, height: pixelHeightValue)
-            return  // stays marked: drawn once it fits
-        }
-        let pixelWidth = Int(pixelWidthValue)
-        let pixelHeight = Int(pixelHeightValue)
-        let limit = Bitmap.maximumDimension
-        if pixelWidth > limit || pixelHeight > limit || pixelWidth * pixelHeight > Layer.tilingPixelCount {
-            return displayTiles(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
-        }
-        if tiledBackingStore != nil { freeBackingStore() }  // fits in one bitmap again
-        let requested = dirtyRect.intersection(bounds)
-        let rect: CGRect
-        let isNewStore: Bool
-        var pieces: [CGRect] = []
-        if let store = backingStore, store.width == pixelWidth, store.height == pixelHeight,
-            backingStorePointSize == bounds.size, storedContents === store
-        {
-            if !dirtyPieces.isEmpty { pieces.reserveCapacity(dirtyPieces.count) }
-            for each in dirtyPieces {  // a loop, not a closure: no per-draw isolation check
-                let piece = each.intersection(bounds)
-                if !piece.isNull, !piece.isEmpty { pieces.append(alignedToPixels(piece, scale: scale)) }
-            }
-            dirtyRect = .null
-            guard !requested.isNull, !requested.isEmpty else { return }
-            rect = alignedToPixels(requested, scale: scale)
-            isNewStore = false
-        } else {
-            guard let store = try? Bitmap(width: pixelWidth, height: pixelHeight) else {
-                reportOversizedBackingStore(width: pixelWidthValue, height: pixelHeightValue)
-                return  // stays marked
-            }
-            dirtyRect = .null
-            freeBackingStore()
-            backingStore = store
-            backingStorePointSize = bounds.size
-            Layer.liveBackingStoreBytes += store.byteCount
-            Layer.backingStoreAllocationCount += 1
-            rect = bounds
-            isNewStore = true
-        }
-        guard let store = backingStore else { return }
-        let context: GraphicsContext
-        if let reused = backingStoreContext, reused.bitmap === store {
-            reused.resetState()
-            context = reused
-        } else {
-            context = GraphicsContext(bitmap: store)
-            backingStoreContext = context
-        }
-        context.scaleBy(x: scale, y: scale)
-        context.translateBy(x: -bounds.minX, y: -bounds.minY)
-        // One rect (the usual case) needs no array: `pieces` is left empty for it.
-        if pieces.count > 1 {
-            context.clip(to: pieces)
-            if clearsContextBeforeDrawing { for piece in pieces { context.clear(piece) } }
-        } else {
-            pieces.removeAll()
-            context.clip(to: rect)
-            if clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
-        }
-        runDraw(in: context, rect: rect)
-        // Only a first drawing that reached a default `draw`, never asked for the current
-        // context and left every pixel clear teaches that the class does not draw (an
-        // override may call `super.draw`); a redraw never throws pixels away.
-        if isNewStore, drawReachedDefault, context.currentRequestCount == 0, store.isClear {
-            window?.nonDrawingKinds.insert(drawingKind)
-            freeBackingStore()
-            window?.layerDidDraw(self, in: nil)
-            return
-        }
-        if isNewStore {
-            storedContents = store
-            contentsOpacity = nil
-            appearanceDidChange()
-            window?.layerDidDraw(self, in: nil)
-        } else {
-            if contentsOpacity == true {
-                // Only the redrawn pixels can have lost their opacity.
-                let toPixels = CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
-                    .concatenating(CGAffineTransform(scaleX: scale, y: scale))
-                if pieces.isEmpty {
-                    if !store.isOpaque(in: rect.applying(toPixels)) {
-                        contentsOpacity = false
-                        window?.layerOpaqueAreaMayHaveChanged()
-                    }
-                } else {
-                    for piece in pieces where !store.isOpaque(in: piece.applying(toPixels)) {
-                        contentsOpacity = false
-                        window?.layerOpaqueAreaMayHaveChanged()
-                        break
-                    }
-                }
-            }
-            if pieces.isEmpty {
-                window?.layerDidDraw(self, in: rect)
-            } else {
-                window?.layerDidDraw(self, in: pieces)
-            }
-        }
-    }
-
-    /// Runs ``draw(in:)`` for `rect` (layer coordinates) with `context` as the current
-    /// context, recording whether the drawing reached a default `draw` and counting the
-    /// display. Shared by the single backing store and the tiles.
-    func runDraw(in context: GraphicsContext, rect: CGRect) {
-        drawReachedDefault = false
-        drawingRect = rect
-        GraphicsContext.push(context)
-        draw(in: context)
-        GraphicsContext.pop()
-        drawingRect = .null
-        displayCount += 1
-    }
-
-    /// Calls ``draw(in:)`` on a 1×1-pixel stand-in context; returns whether the drawing
-    /// did anything but reach a default (it asked for the current context or was
-    /// overridden).
-    private func drawsIntoProbe() -> Bool {
-        guard let probe = try? Bitmap(width: 1, height: 1) else { return true }
-        let context = GraphicsContext(bitmap: probe)
-        context.translateBy(x: -bounds.minX, y: -bounds.minY)
-        drawReachedDefault = false
-        drawingRect = bounds
-        GraphicsContext.push(context)
-        draw(in: context)
-        GraphicsContext.pop()
-        drawingRect = .null
-        return !drawReachedDefault || context.currentRequestCount > 0 || !probe.isClear
-    }
-
-    /// Whether this layer already reported that its backing store cannot be allocated.
-    private var reportedOversizedBackingStore = false
-
-    /// Writes a one-time diagnostic (per layer) to standard error: the backing store of
-    /// `width × height` pixels exceeds what a bitmap can hold, so the layer stays marked
-    /// and undrawn until its bounds or scale shrink.
-    func reportOversizedBackingStore(width: CGFloat, height: CGFloat) {
-        Layer.oversizedBackingStoreReportCount += 1
-        guard !reportedOversizedBackingStore else { return }
-        reportedOversizedBackingStore = true
-        let name = delegate.map { String(describing: type(of: $0)) } ?? String(describing: type(of: self))
-        let message =
-            "damask: \(name) layer of \(bounds.width)×\(bounds.height) points at scale "
-            + "\(contentsScale) needs a \(width)×\(height)-pixel backing store that cannot be "
-            + "allocated, even tiled (tiled stores are limited to \(Int32.max) pixels a side), so it "
-            + "is not drawn (it stays marked for display; split it into smaller views or layers)\n"
-        FileHandle.standardError.write(Data(message.utf8))
-    }
-
-    /// How many display attempts found a backing store too large to allocate (a debug
-    /// counter for tests).
-    public private(set) static var oversizedBackingStoreReportCount = 0
-
-    /// Rounds `rect` outwards to whole backing-store pixels, within the bounds.
-    func alignedToPixels(_ rect: CGRect, scale: CGFloat) -> CGRect {
-        let local = rect.offsetBy(dx: -bounds.minX, dy: -bounds.minY)
-        let minX = (local.minX * scale).rounded(.down) / scale
-        let minY = (local.minY * scale).rounded(.down) / scale
-        let maxX = (local.maxX * scale).rounded(.up) / scale
-        let maxY = (local.maxY * scale).rounded(.up) / scale
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-            .offsetBy(dx: bounds.minX, dy: bounds.minY)
-            .intersection(bounds)
-    }
-
+    /// Frees the backing store (single or tiled) and the contents it showed.
     func freeBackingStore() {
-        if let tiled = tiledBackingStore {
-            Layer.liveBackingStoreBytes -= tiled.freeAll()
-            tiledBackingStore = nil
-            appearanceDidChange()
-        }
-        guard let store = backingStore else { return }
-        Layer.liveBackingStoreBytes -= store.byteCount
-        if storedContents === store {
-            storedContents = nil
-            contentsOpacity = nil
-            appearanceDidChange()
-        }
-        backingStore = nil
+        backing?.free(of: self)
     }
 
     /// Frees the backing stores of this subtree; layers that had one are marked to redraw.
     func releaseBackingStores() {
-        if backingStore != nil || tiledBackingStore != nil {
+        if backing?.isAllocated == true {
             freeBackingStore()
             dirtyRect = .infinite
             markDisplayPath()
         }
         for sublayer in sublayers { sublayer.releaseBackingStores() }
+    }
+
+    /// The store this layer draws into, made on first use.
+    func makeBackingIfNeeded() -> LayerBackingStore {
+        if let backing { return backing }
+        let made = LayerBackingStore()
+        backing = made
+        return made
     }
 
     // MARK: Animation state (see Layer+Animation.swift)
@@ -726,10 +390,6 @@ import Foundation
     public var actions: [String: any Action]?
     /// The property being changed while its action runs, with its old value.
     var changeInProgress: (AnimatableKeyPath, AnimationValue)?
-    /// How many animations were refused (a debug counter for tests).
-    static var animationProblemCount = 0
-    /// The refusal messages already written.
-    static var reportedAnimationProblems = Set<String>()
 
     // MARK: Actions
 
@@ -756,12 +416,14 @@ import Foundation
 
     // MARK: Change tracking (for the window's damage)
 
-    /// What the window last composited for this layer (buffer pixels), or `nil`.
-    var presented: PresentedLayerState?
-    /// The placement the window's last damage walk computed for this layer (`nil` before
-    /// the first, or after the layer left the window). Current for every layer of the tree
-    /// as long as no compositing change was recorded since that walk.
-    var presentedPlacement: LayerPlacement?
+    /// What the window last composited for this layer and its subtree (see
+    /// ``LayerRenderRecord``): written by the window's ``DamageCollector`` only. A change of
+    /// the subtree footprint drops the superlayer's sublayer grid.
+    var renderRecord = LayerRenderRecord() {
+        didSet {
+            if renderRecord.subtreeFootprint != oldValue.subtreeFootprint { superlayer?.sublayerIndex = nil }
+        }
+    }
     /// Set when the layer's own pixels changed as a whole (background, contents).
     var appearanceChanged = false
     /// Set when the whole subtree must be repainted (added, or moved in z-order).
@@ -769,13 +431,6 @@ import Foundation
     /// Set when a property that places the subtree changed (geometry, opacity,
     /// visibility, masking): the compositing walk visits the whole subtree.
     var placementChanged = false
-    /// The union of the buffer pixels this subtree was last composited at (may be larger,
-    /// never smaller): the compositor skips the subtree when it misses the repaint region.
-    var presentedSubtreeFootprint: CGRect = .null {
-        didSet {
-            if presentedSubtreeFootprint != oldValue { superlayer?.sublayerIndex = nil }
-        }
-    }
     /// The grid over the sublayers' presented subtree footprints, built by the compositor
     /// when there are many sublayers; dropped when they or their footprints change.
     var sublayerIndex: SublayerIndex?
@@ -784,118 +439,10 @@ import Foundation
     var needsCompositingWalk = false
     /// The sublayers the compositing walk must visit (may hold stale or repeated entries:
     /// the walk checks).
-    private var sublayersNeedingCompositingWalk: [Layer] = []
+    var sublayersNeedingCompositingWalk: [Layer] = []
 
     /// Whether the display walk must visit this layer (it or a shown descendant is marked).
     var needsDisplayWalk = false
     /// The sublayers the display walk must visit (may hold stale entries: the walk checks).
-    private var sublayersNeedingDisplayWalk: [Layer] = []
-
-    /// How many layers the display walks of this process visited (a debug counter).
-    static var displayWalkVisitCount = 0
-
-    /// Records a change of a property that moves or reveals pixels of the subtree.
-    func compositingDidChange() {
-        placementChanged = true
-        markCompositingPath()
-        window?.layerCompositingDidChange(self)
-    }
-
-    /// Records a change of the layer's own pixels (not its sublayers').
-    func appearanceDidChange() {
-        appearanceChanged = true
-        markCompositingPath()
-        window?.layerCompositingDidChange(self)
-    }
-
-    /// Marks this layer and its ancestors for the compositing walk (stopping at the first
-    /// one already marked, as GNUstep's NSView marks its ancestors for display).
-    private func markCompositingPath() {
-        var layer = self
-        while !layer.needsCompositingWalk {
-            layer.needsCompositingWalk = true
-            guard let parent = layer.superlayer else { return }
-            parent.sublayersNeedingCompositingWalk.append(layer)
-            layer = parent
-        }
-    }
-
-    /// Marks this layer and its ancestors for the display walk.
-    func markDisplayPath() {
-        var layer = self
-        while !layer.needsDisplayWalk {
-            layer.needsDisplayWalk = true
-            guard let parent = layer.superlayer else { return }
-            parent.sublayersNeedingDisplayWalk.append(layer)
-            layer = parent
-        }
-    }
-
-    /// The marked sublayers still in this layer, each once; clears this layer's marks.
-    func takeSublayersNeedingCompositingWalk() -> [Layer] {
-        needsCompositingWalk = false
-        let marked = sublayersNeedingCompositingWalk
-        sublayersNeedingCompositingWalk.removeAll(keepingCapacity: true)
-        return marked.filter { $0.superlayer === self && $0.needsCompositingWalk }
-    }
-
-    /// Clears this layer's compositing marks (its whole subtree is being walked).
-    func clearCompositingMarks() {
-        needsCompositingWalk = false
-        sublayersNeedingCompositingWalk.removeAll()
-    }
-
-    /// Draws every marked, shown layer of this tree, visiting only marked paths (hidden
-    /// subtrees keep their marks until shown).
-    func displayTreeIfNeeded() {
-        guard !isHidden, needsDisplayWalk else { return }
-        Layer.displayWalkVisitCount += 1
-        needsDisplayWalk = false
-        displayIfNeeded()
-        // Take the list (marks made while walking go to a fresh one), and give its storage
-        // back when nothing was marked meanwhile: no array is copied or allocated per level.
-        var marked: [Layer] = []
-        swap(&marked, &sublayersNeedingDisplayWalk)
-        for sublayer in marked where sublayer.superlayer === self {
-            if sublayer.isHidden {
-                sublayer.needsDisplayWalk = true  // re-reported when shown
-            } else {
-                sublayer.displayTreeIfNeeded()
-            }
-        }
-        if sublayersNeedingDisplayWalk.isEmpty {
-            marked.removeAll(keepingCapacity: true)
-            sublayersNeedingDisplayWalk = marked
-        }
-    }
-
-    /// The area the layer itself paints (background and contents) in the frame being
-    /// composited (presented values), in its coordinates.
-    var paintedRect: CGRect {
-        var rect = CGRect.null
-        let bounds = presentedBounds
-        if let color = presentedBackgroundColor, color.alpha > 0 { rect = bounds }
-        if tiledBackingStore != nil { rect = rect.union(bounds) }
-        if storedContents != nil {
-            var frame = contentsFrame
-            if masksToBounds { frame = frame.intersection(bounds) }
-            rect = rect.union(frame)
-        }
-        return rect
-    }
-}
-
-extension Bitmap {
-    /// Whether every byte of the pixels is zero (fully transparent).
-    fileprivate var isClear: Bool {
-        let words = byteCount / 8
-        let raw = UnsafeRawPointer(bytes)
-        for index in 0..<words where raw.load(fromByteOffset: index * 8, as: UInt64.self) != 0 {
-            return false
-        }
-        for offset in (words * 8)..<byteCount where raw.load(fromByteOffset: offset, as: UInt8.self) != 0 {
-            return false
-        }
-        return true
-    }
+    var sublayersNeedingDisplayWalk: [Layer] = []
 }

@@ -68,7 +68,7 @@ struct LayerPlacement {
         guard let contents = layer.contents else { return .null }
         let frame = layer.contentsFrame
         var changed = rect
-        if !Compositor.mapsPixelForPixel(contents, into: frame, by: transform) {
+        if !PixelGeometry.mapsPixelForPixel(contents, into: frame, by: transform) {
             let onePixel = frame.width / CGFloat(max(1, contents.width))
             changed = rect.insetBy(dx: -onePixel, dy: -onePixel).intersection(frame)
         }

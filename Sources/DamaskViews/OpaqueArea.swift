@@ -31,19 +31,21 @@ import Foundation
             let toRoot = layer === root ? CGAffineTransform.identity : layer.transformToSuperlayer.concatenating(parentToRoot)
             let axisAligned = toRoot.b == 0 && toRoot.c == 0 && toRoot.a > 0 && toRoot.d > 0
             let rect = layer.bounds.applying(toRoot).intersection(clip)
-            if axisAligned, layer.cornerRadius == 0, let color = layer.backgroundColor, color.alpha >= 1,
-                let inner = inwardRounded(rect)
-            {
-                region.formUnion(Region(inner))
-                if whole.subtracting(region).isEmpty { return whole }
+            if axisAligned, PixelGeometry.isCertainlyOpaque(background: layer.backgroundColor, cornerRadius: layer.cornerRadius) {
+                let inner = PixelGeometry.innerPixels(of: rect)
+                if !inner.isNull {
+                    region.formUnion(Region(inner))
+                    if whole.subtracting(region).isEmpty { return whole }
+                }
             }
             // Drawn contents every pixel of which has full alpha (checked once per change, as
             // the compositor checks them) are opaque where they are placed.
-            if axisAligned, layer.cornerRadius == 0, layer.contents != nil, layer.contentsAreOpaque,
-                let inner = inwardRounded(layer.contentsFrame.applying(toRoot).intersection(clip))
-            {
-                region.formUnion(Region(inner))
-                if whole.subtracting(region).isEmpty { return whole }
+            if axisAligned, layer.cornerRadius == 0, layer.contents != nil, layer.contentsAreOpaque {
+                let inner = PixelGeometry.innerPixels(of: layer.contentsFrame.applying(toRoot).intersection(clip))
+                if !inner.isNull {
+                    region.formUnion(Region(inner))
+                    if whole.subtracting(region).isEmpty { return whole }
+                }
             }
             // A rotated or rounded mask is no rectangle: nothing beneath it is certain.
             if layer.masksToBounds && (!axisAligned || layer.cornerRadius > 0) { continue }
@@ -54,14 +56,5 @@ import Foundation
             }
         }
         return region
-    }
-
-    /// `rect` shrunk to whole points; nil when nothing is left.
-    private static func inwardRounded(_ rect: CGRect) -> CGRect? {
-        guard !rect.isNull, !rect.isEmpty else { return nil }
-        let minX = rect.minX.rounded(.up), minY = rect.minY.rounded(.up)
-        let maxX = rect.maxX.rounded(.down), maxY = rect.maxY.rounded(.down)
-        guard maxX > minX, maxY > minY else { return nil }
-        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }

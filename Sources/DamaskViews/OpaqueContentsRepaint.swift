@@ -16,52 +16,60 @@ import Foundation
 ///
 /// It reads the presented placements and subtree footprints the window's last damage walk
 /// stored, so it runs right after the damage was collected, as the plan does. Main-actor
-/// isolated; keeps no state but its debug counter.
+/// isolated; keeps no state (its work is counted in the window's ``WindowStatistics``).
 @MainActor enum OpaqueContentsRepaint {
-    /// How many repaints were done by copying contents without a plan (a debug counter for
-    /// tests).
-    static var copiedRepaintCount = 0
-
     /// Copies `region` (buffer pixels) of `layer`'s contents into `target` when the
     /// conditions above hold, and returns whether it did; `false` leaves `target` untouched
-    /// (the caller then plans the repaint). `root` is the window's root layer.
-    static func paint(_ layer: Layer, root: Layer, region: Region, into target: Bitmap) -> Bool {
+    /// (the caller then plans the repaint). `root` is the window's root layer; the work is
+    /// added to `statistics`.
+    static func paint(
+        _ layer: Layer, root: Layer, region: Region, into target: Bitmap, statistics: WindowStatistics?
+    ) -> Bool {
         guard !region.isEmpty, layer.tiledBackingStore == nil, let contents = layer.contents,
-            let placement = layer.presentedPlacement, placement.isVisible, placement.alpha == 1
+            let placement = layer.renderRecord.placement, placement.isVisible, placement.alpha == 1
         else { return false }
         let box = region.boundingBox
-        guard var device = CompositingPlan.pixelForPixelRect(contents, in: layer.contentsFrame, by: placement.transform)
+        guard var device = PixelGeometry.pixelForPixelRect(contents, in: layer.contentsFrame, by: placement.transform)
         else { return false }
         if layer.masksToBounds {
             guard let shape = exactShape(of: layer, placement: placement) else { return false }
             device = device.intersection(shape)
         }
-        guard device.contains(box), isOnlyPainter(layer, in: region, box: box, root: root),
+        guard device.contains(box), isOnlyPainter(layer, in: region, box: box, root: root, statistics: statistics),
             layer.contentsAreOpaque
         else { return false }
-        copiedRepaintCount += 1
-        Compositor.paintedLayerCount += 1
-        Compositor.replacedLayerCount += 1
+        if let statistics {
+            statistics.copiedRepaintCount += 1
+            statistics.paintedLayerCount += 1
+            statistics.replacedLayerCount += 1
+        }
+        assert(target.bounds.contains(box), "the repaint region lies inside the buffer")
         target.copyPixels(from: contents, placedAt: (Int(device.minX), Int(device.minY)), in: region)
         return true
     }
 
     /// Whether nothing in `root`'s tree paints over `layer` inside `region` (whose bounding
     /// box is `box`), and no masking ancestor's edge or rounded corner falls inside it.
-    private static func isOnlyPainter(_ layer: Layer, in region: Region, box: CGRect, root: Layer) -> Bool {
-        Compositor.visitedLayerCount += 1
-        if !layer.sublayers.isEmpty, paintsInRegion(layer.sublayers, after: nil, in: layer, region: region, box: box) {
+    private static func isOnlyPainter(
+        _ layer: Layer, in region: Region, box: CGRect, root: Layer, statistics: WindowStatistics?
+    ) -> Bool {
+        statistics?.visitedLayerCount += 1
+        if !layer.sublayers.isEmpty,
+            paintsInRegion(layer.sublayers, after: nil, in: layer, region: region, box: box, statistics: statistics)
+        {
             return false
         }
         var child = layer
         while let parent = child.superlayer {
-            Compositor.visitedLayerCount += 1
+            statistics?.visitedLayerCount += 1
             if parent.masksToBounds {
-                guard let placement = parent.presentedPlacement,
+                guard let placement = parent.renderRecord.placement,
                     let shape = exactShape(of: parent, placement: placement), shape.contains(box)
                 else { return false }
             }
-            if paintsInRegion(parent.sublayers, after: child, in: parent, region: region, box: box) { return false }
+            if paintsInRegion(parent.sublayers, after: child, in: parent, region: region, box: box, statistics: statistics) {
+                return false
+            }
             child = parent
         }
         return child === root
@@ -71,28 +79,29 @@ import Foundation
     /// has a presented subtree footprint meeting `region`; `true` as well when `child` is
     /// not found (a conservative answer only costs the plan).
     private static func paintsInRegion(
-        _ sublayers: [Layer], after child: Layer?, in parent: Layer, region: Region, box: CGRect
+        _ sublayers: [Layer], after child: Layer?, in parent: Layer, region: Region, box: CGRect,
+        statistics: WindowStatistics?
     ) -> Bool {
         if sublayers.count >= SublayerIndex.minimumSublayerCount {
             // A wide layer: only the sublayers whose grid cells the region meets.
             let index = parent.sublayerIndex ?? SublayerIndex(sublayers)
             parent.sublayerIndex = index
             let candidates = index.candidates(meeting: box).lazy.map { sublayers[$0] }
-            return anyMeets(candidates, after: child, region: region, box: box)
+            return anyMeets(candidates, after: child, region: region, box: box, statistics: statistics)
         }
-        return anyMeets(sublayers, after: child, region: region, box: box)
+        return anyMeets(sublayers, after: child, region: region, box: box, statistics: statistics)
     }
 
     /// Whether one of `candidates` (in back-to-front order) after `child` (all of them when
     /// `nil`) meets `region`; `true` as well when `child` is not among them.
     private static func anyMeets<Candidates: Sequence<Layer>>(
-        _ candidates: Candidates, after child: Layer?, region: Region, box: CGRect
+        _ candidates: Candidates, after child: Layer?, region: Region, box: CGRect, statistics: WindowStatistics?
     ) -> Bool {
         var seen = child == nil
         for sublayer in candidates {
             if seen {
-                Compositor.examinedSublayerCount += 1
-                if meets(sublayer, region: region, box: box) { return true }
+                statistics?.examinedSublayerCount += 1
+                if PixelGeometry.footprint(sublayer.renderRecord.subtreeFootprint, meets: region, box: box) { return true }
             } else if sublayer === child {
                 seen = true
             }
@@ -100,21 +109,10 @@ import Foundation
         return !seen
     }
 
-    /// Whether `sublayer`'s presented subtree footprint meets `region` (bounding boxes first).
-    private static func meets(_ sublayer: Layer, region: Region, box: CGRect) -> Bool {
-        let footprint = sublayer.presentedSubtreeFootprint
-        if footprint.isNull || footprint.minX >= box.maxX || footprint.maxX <= box.minX
-            || footprint.minY >= box.maxY || footprint.maxY <= box.minY
-        {
-            return false
-        }
-        return region.intersects(footprint)
-    }
-
     /// The device pixels a masking layer's shape covers whole (square corners, edges on
     /// whole pixels), else `nil` (its clip is antialiased there).
     private static func exactShape(of layer: Layer, placement: LayerPlacement) -> CGRect? {
         guard layer.presentedCornerRadius <= 0 else { return nil }
-        return CompositingPlan.exactDeviceRect(layer.presentedBounds, by: placement.transform)
+        return PixelGeometry.exactDeviceRect(layer.presentedBounds, by: placement.transform)
     }
 }

@@ -20,12 +20,16 @@ import Foundation
     /// How many commits were made.
     private(set) var frameCount = 0
     /// The compositing plan, planned again for every repaint (it keeps its capacity).
-    private let plan = CompositingPlan()
+    private let plan: CompositingPlan
+    /// The window's counters, which the repaints add to.
+    private let statistics: WindowStatistics
 
-    /// Creates a presenter for `surface`.
-    init(surface: any Surface, flashesDamage: Bool) {
+    /// Creates a presenter for `surface`, counting its repaints in `statistics`.
+    init(surface: any Surface, flashesDamage: Bool, statistics: WindowStatistics) {
         self.surface = surface
         self.flashesDamage = flashesDamage
+        self.statistics = statistics
+        self.plan = CompositingPlan(statistics: statistics)
     }
 
     /// Forgets the front buffer (its size is stale after a resize).
@@ -48,6 +52,7 @@ import Foundation
         _ damage: Region, changes: Region, into buffer: SurfaceBuffer, root: Layer, scale: CGFloat,
         drawnLayer: Layer? = nil, drawCount: Int, startCPUTime: Double?
     ) -> (flashed: Region, report: CommitReport) {
+        precondition(!buffer.isBusy, "painted into a buffer the compositor still holds")
         let bufferRect = CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         var repaint = damage.intersection(bufferRect)
         let missed = buffer.missedDamage.subtracting(repaint).intersection(bufferRect)
@@ -64,7 +69,8 @@ import Foundation
             }
         }
 
-        if let drawnLayer, OpaqueContentsRepaint.paint(drawnLayer, root: root, region: repaint, into: buffer.bitmap) {
+        if let drawnLayer, OpaqueContentsRepaint.paint(
+            drawnLayer, root: root, region: repaint, into: buffer.bitmap, statistics: statistics) {
             // Done: the region shows only the drawn layer's opaque contents.
         } else {
             let context = buffer.graphicsContext

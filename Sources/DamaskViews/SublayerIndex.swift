@@ -6,7 +6,7 @@ import Foundation
 /// without looking at the others.
 ///
 /// Built lazily by the compositor for a layer with many sublayers, from their
-/// ``Layer/presentedSubtreeFootprint``s, and dropped whenever the sublayers change or one
+/// subtree footprints (``Layer/renderRecord``), and dropped whenever the sublayers change or one
 /// of those footprints changes (the layer rebuilds it on the next repaint that needs it).
 /// Main-actor isolated; owned by its layer, it holds the sublayers' positions only.
 struct SublayerIndex {
@@ -28,8 +28,8 @@ struct SublayerIndex {
     /// Indexes `sublayers` by their presented subtree footprints.
     @MainActor init(_ sublayers: [Layer]) {
         var extent = CGRect.null
-        for sublayer in sublayers where !sublayer.presentedSubtreeFootprint.isNull {
-            extent = extent.union(sublayer.presentedSubtreeFootprint)
+        for sublayer in sublayers where !sublayer.renderRecord.subtreeFootprint.isNull {
+            extent = extent.union(sublayer.renderRecord.subtreeFootprint)
         }
         let side = Self.cellSide
         if extent.isNull || extent.isInfinite || !extent.width.isFinite || !extent.height.isFinite {
@@ -43,7 +43,7 @@ struct SublayerIndex {
         }
         cells = Array(repeating: [], count: columns * rows)
         for (position, sublayer) in sublayers.enumerated() {
-            let footprint = sublayer.presentedSubtreeFootprint
+            let footprint = sublayer.renderRecord.subtreeFootprint
             guard !footprint.isNull else { continue }
             guard let span = cellSpan(of: footprint),
                 (span.columns.count * span.rows.count) <= Self.maximumCellsPerEntry

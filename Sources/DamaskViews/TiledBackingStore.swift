@@ -59,6 +59,7 @@ import Foundation
         let size = Self.tileSize
         let minX = index.column * size
         let minY = index.row * size
+        assert(index.column >= 0 && index.row >= 0 && minX < pixelWidth && minY < pixelHeight, "a tile lies inside its store")
         let maxX = min(minX + size, pixelWidth)
         let maxY = min(minY + size, pixelHeight)
         return CGRect(

@@ -188,26 +188,6 @@ import Foundation
         set { layer.transform = newValue }
     }
 
-    /// Converts `point` from this view's coordinates to `view`'s (the window's when `nil`).
-    public func convert(_ point: CGPoint, to view: View?) -> CGPoint {
-        layer.convert(point, to: view?.layer)
-    }
-
-    /// Converts `point` from `view`'s coordinates (the window's when `nil`) to this view's.
-    public func convert(_ point: CGPoint, from view: View?) -> CGPoint {
-        layer.convert(point, from: view?.layer)
-    }
-
-    /// Converts `rect` from this view's coordinates to `view`'s (bounding box).
-    public func convert(_ rect: CGRect, to view: View?) -> CGRect {
-        layer.convert(rect, to: view?.layer)
-    }
-
-    /// Converts `rect` from `view`'s coordinates to this view's (bounding box).
-    public func convert(_ rect: CGRect, from view: View?) -> CGRect {
-        layer.convert(rect, from: view?.layer)
-    }
-
     // MARK: Appearance
 
     /// Filled behind the contents by the compositor (never by ``draw(_:)``).
@@ -281,26 +261,6 @@ import Foundation
     /// the superview's. A text field sets ``PointerCursor/text``.
     open var cursor: PointerCursor?
 
-    /// The cursor that shows over this view: its own ``cursor`` or the nearest
-    /// superview's, else the arrow.
-    public var effectiveCursor: PointerCursor {
-        var view: View? = self
-        while let current = view {
-            if let cursor = current.cursor { return cursor }
-            view = current.superview
-        }
-        return .arrow
-    }
-
-    /// Returns this view or the first descendant (depth first) whose ``tag`` is `tag`.
-    public func viewWithTag(_ tag: Int) -> View? {
-        if self.tag == tag { return self }
-        for subview in subviews {
-            if let found = subview.viewWithTag(tag) { return found }
-        }
-        return nil
-    }
-
     // MARK: Drawing
 
     /// Draws the view's contents. Called by the system, never by app code.
@@ -312,7 +272,7 @@ import Foundation
     /// default does nothing; a view that does not override it gets no backing store.
     /// Overrides need not call `super`; calling it is harmless.
     open func draw(_ rect: CGRect) {
-        layer.drawReachedDefault = true
+        GraphicsContext.top?.reachedDefaultDrawing = true
     }
 
     /// Marks the whole view for redrawing in the next display pass; only records.
@@ -363,7 +323,7 @@ import Foundation
     /// Forwards the layer's drawing to ``draw(_:)``. Override to draw with the context
     /// passed in instead (the current context is the same one).
     open func draw(_ layer: Layer, in context: GraphicsContext) {
-        draw(layer.drawingRect)
+        draw(context.drawingRect)
     }
 
     // MARK: Layout
@@ -380,9 +340,6 @@ import Foundation
     var needsLayoutWalk = true
     /// The subviews the layout walk must visit (may hold stale entries: the walk checks).
     private var subviewsNeedingLayoutWalk: [View] = []
-
-    /// How many views the layout walks of this process visited (a debug counter).
-    static var layoutWalkVisitCount = 0
 
     /// Marks the view for layout in the next pass; only records.
     public func setNeedsLayout() {
@@ -407,8 +364,13 @@ import Foundation
     /// only the paths to views marked with ``setNeedsLayout()`` (hidden subtrees wait
     /// until shown).
     public func layoutIfNeeded() {
+        layoutIfNeeded(counting: layer.host?.statistics)
+    }
+
+    /// ``layoutIfNeeded()``, adding each visit to `statistics` (the window's).
+    private func layoutIfNeeded(counting statistics: WindowStatistics?) {
         guard needsLayoutWalk else { return }
-        View.layoutWalkVisitCount += 1
+        statistics?.layoutWalkVisitCount += 1
         needsLayoutWalk = false
         if needsLayout {
             needsLayout = false
@@ -420,7 +382,7 @@ import Foundation
             if subview.isHidden {
                 subview.needsLayoutWalk = true  // re-reported when shown
             } else {
-                subview.layoutIfNeeded()
+                subview.layoutIfNeeded(counting: statistics)
             }
         }
     }

@@ -17,7 +17,7 @@ private let environmentFlashesDamage: Bool = {
 /// change of that turn lands in the same pass; while a frame callback is outstanding the
 /// pass waits for it instead. A pass runs layout (``View/layoutSubviews()`` of marked
 /// views, visiting only the paths to them), then draws every marked visible layer (again
-/// along marked paths only), then the ``DamageTracker`` computes the frame's damage (dirty
+/// along marked paths only), then the ``DamageCollector`` computes the frame's damage (dirty
 /// content plus the old and new areas of changed compositing properties, in buffer
 /// pixels), and the ``Presenter`` repaints the buffer inside the damage, copies forward
 /// what that buffer missed, and presents it with the damage and a frame-callback request.
@@ -31,7 +31,7 @@ private let environmentFlashesDamage: Bool = {
 ///
 /// Main-actor isolated. The window owns its surface, root layer, content view and its
 /// parts, and is the surface's delegate (held weakly by the surface).
-@MainActor public final class Window: Responder, SurfaceDelegate, FrameSchedulerDelegate {
+@MainActor public final class Window: Responder, SurfaceDelegate, FrameSchedulerDelegate, LayerHost {
     /// The surface the window presents to.
     public let surface: any Surface
     /// The root layer: fills the window, paints ``backgroundColor``, holds the content view.
@@ -58,6 +58,10 @@ private let environmentFlashesDamage: Bool = {
     public var frameCount: Int { presenter.frameCount }
     /// How many times layers in this window were drawn (or displayed by a delegate).
     public private(set) var drawCount = 0
+    /// The counters of this window's work (visits, paints, backing-store bytes…).
+    public let statistics = WindowStatistics()
+    /// Which kinds of layer this window's layers showed not to draw.
+    let drawingClassifier = DrawingClassifier()
     /// How many display passes ran (including those that committed nothing).
     public var passCount: Int { scheduler.passCount }
     /// Whether each frame's damage is tinted for one frame (default: `DAMASK_DEBUG=damage`).
@@ -89,7 +93,7 @@ private let environmentFlashesDamage: Bool = {
     /// When the display cycle runs.
     let scheduler: FrameScheduler
     /// What the next frame repaints.
-    let damage = DamageTracker()
+    let damage = DamageCollector()
     /// Paints and presents frames.
     private let presenter: Presenter
     /// Routes input to views.
@@ -106,11 +110,8 @@ private let environmentFlashesDamage: Bool = {
         case none, layout, display, presenting
     }
     private var phase = PassPhase.none
-    private var passDrawCount = 0
-    /// The layer that drew in the running pass when exactly one did (cleared after the
-    /// pass): the presenter first tries to repaint by copying its opaque contents
-    /// (``OpaqueContentsRepaint``) instead of planning the tree.
-    private var passDrawnLayer: Layer?
+    /// The draws the next commit reports (see ``PassDraws``).
+    private var passDraws = PassDraws()
     private var afterDisplayHandlers: [@MainActor () -> Void] = []
 
     /// Creates a window on `surface`, becomes its delegate, and queues the first frame.
@@ -119,7 +120,7 @@ private let environmentFlashesDamage: Bool = {
         self.layer = Layer()
         self.contentView = View()
         self.scheduler = FrameScheduler(surface: surface)
-        self.presenter = Presenter(surface: surface, flashesDamage: environmentFlashesDamage)
+        self.presenter = Presenter(surface: surface, flashesDamage: environmentFlashesDamage, statistics: statistics)
         super.init()
         scheduler.delegate = self
         layer.hostWindow = self
@@ -213,7 +214,7 @@ private let environmentFlashesDamage: Bool = {
         context.clear(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
         context.scaleBy(x: scale, y: scale)
         Compositor.composite(
-            layer, in: context, placement: .root(scale: scale), region: nil)
+            layer, in: context, placement: .root(scale: scale), region: nil, statistics: statistics)
     }
 
     /// Renders the whole window into a new bitmap of its pixel size.
@@ -279,38 +280,42 @@ private let environmentFlashesDamage: Bool = {
         scheduler.setNeedsPass()
     }
 
-    /// A layer drew; `rect` (layer coordinates) is the area that changed, `nil` when the
-    /// change was recorded as an appearance change.
-    func layerDidDraw(_ layer: Layer, in rect: CGRect?) {
-        recordDraw(of: layer)
-        if let rect { damage.add(currentPlacement(of: layer).footprint(ofContentRect: rect, in: layer)) }
-        if passConsumesChanges { return }
-        scheduler.setNeedsPass()
-    }
-
-    /// A layer redrew the separate `rects` of its contents (layer coordinates): each one's
-    /// footprint is damaged, not their bounding box.
-    func layerDidDraw(_ layer: Layer, in rects: [CGRect]) {
-        recordDraw(of: layer)
-        if !rects.isEmpty {
+    /// A layer drew: count the draws, and damage what they changed (a whole-contents change
+    /// is damaged by the compositing walk as an appearance change). Separate redrawn rects
+    /// are damaged each on its own, not their bounding box.
+    func layer(_ layer: Layer, didDisplay result: LayerDisplayResult) {
+        switch result {
+        case .nothing:
+            return
+        case .replacedContents:
+            recordDraw(of: layer)
+        case let .redrew(rect):
+            recordDraw(of: layer)
+            damage.add(currentPlacement(of: layer).footprint(ofContentRect: rect, in: layer))
+        case let .redrewPieces(rects):
+            recordDraw(of: layer)
             let placement = currentPlacement(of: layer)
             for rect in rects { damage.add(placement.footprint(ofContentRect: rect, in: layer)) }
+        case let .redrewTiles(rects):
+            for rect in rects {
+                recordDraw(of: layer)
+                damage.add(currentPlacement(of: layer).footprint(ofContentRect: rect, in: layer))
+            }
         }
         if passConsumesChanges { return }
         scheduler.setNeedsPass()
     }
 
-    /// Counts a draw of `layer`, and remembers it when it is the pass's only one.
+    /// Counts a draw of `layer` in the window and in the next commit's report.
     private func recordDraw(of layer: Layer) {
         drawCount += 1
-        passDrawCount += 1
-        passDrawnLayer = passDrawCount == 1 ? layer : nil
+        passDraws.record(layer)
     }
 
     /// `layer`'s placement now: with no compositing change since the last damage walk, the
     /// placement it stored is current (no walk up the tree).
     private func currentPlacement(of layer: Layer) -> LayerPlacement {
-        if !damage.compositingChanged, let presented = layer.presentedPlacement { return presented }
+        if !damage.compositingChanged, let presented = layer.renderRecord.placement { return presented }
         return LayerPlacement.of(layer, scale: scale)
     }
 
@@ -353,12 +358,6 @@ private let environmentFlashesDamage: Bool = {
     /// Whether an open explicit ``Transaction`` holds back this window's passes (something
     /// in it changed while the transaction was open).
     public var isHeldByTransaction: Bool { Transaction.isHolding(self) }
-
-    /// Kinds of (layer class, delegate class) this window's layers showed not to draw; a
-    /// layer of such a kind skips its backing store. Per window, so that every window
-    /// discovers it the same way (a process-wide cache made a process's first window count
-    /// one draw more than the next).
-    var nonDrawingKinds = Set<[ObjectIdentifier]>()
 
     /// The outermost explicit transaction committed: present what it held back.
     func transactionDidCommit() {
@@ -423,6 +422,7 @@ private let environmentFlashesDamage: Bool = {
 
     /// Layout, display, damage, composite, commit.
     func schedulerPerformPass() -> FrameScheduler.PassOutcome {
+        assert(phase == .none, "display passes do not nest (the scheduler runs one at a time)")
         let start = onCommit == nil ? nil : Presenter.threadCPUTime()  // a system call: only for a listener
         defer { phase = .none }
 
@@ -444,22 +444,27 @@ private let environmentFlashesDamage: Bool = {
         damage.collect(root: layer, scale: scale)
         let bufferRect = CGRect(x: 0, y: 0, width: surface.pixelWidth, height: surface.pixelHeight)
         let (changes, frameDamage) = damage.takeFrameDamage(in: bufferRect)
-        defer { passDrawnLayer = nil }
-        guard !frameDamage.isEmpty else { return .nothingToPresent }
+        guard !frameDamage.isEmpty else {
+            passDraws.passPresentedNothing()  // drew only what shows nowhere: not the next commit's
+            return .nothingToPresent
+        }
         // Before dequeueing: a surface opaque everywhere may switch to buffers without alpha.
         // The surface keeps the last region, so it is told only when it may have changed.
         if opaqueAreaIsStale {
             opaqueAreaIsStale = false
             surface.setOpaqueRegion(OpaqueArea.region(of: layer, in: bounds))
         }
-        guard let buffer = surface.dequeueBuffer() else { return .noFreeBuffer }
+        guard let buffer = surface.dequeueBuffer() else {
+            passDraws.passWaitsForBuffer()  // its draws are the retry's
+            return .noFreeBuffer
+        }
         damage.clear()
+        let draws = passDraws.takeForCommit()
         let (flashed, report) = presenter.present(
             frameDamage, changes: changes, into: buffer, root: layer, scale: scale,
-            drawnLayer: passDrawnLayer, drawCount: passDrawCount, startCPUTime: start)
+            drawnLayer: draws.onlyLayer, drawCount: draws.count, startCPUTime: start)
         damage.flashed = flashed
         if !flashed.isEmpty { scheduler.setNeedsPass() }  // remove the tint next frame
-        passDrawCount = 0
         lastCommitReport = report
         return .committed
     }

@@ -348,7 +348,7 @@ extension ViewsTests {
             let h = Harness()
             let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
             h.root.addSubview(view)
-            let before = Layer.animationProblemCount
+            let before = h.window.statistics.animationProblemCount
             view.layer.add(BasicAnimation(keyPath: "shadowOpacity"), forKey: "a")
             let wrongType = BasicAnimation(keyPath: "position")
             wrongType.toValue = 3.0
@@ -359,7 +359,7 @@ extension ViewsTests {
             badTimes.values = [0, 1]
             badTimes.keyTimes = [0]
             view.layer.add(badTimes, forKey: "d")
-            #expect(Layer.animationProblemCount == before + 4)
+            #expect(h.window.statistics.animationProblemCount == before + 4)
             #expect(view.layer.animationKeys() == nil)
         }
 

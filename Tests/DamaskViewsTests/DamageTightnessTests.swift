@@ -163,11 +163,11 @@ extension ViewsTests {
                 }
             }
             await h.settle()
-            let before = Compositor.paintedLayerCount
+            let before = h.window.statistics.paintedLayerCount
             boxes[0].center.x += 1
             h.window.flush()  // synchronous: no other test can composite meanwhile
             // The root layer's background and the moved box; the other 99 boxes are skipped.
-            #expect(Compositor.paintedLayerCount - before == 2)
+            #expect(h.window.statistics.paintedLayerCount - before == 2)
             #expect(h.lastDamage == Region(CGRect(x: 0, y: 0, width: 11, height: 10)))
         }
 

@@ -258,10 +258,10 @@ extension ViewsTests {
             let store = try #require(view.layer.contents)
             #expect(store.width == 30 && store.height == 20)
             #expect(view.layer.backingStoreByteCount == 30 * 20 * 4)
-            let before = Layer.liveBackingStoreBytes
+            let before = h.window.statistics.liveBackingStoreBytes
             view.removeFromSuperview()
             #expect(view.layer.backingStoreByteCount == 0)
-            #expect(Layer.liveBackingStoreBytes == before - 30 * 20 * 4)
+            #expect(h.window.statistics.liveBackingStoreBytes == before - 30 * 20 * 4)
         }
 
         // Rule 8
@@ -271,8 +271,8 @@ extension ViewsTests {
             // Teach the window that PlainView does not draw.
             h.root.addSubview(PlainView(frame: CGRect(x: 0, y: 0, width: 5, height: 5)))
             await h.settle()
-            let bytesBefore = Layer.liveBackingStoreBytes
-            let allocationsBefore = Layer.backingStoreAllocationCount
+            let bytesBefore = h.window.statistics.liveBackingStoreBytes
+            let allocationsBefore = h.window.statistics.backingStoreAllocationCount
             var views: [PlainView] = []
             for index in 0..<10 {
                 let view = PlainView(frame: CGRect(x: index * 8, y: 10, width: 8, height: 8))
@@ -281,8 +281,8 @@ extension ViewsTests {
                 h.root.addSubview(view)
             }
             h.window.flush()  // synchronous: no other test can allocate meanwhile
-            #expect(Layer.backingStoreAllocationCount == allocationsBefore)
-            #expect(Layer.liveBackingStoreBytes == bytesBefore)
+            #expect(h.window.statistics.backingStoreAllocationCount == allocationsBefore)
+            #expect(h.window.statistics.liveBackingStoreBytes == bytesBefore)
             #expect(views.allSatisfy { $0.layer.backingStoreByteCount == 0 && $0.layer.contents == nil })
             // The background is painted by compositing.
             #expect(Color.green.matches(h.screenColor(3, 13)))

@@ -155,20 +155,20 @@ extension ViewsTests {
             await h.settle()
             #expect(h.commitCount == 1)
             let target = grid.views[7][23]
-            View.layoutWalkVisitCount = 0
-            Layer.displayWalkVisitCount = 0
-            Compositor.visitedLayerCount = 0
+            h.window.statistics.layoutWalkVisitCount = 0
+            h.window.statistics.displayWalkVisitCount = 0
+            h.window.statistics.visitedLayerCount = 0
             target.color = .red
             target.setNeedsDisplay()
             await nextTurn()
             #expect(h.commitCount == 2)
             #expect(h.lastDamage == Region(CGRect(x: 23 * 8, y: 7 * 8, width: 8, height: 8)))
-            #expect(View.layoutWalkVisitCount == 0, "nothing needed layout")
+            #expect(h.window.statistics.layoutWalkVisitCount == 0, "nothing needed layout")
             // root layer → content view → row container → the view
-            #expect(Layer.displayWalkVisitCount == 4)
+            #expect(h.window.statistics.displayWalkVisitCount == 4)
             #expect(h.window.damage.lastWalkVisitCount == 0, "redrawing moves nothing")
             // The same path, without the 999 other views and 19 other rows.
-            #expect(Compositor.visitedLayerCount == 4)
+            #expect(h.window.statistics.visitedLayerCount == 4)
             #expect(Color.red.matches(h.screenColor(23 * 8 + 4, 7 * 8 + 4)))
             #expect(Color.blue.matches(h.screenColor(22 * 8 + 4, 7 * 8 + 4)))
 

@@ -48,8 +48,8 @@ extension ViewsTests {
             await nextTurn()
             let surface = harness.surface
             var previousScreen = try #require(surface.presentedBitmap).copy()
-            let occludedBefore = Compositor.occludedLayerCount
-            let replacedBefore = Compositor.replacedLayerCount
+            let occludedBefore = harness.window.statistics.occludedLayerCount
+            let replacedBefore = harness.window.statistics.replacedLayerCount
             var checkedCommits = 0
             for frame in 0..<250 {
                 scene.log.removeAll()
@@ -75,8 +75,8 @@ extension ViewsTests {
                 if !differences.isEmpty { break }
             }
             #expect(checkedCommits > 60)
-            #expect(Compositor.occludedLayerCount > occludedBefore, "no layer was ever hidden under an opaque one")
-            #expect(Compositor.replacedLayerCount > replacedBefore, "no opaque layer ever replaced pixels")
+            #expect(harness.window.statistics.occludedLayerCount > occludedBefore, "no layer was ever hidden under an opaque one")
+            #expect(harness.window.statistics.replacedLayerCount > replacedBefore, "no opaque layer ever replaced pixels")
         }
 
         @Test("A view under an opaque view is not painted; under a translucent one it is")
@@ -89,13 +89,13 @@ extension ViewsTests {
             harness.root.addSubview(below)
             harness.root.addSubview(cover)
             await harness.settle()
-            let painted = Compositor.paintedLayerCount
-            let occluded = Compositor.occludedLayerCount
+            let painted = harness.window.statistics.paintedLayerCount
+            let occluded = harness.window.statistics.occludedLayerCount
             harness.window.setNeedsDisplay()
             harness.window.flush()
             // The content view (outside the cover) and the cover paint; the red view does not.
-            #expect(Compositor.paintedLayerCount - painted == 2)
-            #expect(Compositor.occludedLayerCount - occluded >= 1)
+            #expect(harness.window.statistics.paintedLayerCount - painted == 2)
+            #expect(harness.window.statistics.occludedLayerCount - occluded >= 1)
             #expect(harness.screenColor(20, 20) == .green)
 
             cover.backgroundColor = Color(red: 0, green: 1, blue: 0, alpha: 0.5)
@@ -127,11 +127,11 @@ extension ViewsTests {
             // Made opaque and set again: now it replaces what is beneath.
             image.setPixel(x: 7, y: 9, to: 0xFF00_00FF)
             holder.layer.contents = image
-            let replaced = Compositor.replacedLayerCount
+            let replaced = harness.window.statistics.replacedLayerCount
             harness.window.setNeedsDisplay()
             harness.window.flush()
             #expect(harness.screenColor(17, 14) == .blue)
-            #expect(Compositor.replacedLayerCount > replaced)
+            #expect(harness.window.statistics.replacedLayerCount > replaced)
         }
     
         @Test("A repaint among 2,000 siblings visits only those near the change, and stays exact after siblings move")
@@ -146,13 +146,13 @@ extension ViewsTests {
                 views.append(view)
             }
             await harness.settle()
-            let visited = Compositor.visitedLayerCount
-            let examined = Compositor.examinedSublayerCount
+            let visited = harness.window.statistics.visitedLayerCount
+            let examined = harness.window.statistics.examinedSublayerCount
             views[1234].color = .green
             views[1234].setNeedsDisplay()
             harness.window.flush()
-            let visits = Compositor.visitedLayerCount - visited
-            let looks = Compositor.examinedSublayerCount - examined
+            let visits = harness.window.statistics.visitedLayerCount - visited
+            let looks = harness.window.statistics.examinedSublayerCount - examined
             #expect(visits > 0 && visits < 20, "visited \(visits) layers for one changed view among 2,000")
             #expect(looks > 0 && looks < 200, "looked at \(looks) of 2,000 siblings for one changed view")
             // Move siblings around (their footprints change, so the grid is rebuilt) and

@@ -32,15 +32,15 @@ extension ViewsTests {
         func redrawWithNothingInFrontIsCopied() async throws {
             for scale: CGFloat in [1, 2] {
                 let (h, canvas, _) = await scene(scale: scale)
-                let before = OpaqueContentsRepaint.copiedRepaintCount
-                Compositor.visitedLayerCount = 0
+                let before = h.window.statistics.copiedRepaintCount
+                h.window.statistics.visitedLayerCount = 0
                 canvas.color = .green
                 canvas.setNeedsDisplay(CGRect(x: 10, y: 40, width: 30, height: 30))
                 await h.step()
-                #expect(OpaqueContentsRepaint.copiedRepaintCount == before + 1, "scale \(scale)")
+                #expect(h.window.statistics.copiedRepaintCount == before + 1, "scale \(scale)")
                 #expect(h.lastDamage == Region(CGRect(x: 10 * scale, y: 40 * scale, width: 30 * scale, height: 30 * scale)))
                 // The canvas, the content view and the root layer: no other layer is planned.
-                #expect(Compositor.visitedLayerCount == 3)
+                #expect(h.window.statistics.visitedLayerCount == 3)
                 #expect(Color.green.matches(h.screenColor(Int(20 * scale), Int(50 * scale))))
                 #expect(Color.blue.matches(h.screenColor(Int(50 * scale), Int(50 * scale))))
                 #expect(try screenMatchesFullRender(h))
@@ -50,11 +50,11 @@ extension ViewsTests {
         @Test("A redraw under a layer in front of it is planned, and the layer in front stays on top")
         func redrawUnderAnotherLayerIsPlanned() async throws {
             let (h, canvas, _) = await scene()
-            let before = OpaqueContentsRepaint.copiedRepaintCount
+            let before = h.window.statistics.copiedRepaintCount
             canvas.color = .green
             canvas.setNeedsDisplay(CGRect(x: 50, y: 0, width: 30, height: 30))
             await h.step()
-            #expect(OpaqueContentsRepaint.copiedRepaintCount == before)
+            #expect(h.window.statistics.copiedRepaintCount == before)
             #expect(Color.red.matches(h.screenColor(70, 10)), "the overlay is still on top")
             #expect(Color.green.matches(h.screenColor(55, 10)))
             #expect(try screenMatchesFullRender(h))
@@ -65,11 +65,11 @@ extension ViewsTests {
             // Contents that are not opaque everywhere.
             do {
                 let (h, canvas, _) = await scene()
-                let before = OpaqueContentsRepaint.copiedRepaintCount
+                let before = h.window.statistics.copiedRepaintCount
                 canvas.color = Color(red: 0, green: 1, blue: 0, alpha: 0.5)
                 canvas.setNeedsDisplay(CGRect(x: 10, y: 40, width: 30, height: 30))
                 await h.step()
-                #expect(OpaqueContentsRepaint.copiedRepaintCount == before)
+                #expect(h.window.statistics.copiedRepaintCount == before)
                 #expect(try screenMatchesFullRender(h))
             }
             // Opaque contents shown at alpha 0.5.
@@ -78,11 +78,11 @@ extension ViewsTests {
                 canvas.alpha = 0.5
                 await h.step()
                 h.frame()
-                let before = OpaqueContentsRepaint.copiedRepaintCount
+                let before = h.window.statistics.copiedRepaintCount
                 canvas.color = .green
                 canvas.setNeedsDisplay(CGRect(x: 10, y: 40, width: 30, height: 30))
                 await h.step()
-                #expect(OpaqueContentsRepaint.copiedRepaintCount == before)
+                #expect(h.window.statistics.copiedRepaintCount == before)
                 #expect(try screenMatchesFullRender(h))
             }
             // A subview of the redrawn view inside the region.
@@ -92,11 +92,11 @@ extension ViewsTests {
                 canvas.addSubview(child)
                 await h.step()
                 h.frame()
-                let before = OpaqueContentsRepaint.copiedRepaintCount
+                let before = h.window.statistics.copiedRepaintCount
                 canvas.color = .green
                 canvas.setNeedsDisplay(CGRect(x: 10, y: 40, width: 30, height: 30))
                 await h.step()
-                #expect(OpaqueContentsRepaint.copiedRepaintCount == before)
+                #expect(h.window.statistics.copiedRepaintCount == before)
                 #expect(Color.black.matches(h.screenColor(22, 52)), "the subview is still on top")
                 #expect(try screenMatchesFullRender(h))
             }

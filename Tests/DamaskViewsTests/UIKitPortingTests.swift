@@ -61,10 +61,10 @@ extension ViewsTests {
             let plain = PlainView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
             h.root.addSubview(plain)
             await h.settle()
-            let allocations = Layer.backingStoreAllocationCount
+            let allocations = h.window.statistics.backingStoreAllocationCount
             plain.setNeedsDisplay()
             h.window.flush()
-            #expect(Layer.backingStoreAllocationCount == allocations)
+            #expect(h.window.statistics.backingStoreAllocationCount == allocations)
             #expect(plain.layer.backingStoreByteCount == 0)
         }
 
@@ -74,9 +74,9 @@ extension ViewsTests {
             // 4·10⁹ pixels wide: beyond the 32-bit pixel coordinates tiles are placed with.
             let view = HugeView(frame: CGRect(x: 0, y: 0, width: 2_000_000_000, height: 40))
             h.root.addSubview(view)
-            let reports = Layer.oversizedBackingStoreReportCount
+            let reports = h.window.statistics.oversizedBackingStoreReportCount
             await h.settle()
-            #expect(Layer.oversizedBackingStoreReportCount > reports)
+            #expect(h.window.statistics.oversizedBackingStoreReportCount > reports)
             #expect(view.layer.needsDisplay)
             #expect(view.drawCalls == 0)
             #expect(view.layer.backingStoreByteCount == 0)

@@ -5,10 +5,10 @@ import Foundation
 /// drew, and the old and new footprints of layers whose compositing changed.
 ///
 /// A layer's compositing state is compared with what was last composited
-/// (``Layer/presented``) only along the paths the layers marked (see
+/// (``Layer/renderRecord``) only along the paths the layers marked (see
 /// ``Layer/needsCompositingWalk``); a layer whose placement changed takes its whole subtree
 /// with it. Main-actor isolated; owned by its window.
-@MainActor final class DamageTracker {
+@MainActor final class DamageCollector {
     /// The damage gathered since the last commit.
     private(set) var pending = Region()
     /// Whether some layer's compositing state changed since the last collection.
@@ -65,7 +65,7 @@ import Foundation
             transform: placement.transform, alpha: placement.alpha)
         let forced = forced || layer.subtreeNeedsRepaint
         let visitAll = visitAll || forced || layer.placementChanged
-        if let old = layer.presented {
+        if let old = layer.renderRecord.presented {
             if forced || layer.appearanceChanged || old != state {
                 add(old.footprint)
                 add(state.footprint)
@@ -73,8 +73,8 @@ import Foundation
         } else {
             add(state.footprint)
         }
-        layer.presented = state
-        layer.presentedPlacement = placement
+        layer.renderRecord.presented = state
+        layer.renderRecord.placement = placement
         layer.appearanceChanged = false
         layer.subtreeNeedsRepaint = false
         layer.placementChanged = false
@@ -85,26 +85,26 @@ import Foundation
             layer.clearCompositingMarks()
             for sublayer in layer.sublayers {
                 walk(sublayer, parent: inner, forced: forced, visitAll: true)
-                subtreeFootprint = subtreeFootprint.union(sublayer.presentedSubtreeFootprint)
+                subtreeFootprint = subtreeFootprint.union(sublayer.renderRecord.subtreeFootprint)
             }
         } else {
-            subtreeFootprint = subtreeFootprint.union(layer.presentedSubtreeFootprint)
+            subtreeFootprint = subtreeFootprint.union(layer.renderRecord.subtreeFootprint)
             for sublayer in layer.takeSublayersNeedingCompositingWalk()
             where sublayer.needsCompositingWalk {
                 walk(sublayer, parent: inner, forced: false, visitAll: false)
-                subtreeFootprint = subtreeFootprint.union(sublayer.presentedSubtreeFootprint)
+                subtreeFootprint = subtreeFootprint.union(sublayer.renderRecord.subtreeFootprint)
             }
         }
-        layer.presentedSubtreeFootprint = subtreeFootprint
+        layer.renderRecord.subtreeFootprint = subtreeFootprint
     }
 
     /// Adds the footprints `layer`'s subtree was last composited at, and forgets them: the
     /// subtree is leaving the window.
     func forgetPresentedState(of layer: Layer) {
-        if let presented = layer.presented { add(presented.footprint) }
-        layer.presented = nil
-        layer.presentedPlacement = nil
-        layer.presentedSubtreeFootprint = .null
+        if let presented = layer.renderRecord.presented { add(presented.footprint) }
+        layer.renderRecord.presented = nil
+        layer.renderRecord.placement = nil
+        layer.renderRecord.subtreeFootprint = .null
         for sublayer in layer.sublayers { forgetPresentedState(of: sublayer) }
     }
 }
