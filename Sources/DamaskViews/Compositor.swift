@@ -44,19 +44,10 @@ import Foundation
     }
 
     /// Paints `layer` and its sublayers into `context`, whose current transform maps the
-    /// space holding `layer` (its superlayer's coordinates) to device pixels.
-    ///
-    /// - Parameters:
-    ///   - region: the device pixels to repaint (`nil`: everything the context allows).
-    ///     The caller has already clipped `context` to it; it is used to skip layers.
-    ///   - skipsByPresentedFootprint: whether a sublayer whose
-    ///     ``Layer/presentedSubtreeFootprint`` misses `region` is skipped without visiting
-    ///     its subtree. Only for a window's tree right after its damage was collected, when
-    ///     those footprints are current.
-    static func composite(
-        _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement, region: Region?,
-        skipsByPresentedFootprint: Bool = false
-    ) {
+    /// space holding `layer` (its superlayer's coordinates) to device pixels: the plain
+    /// back-to-front OVER composite of the whole tree, for offscreen rendering (a window's
+    /// repaint of its damage goes through a ``CompositingPlan``, which gives the same pixels).
+    static func composite(_ layer: Layer, in context: GraphicsContext, placement: LayerPlacement) {
         visitedLayerCount += 1
         let placement = placement.descending(into: layer)
         guard placement.isVisible else { return }
@@ -64,9 +55,7 @@ import Foundation
         defer { context.restoreGState() }
         context.concatenate(layer.presentedTransformToSuperlayer)
 
-        let painted = layer.paintedRect
-        let footprint = placement.footprint(of: painted)
-        if !footprint.isNull, region.map({ $0.intersects(footprint) }) ?? true {
+        if !placement.footprint(of: layer.paintedRect).isNull {
             paintedLayerCount += 1
             paintOwnContent(of: layer, in: context, alpha: placement.alpha, visibleClip: placement.clip)
         }
@@ -75,26 +64,10 @@ import Foundation
         if layer.masksToBounds {
             inner.clip = placement.sublayerClip(of: layer)
             if inner.clip.isNull || inner.clip.isEmpty { return }
-            if let region, !region.intersects(inner.clip) { return }
             clip(context, toShapeOf: layer)
         }
-        // Most sublayers of a wide tree miss the region's bounding box: test that first,
-        // with plain comparisons, and ask pixman only about the few that do not.
-        let bounds = skipsByPresentedFootprint ? region?.boundingBox ?? .null : .null
-        let (minX, minY, maxX, maxY) = (bounds.minX, bounds.minY, bounds.maxX, bounds.maxY)
         for sublayer in layer.sublayers {
-            if skipsByPresentedFootprint, let region {
-                let footprint = sublayer.presentedSubtreeFootprint
-                if footprint.isNull || footprint.minX >= maxX || footprint.maxX <= minX
-                    || footprint.minY >= maxY || footprint.maxY <= minY
-                    || !region.intersects(footprint)
-                {
-                    continue
-                }
-            }
-            composite(
-                sublayer, in: context, placement: inner, region: region,
-                skipsByPresentedFootprint: skipsByPresentedFootprint)
+            composite(sublayer, in: context, placement: inner)
         }
     }
 
@@ -194,6 +167,6 @@ import Foundation
         context.concatenate(undo)
         var placement = LayerPlacement.root(scale: scale)
         placement.transform = context.ctm
-        composite(layer, in: context, placement: placement, region: nil)
+        composite(layer, in: context, placement: placement)
     }
 }

@@ -212,8 +212,7 @@ private let environmentFlashesDamage: Bool = {
         let context = GraphicsContext(bitmap: bitmap)
         context.clear(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
         context.scaleBy(x: scale, y: scale)
-        Compositor.composite(
-            layer, in: context, placement: .root(scale: scale), region: nil)
+        Compositor.composite(layer, in: context, placement: .root(scale: scale))
     }
 
     /// Renders the whole window into a new bitmap of its pixel size.

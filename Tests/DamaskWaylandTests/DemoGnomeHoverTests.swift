@@ -7,7 +7,7 @@ import Testing
 /// (mutter's virtual pointer from a RemoteDesktop session): the demo's content button and
 /// its sidebar rows, checked on the pixels the demo presented (`--snapshot`, written on
 /// SIGUSR1; mutter offers no screenshots here) and on each commit's damage.
-@Suite("Demo hover and pressed states under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
+@Suite("Demo hover and pressed states under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoGnomeHoverTests {
     /// The progress scene's "+ 5%" button and the sidebar's rows, in content points.
     static let plusButton = [314, 112, 100, 30]

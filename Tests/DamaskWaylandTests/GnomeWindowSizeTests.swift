@@ -6,7 +6,7 @@ import Testing
 /// Window sizes under GNOME's compositor (mutter) with real input injected through its
 /// RemoteDesktop API: maximize and restore with the client's own title bar, and the
 /// smallest window a user can make by dragging a corner.
-@Suite("Window size under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
+@Suite("Window size under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct GnomeWindowSizeTests {
     /// The window geometry of a test-client "geometry X Y W H" line.
     static func geometry(_ line: String) -> [Int]? {
