@@ -15,6 +15,8 @@ import Foundation
 //   bad-scale        sends wl_surface.set_buffer_scale(0), a protocol error, so that the
 //                    tests see how a protocol error ends the program
 //   close            asks the window to close, as its close button does
+//   fullscreen 1|0   asks for fullscreen (xdg_toplevel.set_fullscreen on no particular
+//                    output) or back to windowed
 //   quit             exits 0
 //
 // It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit, then "content X Y W H"
@@ -271,6 +273,8 @@ final class TestClient {
             window.afterNextDisplay { [unowned self] in emit("settled \(self.window.frameCount)") }
         case "bad-scale":
             surface.sendInvalidBufferScaleForTesting()
+        case "fullscreen" where words.count == 2:
+            surface.setFullscreen(words[1] == "1")
         case "close":
             if let decorated { decorated.performClose() } else { window.surfaceDidRequestClose(surface) }
         case "quit":

@@ -41,6 +41,29 @@ struct GnomeWindowSizeTests {
         return try Bitmap(contentsOfPNGFile: path)
     }
 
+    @Test("setFullscreen(true) makes the decorated window cover the monitor with the fullscreen state; setFullscreen(false) brings it back to its size")
+    func fullscreenAndBack() throws {
+        let gnome = try MutterRemoteInput(clientArguments: ["--decorated"])
+        let client = gnome.client
+        try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
+        let floating = [12, 12, 200, 182]
+        #expect(Self.waitForGeometry(gnome, floating), "\(client.lines.suffix(6))")
+
+        var seen = client.lines.count
+        client.send("fullscreen 1")
+        #expect(client.waitForLine(from: seen, where: { $0.hasPrefix("states ") && $0.contains("fullscreen") }) != nil,
+            "\(client.lines.suffix(6))")
+        // The headless monitor is 800×600: fullscreen, the window geometry is all of it.
+        #expect(Self.waitForGeometry(gnome, from: seen, [0, 0, 800, 600]), "\(client.lines.suffix(6))")
+
+        seen = client.lines.count
+        client.send("fullscreen 0")
+        #expect(client.waitForLine(from: seen, where: { $0.hasPrefix("states ") && !$0.contains("fullscreen") }) != nil,
+            "\(client.lines.suffix(6))")
+        #expect(Self.waitForGeometry(gnome, from: seen, floating), "windowed again: \(client.lines.suffix(6))")
+        gnome.stop()
+    }
+
     @Test("Maximize by double-clicking the title bar, restore the same way: the window comes back at its earlier size and pixels")
     func maximizeAndRestore() throws {
         let (gnome, origin) = try Self.start()
