@@ -6,15 +6,18 @@ import Foundation
 
 // damask-test-client: a real Damask client for the integration tests. It opens a window
 // (title "Damask Test", 200×150 points unless `--size WxH`) filled with #1E90C8 and runs the
-// real main loop (`RunLoop.main.run()`). Commands arrive one per line on stdin:
+// real main loop (`MainLoop.shared.run()`). Commands arrive one per line on stdin:
 //
 //   mark X Y W H     the content view redraws that rect in the next colour
 //   async            runs Task { @MainActor }, MainActor.run from a detached task and
-//                    DispatchQueue.main.async, printing "ran KIND MICROSECONDS" for each
+//                    DispatchQueue.main.async, printing "ran KIND MICROSECONDS SLEEPS" for
+//                    each (SLEEPS: how often the main loop slept in between)
 //   frames N         holds a DisplayLink for N frames, printing "frame TIMESTAMP" each
 //   bad-scale        sends wl_surface.set_buffer_scale(0), a protocol error, so that the
 //                    tests see how a protocol error ends the program
 //   close            asks the window to close, as its close button does
+//   fullscreen 1|0   asks for fullscreen (xdg_toplevel.set_fullscreen on no particular
+//                    output) or back to windowed
 //   quit             exits 0
 //
 // It prints "ready WIDTH HEIGHT SURFACE-ID" after the first commit, then "content X Y W H"
@@ -224,6 +227,12 @@ final class TestClient {
         return present.isEmpty ? "none" : present.joined(separator: ",")
     }
 
+    /// Prints "ran KIND MICROSECONDS SLEEPS" for work of `kind` enqueued at `sent`
+    /// (microseconds) when the main loop had slept `slept` times.
+    func reportRan(_ kind: String, sent: UInt64, slept: Int) {
+        emit("ran \(kind) \(microseconds() - sent) \(MainLoop.shared.sleepCount - slept)")
+    }
+
     func microseconds() -> UInt64 { (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000 }
 
     func readCommands() {
@@ -253,11 +262,12 @@ final class TestClient {
             view.mark(CGRect(x: n[0], y: n[1], width: n[2], height: n[3]))
         case "async":
             let sent = microseconds()
-            Task { @MainActor in emit("ran task \(self.microseconds() - sent)") }
+            let slept = MainLoop.shared.sleepCount
+            Task { @MainActor in self.reportRan("task", sent: sent, slept: slept) }
             Task.detached {
-                await MainActor.run { emit("ran main-actor-run \(self.microseconds() - sent)") }
+                await MainActor.run { self.reportRan("main-actor-run", sent: sent, slept: slept) }
             }
-            DispatchQueue.main.async { emit("ran dispatch-async \(self.microseconds() - sent)") }
+            DispatchQueue.main.async { self.reportRan("dispatch-async", sent: sent, slept: slept) }
         case "frames" where words.count == 2:
             var remaining = Int(words[1]) ?? 1
             link = DisplayLink(window: window) { [unowned self] link, timestamp in
@@ -271,6 +281,8 @@ final class TestClient {
             window.afterNextDisplay { [unowned self] in emit("settled \(self.window.frameCount)") }
         case "bad-scale":
             surface.sendInvalidBufferScaleForTesting()
+        case "fullscreen" where words.count == 2:
+            surface.setFullscreen(words[1] == "1")
         case "close":
             if let decorated { decorated.performClose() } else { window.surfaceDidRequestClose(surface) }
         case "quit":

@@ -47,10 +47,19 @@ import Dispatch
     }
 
     /// A joined animation ended (`finished`) or was removed early.
+    ///
+    /// An animation can end while another animation block's `animations` closure runs (a
+    /// change there replaces it): the block then runs on the next main-queue turn, so that
+    /// the changes it makes are not animated by that block.
     func animationDidEnd(finished: Bool) {
         pending -= 1
         if !finished { allFinished = false }
-        if isClosed, pending == 0 { runBlock() }
+        guard isClosed, pending == 0 else { return }
+        if View.animationContexts.isEmpty {
+            runBlock()
+        } else {
+            DispatchQueue.main.async { [self] in self.runBlock() }
+        }
     }
 
     private func runBlock() {

@@ -13,7 +13,7 @@ import Foundation
 /// background colour with alpha 1, or contents whose every pixel has full alpha
 /// (``Layer/contentsAreOpaque``) placed pixel for pixel, under an effective opacity of 1,
 /// an axis-aligned transform and clips that land on whole pixels. Every pixel equals the
-/// plain back-to-front OVER composite (``Compositor/composite(_:in:placement:region:skipsByPresentedFootprint:)``).
+/// plain back-to-front OVER composite (``Compositor/composite(_:in:placement:)``).
 ///
 /// One instance is owned by a window's ``Presenter`` and planned again for every repaint
 /// (its arrays keep their capacity, so a small repaint allocates almost nothing). Main-actor

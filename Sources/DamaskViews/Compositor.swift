@@ -32,19 +32,14 @@ import Foundation
     }
 
     /// Paints `layer` and its sublayers into `context`, whose current transform maps the
-    /// space holding `layer` (its superlayer's coordinates) to device pixels.
+    /// space holding `layer` (its superlayer's coordinates) to device pixels: the plain
+    /// back-to-front OVER composite of the whole tree, for offscreen rendering (a window's
+    /// repaint of its damage goes through a ``CompositingPlan``, which gives the same pixels).
     ///
-    /// - Parameters:
-    ///   - region: the device pixels to repaint (`nil`: everything the context allows).
-    ///     The caller has already clipped `context` to it; it is used to skip layers.
-    ///   - skipsByPresentedFootprint: whether a sublayer whose
-    ///     subtree footprint (``Layer/renderRecord``) misses `region` is skipped without visiting
-    ///     its subtree. Only for a window's tree right after its damage was collected, when
-    ///     those footprints are current.
-    ///   - statistics: the counters the visits and paints are added to (`nil`: none).
+    /// - Parameter statistics: the counters the visits and paints are added to (`nil`: none).
     static func composite(
-        _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement, region: Region?,
-        skipsByPresentedFootprint: Bool = false, statistics: WindowStatistics?
+        _ layer: Layer, in context: GraphicsContext, placement: LayerPlacement,
+        statistics: WindowStatistics?
     ) {
         statistics?.visitedLayerCount += 1
         let placement = placement.descending(into: layer)
@@ -53,9 +48,7 @@ import Foundation
         defer { context.restoreGState() }
         context.concatenate(layer.presentedTransformToSuperlayer)
 
-        let painted = layer.paintedRect
-        let footprint = placement.footprint(of: painted)
-        if !footprint.isNull, region.map({ $0.intersects(footprint) }) ?? true {
+        if !placement.footprint(of: layer.paintedRect).isNull {
             statistics?.paintedLayerCount += 1
             paintOwnContent(of: layer, in: context, alpha: placement.alpha, visibleClip: placement.clip)
         }
@@ -64,21 +57,10 @@ import Foundation
         if layer.masksToBounds {
             inner.clip = placement.sublayerClip(of: layer)
             if inner.clip.isNull || inner.clip.isEmpty { return }
-            if let region, !region.intersects(inner.clip) { return }
             clip(context, toShapeOf: layer)
         }
-        // Most sublayers of a wide tree miss the region's bounding box: test that first,
-        // with plain comparisons, and ask pixman only about the few that do not.
-        let box = skipsByPresentedFootprint ? region?.boundingBox ?? .null : .null
         for sublayer in layer.sublayers {
-            if skipsByPresentedFootprint, let region,
-                !PixelGeometry.footprint(sublayer.renderRecord.subtreeFootprint, meets: region, box: box)
-            {
-                continue
-            }
-            composite(
-                sublayer, in: context, placement: inner, region: region,
-                skipsByPresentedFootprint: skipsByPresentedFootprint, statistics: statistics)
+            composite(sublayer, in: context, placement: inner, statistics: statistics)
         }
     }
 
@@ -164,6 +146,6 @@ import Foundation
         context.concatenate(undo)
         var placement = LayerPlacement.root(scale: scale)
         placement.transform = context.ctm
-        composite(layer, in: context, placement: placement, region: nil, statistics: layer.host?.statistics)
+        composite(layer, in: context, placement: placement, statistics: layer.host?.statistics)
     }
 }

@@ -213,8 +213,7 @@ private let environmentFlashesDamage: Bool = {
         let context = GraphicsContext(bitmap: bitmap)
         context.clear(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
         context.scaleBy(x: scale, y: scale)
-        Compositor.composite(
-            layer, in: context, placement: .root(scale: scale), region: nil, statistics: statistics)
+        Compositor.composite(layer, in: context, placement: .root(scale: scale), statistics: statistics)
     }
 
     /// Renders the whole window into a new bitmap of its pixel size.

@@ -63,7 +63,7 @@ final class TestBar: View, AccessibilityValueProviding {
 }
 
 /// How the bridge reads a live view tree (no D-Bus: the questions an AT asks, answered).
-@Suite("AT-SPI bridge: the tree", .serialized, .exclusive) @MainActor struct BridgeTreeTests {
+@Suite("AT-SPI bridge: the tree", .serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor struct BridgeTreeTests {
     let window: Window
     let button = TestButton(frame: CGRect(x: 10, y: 20, width: 80, height: 30))
     let field = TestField(frame: CGRect(x: 10, y: 60, width: 200, height: 30))

@@ -7,7 +7,7 @@ import Testing
 
 /// The libdbus connection on a real (private) bus daemon: replies arrive through the
 /// main-queue watch; the bridge follows the status without touching the accessibility bus.
-@Suite("D-Bus connection and the bridge's status", .serialized, .exclusive) @MainActor struct DBusConnectionTests {
+@Suite("D-Bus connection and the bridge's status", .serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor struct DBusConnectionTests {
     func call(
         _ connection: DBusConnection, _ member: String, _ arguments: [DBusValue] = [], destination: String = "org.freedesktop.DBus"
     ) async -> Result<[DBusValue], DBusCallError> {

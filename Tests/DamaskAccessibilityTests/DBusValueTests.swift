@@ -3,7 +3,7 @@ import Testing
 
 @testable import DamaskAccessibility
 
-@Suite("D-Bus values") struct DBusValueTests {
+@Suite("D-Bus values", .timeLimit(.minutes(5))) struct DBusValueTests {
     @Test("Signatures of nested values are D-Bus's")
     func signatures() {
         #expect(DBusValue.reference(":1.2", "/a").signature == "(so)")

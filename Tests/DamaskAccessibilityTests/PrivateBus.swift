@@ -14,13 +14,20 @@ final class PrivateBus {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The daemon prints its address once it listens (the read waits for it).
+        // The daemon prints its address once it listens (the read waits for it). One that
+        // has not printed it within 20 s is killed, which ends the read (end of file).
+        let started = process
+        let deadline = DispatchWorkItem {
+            if started.isRunning { kill(started.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: deadline)
         var data = Data()
         while !data.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             data.append(chunk)
         }
+        deadline.cancel()
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard line.hasPrefix("unix:") else {
             kill(process.processIdentifier, SIGKILL)

@@ -99,7 +99,7 @@ private final class WideStripesView: View {
 }
 
 extension Conformance {
-    @Suite("No silent traps") @MainActor struct NoSilentTraps {
+    @Suite("No silent traps", .timeLimit(.minutes(5))) @MainActor struct NoSilentTraps {
         @Test("A view overriding display(_:) is displayed by it: no draw(_:), 0 bytes of backing store")
         func displayOverrideIsHonoured() {
             let h = ConformanceHarness()
@@ -153,7 +153,7 @@ extension Conformance {
         }
     }
 
-    @Suite("The API a UIKit programmer types") @MainActor struct API {
+    @Suite("The API a UIKit programmer types", .timeLimit(.minutes(5))) @MainActor struct API {
         @Test("Defaults are UIKit's: contentMode .scaleToFill, isOpaque true")
         func defaults() {
             let view = View()

@@ -3,7 +3,7 @@ import Testing
 
 /// The module tables in README.md ("Layout") and docs/architecture.md name every product and
 /// every non-test target that Package.swift declares, so the docs cannot drift from the build.
-@Suite("Module tables")
+@Suite("Module tables", .timeLimit(.minutes(5)))
 struct ModuleTablesTests {
     /// The repository's root: this file is `Tests/DamaskDocumentationTests/ModuleTablesTests.swift`.
     static let root = URL(fileURLWithPath: #filePath)

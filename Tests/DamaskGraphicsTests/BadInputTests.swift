@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Bad input")
+@Suite("Bad input", .timeLimit(.minutes(5)))
 struct BadInputTests {
     /// Runs `body` on a bitmap wrapped inside a larger buffer whose surrounding bytes
     /// (rows before and after, padding after each row) must stay untouched.

@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Bitmap opacity and placed copies")
+@Suite("Bitmap opacity and placed copies", .timeLimit(.minutes(5)))
 struct BitmapOpacityAndCopyTests {
     @Test("isOpaque is true only when every pixel in the rect has full alpha")
     func opacityFollowsEveryPixel() throws {

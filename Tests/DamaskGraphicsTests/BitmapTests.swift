@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Bitmap")
+@Suite("Bitmap", .timeLimit(.minutes(5)))
 struct BitmapTests {
     @Test("a new bitmap is zeroed and reports its geometry")
     func zeroedAllocation() throws {

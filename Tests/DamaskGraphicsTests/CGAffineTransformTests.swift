@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("CGAffineTransform")
+@Suite("CGAffineTransform", .timeLimit(.minutes(5)))
 struct CGAffineTransformTests {
     private func close(_ a: CGPoint, _ b: CGPoint) -> Bool {
         abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9

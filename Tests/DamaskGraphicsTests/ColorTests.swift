@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Color")
+@Suite("Color", .timeLimit(.minutes(5)))
 struct ColorTests {
     @Test("hex parsing accepts #rrggbb and #rrggbbaa and rejects anything else")
     func hexParsing() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// An input method's preedit, commits and deletions applied to an ``EditableText``.
-@Suite("Input method composition")
+@Suite("Input method composition", .timeLimit(.minutes(5)))
 struct CompositionTests {
     @Test("a preedit is marked text at the caret with its own cursor; a commit replaces it and is one undo step")
     func preeditThenCommit() {

@@ -4,7 +4,7 @@ import Testing
 
 /// The rasterizer's coverage against ``ExactCoverage``: every pixel within ±2/255 of the
 /// exact area, for the shapes issue 16 lists.
-@Suite("Coverage quality")
+@Suite("Coverage quality", .timeLimit(.minutes(5)))
 struct CoverageQualityTests {
     /// The largest allowed per-pixel difference, in 1/255 steps.
     static let tolerance = 2.0

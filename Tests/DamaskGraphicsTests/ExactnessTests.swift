@@ -60,7 +60,7 @@ struct Primitive: CustomStringConvertible, Sendable {
     }()
 }
 
-@Suite("Exactness")
+@Suite("Exactness", .timeLimit(.minutes(5)))
 struct ExactnessTests {
     private static let guardPixel: UInt32 = 0xFF20_4060
 

@@ -5,7 +5,7 @@ import Testing
 /// The even-odd and winding rules on self-overlapping shapes, aliased and antialiased,
 /// checked pixel by pixel against a crossing count at each pixel's centre. Written for the
 /// mutants of scripts/mutants.txt that treated even-odd as winding and passed every test.
-@Suite("Fill rules")
+@Suite("Fill rules", .timeLimit(.minutes(5)))
 struct FillRuleTests {
     /// A pentagram (its centre is enclosed twice) and two squares drawn the same way round
     /// that overlap, plus a star of many points whose rows hold many edges.

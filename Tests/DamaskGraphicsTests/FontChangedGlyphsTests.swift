@@ -3,7 +3,7 @@ import DamaskTestSupport
 import Foundation
 import Testing
 
-@Suite("Font changed glyph bounds")
+@Suite("Font changed glyph bounds", .timeLimit(.minutes(5)))
 struct FontChangedGlyphsTests {
     /// Draws `text` with its origin at (10.25, 24) points on a white bitmap at `scale`.
     static func render(_ text: String, font: Font, scale: CGFloat) throws -> Bitmap {

@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Font changed span")
+@Suite("Font changed span", .timeLimit(.minutes(5)))
 struct FontChangedSpanTests {
     /// The columns (device pixels) where drawing `old` and `new` at `scale` differ.
     static func differingColumns(_ old: String, _ new: String, font: Font, scale: CGFloat) throws -> [Int] {

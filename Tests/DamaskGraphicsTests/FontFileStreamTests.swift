@@ -8,7 +8,7 @@ import Testing
 /// by `FT_New_Face` (the whole file mapped): the same glyphs and metrics. (Shaping through
 /// the streamed faces is covered by the text reference images, `TextScriptTests` and the
 /// Pango references, which now draw with them.)
-@Suite("Font files read through a stream")
+@Suite("Font files read through a stream", .timeLimit(.minutes(5)))
 struct FontFileStreamTests {
     /// A FreeType library of the test's own (faces are used by one test only).
     private final class Library {

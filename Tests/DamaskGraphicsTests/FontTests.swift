@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Font and text")
+@Suite("Font and text", .timeLimit(.minutes(5)))
 struct FontTests {
     @Test("the default sans-serif font is found and has sensible metrics")
     func defaultFontMetrics() throws {

@@ -7,7 +7,7 @@ import Testing
 /// and use each pixel's coverage in one pass. Whatever the sink, a conversion must give
 /// the same coverage byte for every pixel as the two-pass form (cells summed into a row of
 /// coverage bytes, then handed on).
-@Suite("Coverage taken from cells")
+@Suite("Coverage taken from cells", .timeLimit(.minutes(5)))
 struct FusedCoverageTests {
     /// Writes spans and runs into a zeroed byte grid (the two-pass form: no cells).
     struct BytesSink: CoverageSink {

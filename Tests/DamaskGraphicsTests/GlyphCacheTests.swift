@@ -6,7 +6,7 @@ import Testing
 
 /// Damask's own glyph cache and the line masks built from it, against pixman's glyph cache
 /// and `pixman_composite_glyphs_no_mask` (what built the masks before): the same pixels.
-@Suite("Glyph cache and line masks", .serialized)
+@Suite("Glyph cache and line masks", .serialized, .timeLimit(.minutes(5)))
 struct GlyphCacheTests {
     /// The glyphs of `text` in `font`'s face at `pixels` px, placed at pen positions from
     /// HarfBuzz-free advances (one glyph after another, varying sub-pixel phases and a

@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("GraphicsContext state")
+@Suite("GraphicsContext state", .timeLimit(.minutes(5)))
 struct GraphicsContextTests {
     @Test("restoreGState restores transform, clip, colours and line settings")
     func saveRestore() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Han text takes its fonts from the user's locale when that locale writes Han (as Pango
 /// does), and from fontconfig's order otherwise.
-@Suite("Han language from the locale")
+@Suite("Han language from the locale", .timeLimit(.minutes(5)))
 struct HanLanguageTests {
     @Test(
         "a Chinese, Japanese or Korean locale names the language Han is shaped in",

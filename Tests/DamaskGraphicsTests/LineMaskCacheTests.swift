@@ -4,7 +4,7 @@ import Testing
 
 /// The cache of whole-line masks stays within its byte budget and drops the least
 /// recently used masks first.
-@Suite("Line mask cache")
+@Suite("Line mask cache", .timeLimit(.minutes(5)))
 struct LineMaskCacheTests {
     /// A zeroed mask of `kibibytes` KiB (rows of 1,024 bytes).
     private func mask(kibibytes: Int) throws -> CoverageMask {

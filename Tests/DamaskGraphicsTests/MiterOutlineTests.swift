@@ -5,7 +5,7 @@ import Testing
 /// A mitred corner's outline goes straight to the miter tip: the offset lines' ends at the
 /// corner lie on the edges into and out of the tip, so they are left out (fewer edges,
 /// fewer edge ends for the rasterizer), and the polygon is the same.
-@Suite("Miter outlines")
+@Suite("Miter outlines", .timeLimit(.minutes(5)))
 struct MiterOutlineTests {
     /// A closed triangle, clockwise on screen (y down).
     static let triangle = [CGPoint(x: 10, y: 10), CGPoint(x: 50, y: 12), CGPoint(x: 24, y: 44)]

@@ -8,7 +8,7 @@ import Testing
 /// every file round-trips bit for bit, the direct reader gives exactly libpng's pixels for
 /// files written by cairo (whose rows use all five filter types), and files the direct
 /// reader does not take, or finds damaged, are still libpng's to decode or refuse.
-@Suite("PNG encoder and direct decoder")
+@Suite("PNG encoder and direct decoder", .timeLimit(.minutes(5)))
 struct PNGCodecTests {
     /// Sizes that meet the edges: one pixel, one row, one column, odd widths (RGB rows of
     /// 3 × odd bytes), and heights across the encoder's 128-row sample blocks.

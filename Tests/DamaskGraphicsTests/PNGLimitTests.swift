@@ -5,7 +5,7 @@ import Testing
 
 /// PNG decoding against hostile files: decompression bombs refused from the header, and a
 /// fixed-seed corpus of mutated files that must each decode or fail cleanly.
-@Suite("PNG limits and fuzz corpus")
+@Suite("PNG limits and fuzz corpus", .timeLimit(.minutes(5)))
 struct PNGLimitTests {
     /// CRC-32 (ISO-HDLC), as PNG chunks carry.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {

@@ -5,7 +5,7 @@ import Testing
 /// A ``Path`` caches its device polygons and edge table per CTM, stroke style and clip box
 /// (``PathGeometryCache``). Every cached draw must paint exactly what a path that never
 /// drew before paints, and any change of the path, transform, style or clip must be seen.
-@Suite("Path geometry cache")
+@Suite("Path geometry cache", .timeLimit(.minutes(5)))
 struct PathGeometryCacheTests {
     /// A concave pentagon built afresh on every call (so it has no cached geometry).
     static func shape() -> Path {

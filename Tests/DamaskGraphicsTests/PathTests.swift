@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Path")
+@Suite("Path", .timeLimit(.minutes(5)))
 struct PathTests {
     @Test("building records elements, current point and bounding box")
     func building() {

@@ -6,7 +6,7 @@ import Testing
 /// extents, a non-positive scale), each against the answer pixel by pixel. Written for the
 /// mutants of scripts/mutants.txt that RegionTests let through: a shortcut that returned
 /// the larger operand, or emptied a subtraction the wrong way round, passed every test.
-@Suite("Region shortcuts")
+@Suite("Region shortcuts", .timeLimit(.minutes(5)))
 struct RegionShortcutTests {
     /// The pixels of `region` inside 0..<40 × 0..<40, as a set of (x, y).
     func pixels(_ region: Region) -> Set<[Int]> {

@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Region")
+@Suite("Region", .timeLimit(.minutes(5)))
 struct RegionTests {
     @Test("a fractional rect rounds outward to whole pixels")
     func outwardRounding() {

@@ -5,7 +5,7 @@ import Testing
 
 /// Damaged image files — truncated, not PNG at all, lying about their size — are reported
 /// as errors by `Bitmap(contentsOfPNGFile:)`, never crashed on.
-@Suite("Reliability: damaged PNG files")
+@Suite("Reliability: damaged PNG files", .timeLimit(.minutes(5)))
 struct ReliabilityTests {
     /// A small valid PNG with some detail, so that every prefix cuts real data.
     static func samplePNG() throws -> [UInt8] {

@@ -4,7 +4,7 @@ import Testing
 
 /// `Path.addRoundedRect(in:cornerWidth:cornerHeight:)`, which only `Path(roundedRect:)`
 /// reached before (and never with radii beyond the sides): its clamping and its pixels.
-@Suite("Rounded rectangles")
+@Suite("Rounded rectangles", .timeLimit(.minutes(5)))
 struct RoundedRectTests {
     /// `path` filled black on white into a fresh 48×32 bitmap.
     func filled(_ path: Path) throws -> Bitmap {

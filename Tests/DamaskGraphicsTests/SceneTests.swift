@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Renders one small scene per drawing feature and compares it with its reference.
-@Suite("Reference scenes")
+@Suite("Reference scenes", .timeLimit(.minutes(5)))
 struct SceneTests {
     private func scene(width: Int = 64, height: Int = 64, _ draw: (GraphicsContext) -> Void) throws -> Bitmap {
         let bitmap = try Bitmap(width: width, height: height)

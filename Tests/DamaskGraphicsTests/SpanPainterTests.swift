@@ -5,7 +5,7 @@ import Testing
 /// Solid fills and strokes are composited straight from the scan converter's spans when
 /// only a rectangular clip applies, and through a coverage mask and pixman otherwise
 /// (a non-rectangular clip region forces that path). Both must give the same pixels.
-@Suite("Direct span painting")
+@Suite("Direct span painting", .timeLimit(.minutes(5)))
 struct SpanPainterTests {
     /// A deterministic generator (SplitMix64) so failures reproduce.
     struct Generator {

@@ -2,7 +2,7 @@ import DamaskGraphics
 import Foundation
 import Testing
 
-@Suite("Stroke geometry and gradients")
+@Suite("Stroke geometry and gradients", .timeLimit(.minutes(5)))
 struct StrokeAndGradientTests {
     private func render(width: Int = 20, height: Int = 12, _ draw: (GraphicsContext) -> Void) throws -> Bitmap {
         let bitmap = try Bitmap(width: width, height: height)

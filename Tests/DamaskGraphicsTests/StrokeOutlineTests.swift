@@ -7,7 +7,7 @@ import Testing
 /// polygon against ``ExactCoverage`` (a seam or a gap where the pieces meet would show as
 /// missing coverage, a double-counted overlap as too much under a translucent colour), and
 /// every join, cap and dash against cairo's stroker drawing the same path.
-@Suite("Stroke outlines")
+@Suite("Stroke outlines", .timeLimit(.minutes(5)))
 struct StrokeOutlineTests {
     static let size = 64
 

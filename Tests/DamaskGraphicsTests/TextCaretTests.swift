@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Caret movement, deletion and hit testing over grapheme clusters and bidirectional text.
-@Suite("Carets over grapheme clusters and bidirectional text")
+@Suite("Carets over grapheme clusters and bidirectional text", .timeLimit(.minutes(5)))
 struct TextCaretTests {
     /// Clusters that are one caret step and one deletion each, with the scalars they hold.
     static let clusters: [(name: String, cluster: String)] = [
@@ -184,7 +184,7 @@ struct TextCaretTests {
 
 /// Selecting in an ``EditableText``: by grapheme cluster, from a fixed anchor, replaced by
 /// typing, and by words.
-@Suite("Selection over grapheme clusters")
+@Suite("Selection over grapheme clusters", .timeLimit(.minutes(5)))
 struct TextSelectionTests {
     @Test("Shift+Left selects whole clusters from the anchor; typing replaces them")
     func extendAndReplace() throws {

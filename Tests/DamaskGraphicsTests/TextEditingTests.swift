@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Word boundaries (UAX #29) and the word moves and deletions built on them.
-@Suite("Word boundaries and word editing")
+@Suite("Word boundaries and word editing", .timeLimit(.minutes(5)))
 struct WordEditingTests {
     /// The segments of `text` as strings.
     static func segments(_ text: String) -> [String] {
@@ -100,7 +100,7 @@ struct WordEditingTests {
 }
 
 /// Undo and redo in an ``EditableText``.
-@Suite("Undo and redo")
+@Suite("Undo and redo", .timeLimit(.minutes(5)))
 struct UndoTests {
     @Test("consecutive typing is one undo step; a caret move starts a new one; redo reapplies")
     func typingCoalesces() {
@@ -189,7 +189,7 @@ struct UndoTests {
 }
 
 /// Visual caret movement: ← moves the drawn caret left on screen in any mix of directions.
-@Suite("Visual caret movement in bidirectional text")
+@Suite("Visual caret movement in bidirectional text", .timeLimit(.minutes(5)))
 struct VisualCaretTests {
     static let lines = ["abc مرحبا def", "שלום abc עולם", "abc שלום 123 עולם xyz", "مرحبا 2026 عالم", "plain latin", "עברית בלבד"]
 
@@ -248,7 +248,7 @@ struct VisualCaretTests {
 }
 
 /// Edits recount clusters only around the change; the count must always be the text's.
-@Suite("Cluster counts kept across edits")
+@Suite("Cluster counts kept across edits", .timeLimit(.minutes(5)))
 struct ClusterCountTests {
     @Test("random edits with joining marks, jamo, flags and ZWJ sequences keep count, caret and undo exact")
     func randomEdits() {

@@ -4,7 +4,7 @@ import Testing
 
 /// ``TextLayout``: a line laid out in chunks matches the whole line's layout, follows edits
 /// incrementally, and draws at any length.
-@Suite("Text layout in chunks")
+@Suite("Text layout in chunks", .timeLimit(.minutes(5)))
 struct TextLayoutTests {
     /// Lines long enough to be cut into several chunks, in both directions and mixed.
     static let lines: [String] = [

@@ -4,7 +4,7 @@ import Testing
 
 /// Laid-out lines are cached per string and font: the same text in the same font is laid
 /// out once, whichever `String` value carries it, and no other text or font shares its line.
-@Suite("Text line cache")
+@Suite("Text line cache", .timeLimit(.minutes(5)))
 struct TextLineCacheTests {
     @Test("the same text in the same font is one cached line, also when looked up again after other lines")
     func sameTextIsOneLine() throws {

@@ -6,7 +6,7 @@ import DamaskTestSupport
 /// Text in the seeds' own languages (and Arabic/Hebrew mixed with Latin and digits),
 /// drawn through the public API and compared with Pango + cairo rendering the same line
 /// from the same fonts.
-@Suite("Text in many scripts", .serialized)
+@Suite("Text in many scripts", .serialized, .timeLimit(.minutes(5)))
 struct TextScriptTests {
     /// One line per seed language, plus bidirectional lines.
     static let lines: [(name: String, text: String)] = [

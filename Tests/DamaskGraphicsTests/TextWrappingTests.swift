@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Wrapping at line-break opportunities and truncation, by shaped width.
-@Suite("Wrapping and truncation")
+@Suite("Wrapping and truncation", .timeLimit(.minutes(5)))
 struct TextWrappingTests {
     @Test("Chinese wraps between characters, never before closing punctuation, within the width")
     func chineseWrapsBetweenCharacters() throws {

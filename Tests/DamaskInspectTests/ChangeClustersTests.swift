@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("Changed-pixel clusters")
+@Suite("Changed-pixel clusters", .timeLimit(.minutes(5)))
 struct ChangeClustersTests {
     /// A 100×40 XRGB snapshot whose pixels in `changed` (x, y) are white, the rest black.
     static func snapshot(_ changed: [(Int, Int)]) -> ContentSnapshot {

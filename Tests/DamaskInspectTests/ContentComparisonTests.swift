@@ -7,7 +7,7 @@ import Testing
 /// The row comparison the tracker runs on every commit (memcmp per row, then per damaged span
 /// and per gap, counting only segments that differ), against a plain pixel-by-pixel count,
 /// and the tracker's reused per-buffer stores over real pool files.
-@Suite("Content comparison")
+@Suite("Content comparison", .timeLimit(.minutes(5)))
 struct ContentComparisonTests {
     /// The plain definition: every pixel compared under the format's visible mask.
     static func reference(old: [UInt8], new: [UInt8], width: Int, height: Int, format: BufferFormat, damage: DamageRegion) -> ContentComparison {
@@ -190,7 +190,7 @@ struct ContentComparisonTests {
 }
 
 /// The tracker over a 1920×1080 pool file: what the proxy sees from a full-HD client.
-@Suite("Content comparison at 1080p")
+@Suite("Content comparison at 1080p", .timeLimit(.minutes(5)))
 struct FullHDTrackingTests {
     final class Fixture {
         static let width = 1920, height = 1080
@@ -337,7 +337,7 @@ struct FullHDTrackingTests {
 
 /// Random clients against a model that keeps a full copy of everything: the tracker's reused
 /// stores and skipped rows must give exactly the model's records.
-@Suite("Content comparison against a full-copy model")
+@Suite("Content comparison against a full-copy model", .timeLimit(.minutes(5)))
 struct TrackerModelTests {
     @Test("Random writes, commits on two surfaces and releases of three buffers: every record equals the full-copy model's")
     func randomClientMatchesModel() throws {
@@ -443,7 +443,7 @@ struct TrackerModelTests {
 }
 
 /// The X channel of the 64-bit X formats, as the X byte of XRGB8888, is not content.
-@Suite("Content comparison of 64-bit X formats")
+@Suite("Content comparison of 64-bit X formats", .timeLimit(.minutes(5)))
 struct WideXFormatComparisonTests {
     @Test("XRGB16161616F: a change in a pixel's X channel (its last 2 bytes) is no change, nor a held write; a change in its colour is one")
     func xChannelOfWideFormatsIsIgnored() {

@@ -2,7 +2,7 @@ import DamaskInspect
 import Testing
 
 /// The colours evidence images show for each pixel format the inspector compares.
-@Suite("ContentSnapshot colours")
+@Suite("ContentSnapshot colours", .timeLimit(.minutes(5)))
 struct ContentSnapshotTests {
     /// Per format: the bytes of an opaque pure red pixel and of an opaque pure blue one, as a
     /// client writes them (little-endian, per the wl_shm / DRM format definitions).

@@ -1,7 +1,7 @@
 @testable import DamaskInspect
 import Testing
 
-@Suite("Damage geometry")
+@Suite("Damage geometry", .timeLimit(.minutes(5)))
 struct DamageGeometryTests {
     @Test("Overlapping damage rects count their shared pixels once")
     func overlapsCountOnce() {

@@ -4,7 +4,7 @@ import Testing
 
 /// The tracker fed decoded messages directly (no sockets), over a real shared-memory file,
 /// as a client would send them.
-@Suite("Damage tracking")
+@Suite("Damage tracking", .timeLimit(.minutes(5)))
 struct DamageTrackerTests {
     /// A 16×8 XRGB8888 pool in a temporary file the test writes pixels into.
     final class Fixture {
@@ -327,6 +327,27 @@ extension DamageTrackerTests {
         f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 2, height: 2)])
         #expect(f.records.last?.content == .compared)
         #expect(f.records.last?.underDamagePixels == 1)
+    }
+
+    @Test("A null attach (wl_surface.attach with buffer 0) unmaps the surface: the commit is an unmap, not a buffer the inspector cannot read, and the next buffer is new content")
+    func nullAttachUnmaps() throws {
+        let f = try Fixture()
+        f.commitBaseline()
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "attach", values: [.object(0), .int(0), .int(0)])
+        f.tracker.request(objectID: 10, interface: "wl_surface", message: "commit", values: [])
+        let unmap = try #require(f.records.last)
+        #expect(unmap.kind == .unmap, "\(unmap)")
+        #expect(unmap.buffer == nil)
+        #expect(unmap.content == .none)
+        #expect(f.tracker.foreignBufferCommits == 0, "a null buffer is no buffer of another kind")
+        // Mapped again with other pixels, damaging only a corner: the compositor shows the
+        // whole buffer, so nothing is under-damage.
+        f.write(buffer: 7, x: 12, y: 6, 0x00ff00)
+        f.commit(buffer: 7, damage: [PixelRect(x: 0, y: 0, width: 2, height: 2)])
+        let mapped = try #require(f.records.last)
+        #expect(mapped.kind == .buffer)
+        #expect(mapped.content == .new, "\(mapped)")
+        #expect(mapped.underDamagePixels == 0)
     }
 
     @Test("A sub-surface whose wl_subsurface is destroyed is unmapped: made a sub-surface again, its next buffer is new content, not held to its damage")

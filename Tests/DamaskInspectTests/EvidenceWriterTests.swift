@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The evidence images a run writes and what the summary says about them.
-@Suite("Evidence images")
+@Suite("Evidence images", .timeLimit(.minutes(5)))
 struct EvidenceWriterTests {
     @Test("Past the limit no image is written, and the summary's evidence line says how many offending commits got none")
     func theLimitIsSaid() throws {

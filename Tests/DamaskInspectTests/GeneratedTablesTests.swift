@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import DamaskTestSupport
 
-@Suite("Generated wire tables")
+@Suite("Generated wire tables", .timeLimit(.minutes(5)))
 struct GeneratedTablesTests {
     @Test("The committed wire tables match protocols/core/wayland.xml and protocols/*.xml")
     func committedTablesMatchTheXML() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The `--report` page without a browser: self-contained, escaped, and holding what it
 /// promises (the rendered page is checked in Chromium by InspectHTMLReportTests).
-@Suite("HTML report page")
+@Suite("HTML report page", .timeLimit(.minutes(5)))
 struct HTMLReportTests {
     @Test("One offending commit: a summary row, a timeline mark per commit, three inline PNGs with the damage drawn over each, and nothing fetched from anywhere")
     func pageIsSelfContained() throws {

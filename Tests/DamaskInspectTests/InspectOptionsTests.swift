@@ -2,7 +2,7 @@ import DamaskInspect
 import Testing
 
 /// The command line of damask-inspect as a user types it.
-@Suite("damask-inspect's command line")
+@Suite("damask-inspect's command line", .timeLimit(.minutes(5)))
 struct InspectOptionsTests {
     @Test("--log=FILE, --evidence=DIR and --fail-over=RATIO mean what the option and its value as two words mean")
     func optionsTakeTheirValueAfterAnEqualsSign() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The summary's wording where a reader must not be misled: dmabuf said to be out of scope,
 /// a long window title cut visibly, and the rows of surfaces whose ids were reused.
-@Suite("Inspector summary text")
+@Suite("Inspector summary text", .timeLimit(.minutes(5)))
 struct InspectReportTests {
     @Test("A compositor offering dmabuf gets it listed as hidden and a line saying dmabuf is out of scope; without it no such line")
     func hiddenDmabufIsReportedOutOfScope() {

@@ -6,7 +6,7 @@ import Testing
 /// A `ProxySession` between two socket pairs the test drives as the client and as the
 /// compositor (no poll loop: the test calls the session where the loop would), with the
 /// tracker comparing in steps as the proxy sets it up. Counted, not timed.
-@Suite("Proxy forwarding")
+@Suite("Proxy forwarding", .timeLimit(.minutes(5)))
 struct ProxyForwardingTests {
     /// Records the tracker made.
     final class Records {

@@ -4,7 +4,7 @@ import Testing
 
 /// The inspector's reads of a client's mapped pool file survive a client that shrinks the
 /// file (a read past its new end raises SIGBUS, which the guard turns into a failed read).
-@Suite("Shared-memory pool reads")
+@Suite("Shared-memory pool reads", .timeLimit(.minutes(5)))
 struct ShmPoolTests {
     /// A temporary file of `size` bytes filled with a byte pattern; closed and removed at deinit.
     final class PoolFile: @unchecked Sendable {

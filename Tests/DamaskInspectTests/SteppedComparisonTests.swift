@@ -5,7 +5,7 @@ import Testing
 /// The tracker comparing a commit's pixels in steps (`comparisonStepRows`, as the proxy does),
 /// so that messages pass between the steps: what may pass, what finishes the comparison
 /// first, and that every check stays exact. Counted, not timed.
-@Suite("Stepped comparison")
+@Suite("Stepped comparison", .timeLimit(.minutes(5)))
 struct SteppedComparisonTests {
     typealias Fixture = DamageTrackerTests.Fixture
 

@@ -5,7 +5,7 @@ import Testing
 /// The surface state the tracker models, as a compositor applies it: which damage counts,
 /// which pixels are visible, what is compared when the geometry changes, and when cached
 /// state of sub-surfaces takes effect. Known answers, fed as a client would send them.
-@Suite("Surface state model")
+@Suite("Surface state model", .timeLimit(.minutes(5)))
 struct SurfaceStateTests {
     typealias Fixture = DamageTrackerTests.Fixture
 

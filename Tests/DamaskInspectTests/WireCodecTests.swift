@@ -2,7 +2,7 @@ import DamaskTestSupport
 @testable import DamaskInspect
 import Testing
 
-@Suite("Wire decoding")
+@Suite("Wire decoding", .timeLimit(.minutes(5)))
 struct WireCodecTests {
     static let bind = WireInterface.known["wl_registry"]!.requests[0]
     static let createPool = WireInterface.known["wl_shm"]!.requests[0]

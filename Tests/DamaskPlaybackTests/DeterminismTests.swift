@@ -7,7 +7,7 @@ import Testing
 @testable import DamaskPlayback
 
 @MainActor
-@Suite("Determinism", .exclusive)
+@Suite("Determinism", .exclusive, .timeLimit(.minutes(5)))
 struct DeterminismTests {
     static let script = """
         click 20 20

@@ -7,7 +7,7 @@ import Testing
 @testable import DamaskPlayback
 
 @MainActor
-@Suite("Failing expectations", .exclusive)
+@Suite("Failing expectations", .exclusive, .timeLimit(.minutes(5)))
 struct ExpectationFailureTests {
     @Test("failed checks report line, expected and actual")
     func failuresReportLineExpectedActual() async throws {

@@ -9,7 +9,7 @@ import Testing
 /// Hostile script files and recorder input: long tokens, byte-order marks, sizes beyond the
 /// buffer limits, coordinates beyond the parser's ranges, reference images decoded once.
 @MainActor
-@Suite("Hostile script input")
+@Suite("Hostile script input", .timeLimit(.minutes(5)))
 struct HostileInputTests {
     @Test("A 256 KiB token of NULs is reported in well under a second, quoted short with …")
     func longTokenIsReportedQuicklyAndShort() throws {

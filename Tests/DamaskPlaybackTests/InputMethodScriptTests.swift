@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskPlayback
 
 /// `ime preedit`, `ime commit` and `ime delete`: parsed, printed and rejected with a located error.
-@Suite("Script ime commands")
+@Suite("Script ime commands", .timeLimit(.minutes(5)))
 struct InputMethodScriptTests {
     @Test("each ime form parses to its update and prints back to the same line")
     func parseAndPrint() throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Keyboard translation")
+@Suite("Keyboard translation", .timeLimit(.minutes(5)))
 struct KeyboardTranslationTests {
     /// The text xkb produces when `text` is typed key by key on `layout`.
     private func typed(_ text: String, layout: String) throws -> String {

@@ -7,7 +7,7 @@ import Testing
 
 /// Output files never destroy what the user did not name: inputs, links, devices; regular
 /// files are replaced atomically and a failed write leaves the old file whole.
-@Suite("Output files")
+@Suite("Output files", .timeLimit(.minutes(5)))
 struct OutputFileTests {
     func contents(_ path: String) -> String? {
         try? String(contentsOfFile: path, encoding: .utf8)

@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskPlayback
 
 // Exclusive: a CPU-bound half minute that would slow the timing-sensitive tests beside it.
-@Suite("Parser fuzzing", .exclusive)
+@Suite("Parser fuzzing", .exclusive, .timeLimit(.minutes(5)))
 struct ParserFuzzTests {
     /// Valid scripts the mutations start from.
     static let seeds: [String] = [

@@ -2,7 +2,7 @@ import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Pixel colours")
+@Suite("Pixel colours", .timeLimit(.minutes(5)))
 struct PixelColorTests {
     @Test("hex parsing accepts #rrggbb in either case and nothing else")
     func hexParsing() {

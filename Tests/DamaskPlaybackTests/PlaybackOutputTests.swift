@@ -8,7 +8,7 @@ import Testing
 
 /// What playback writes (screenshots, failure images) and how long its waits may take.
 @MainActor
-@Suite("Playback outputs and timeouts", .exclusive)
+@Suite("Playback outputs and timeouts", .exclusive, .timeLimit(.minutes(5)))
 struct PlaybackOutputTests {
     /// A script in `directory` whose image check fails (the reference is white).
     func failingImageScript(in directory: String) throws -> Script {

@@ -6,7 +6,7 @@ import Testing
 
 /// Damaged reference images are caught when the script is parsed, with the file, line and
 /// column of the `expect image` that names them, before anything plays.
-@Suite("Reliability: damaged reference images")
+@Suite("Reliability: damaged reference images", .timeLimit(.minutes(5)))
 struct ReliabilityTests {
     /// A valid reference PNG of a small two-colour bitmap.
     static func referencePNG() throws -> [UInt8] {

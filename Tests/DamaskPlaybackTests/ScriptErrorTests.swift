@@ -3,7 +3,7 @@ import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Script errors")
+@Suite("Script errors", .timeLimit(.minutes(5)))
 struct ScriptErrorTests {
     /// The error message for `text`, or nil if it parsed.
     private func message(_ text: String) -> String? {

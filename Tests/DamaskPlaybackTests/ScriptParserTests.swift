@@ -18,7 +18,7 @@ func parseCommand(_ line: String) throws -> ScriptCommand {
     return commands[0]
 }
 
-@Suite("Script parser")
+@Suite("Script parser", .timeLimit(.minutes(5)))
 struct ScriptParserTests {
     @Test("every built-in command parses to its value")
     func everyCommandParses() throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import DamaskPlayback
 
 @MainActor
-@Suite("Script player", .exclusive)
+@Suite("Script player", .exclusive, .timeLimit(.minutes(5)))
 struct ScriptPlayerTests {
     @Test("a click script toggles a view through Window.dispatch")
     func clickTogglesView() async throws {

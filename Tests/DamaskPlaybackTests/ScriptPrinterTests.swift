@@ -4,7 +4,7 @@ import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Script printer")
+@Suite("Script printer", .timeLimit(.minutes(5)))
 struct ScriptPrinterTests {
     static let sample = """
         # every command once

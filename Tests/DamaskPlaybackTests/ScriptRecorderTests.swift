@@ -5,7 +5,7 @@ import Testing
 
 @testable import DamaskPlayback
 
-@Suite("Script recorder", .exclusive)
+@Suite("Script recorder", .exclusive, .timeLimit(.minutes(5)))
 struct ScriptRecorderTests {
     private func pointer(
         _ kind: PointerEvent.Kind, _ x: CGFloat, _ y: CGFloat, _ button: MouseButton? = nil,

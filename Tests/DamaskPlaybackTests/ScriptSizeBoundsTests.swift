@@ -4,7 +4,7 @@ import Testing
 /// The bounds of `size WIDTHxHEIGHT`, at their edges. Written for the mutant of
 /// scripts/mutants.txt that accepted 16,385 pixels a side, which no test caught (the error
 /// tests stopped at 0).
-@Suite("Script size bounds")
+@Suite("Script size bounds", .timeLimit(.minutes(5)))
 struct ScriptSizeBoundsTests {
     @Test("size accepts 1 and 16384 a side and refuses 0 and 16385, naming the range")
     func sizeBoundsAtTheEdges() {

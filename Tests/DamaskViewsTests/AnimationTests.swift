@@ -44,7 +44,7 @@ import Testing
 }
 
 extension ViewsTests {
-    @Suite("Animations: Core Animation's model") @MainActor struct Animations {
+    @Suite("Animations: Core Animation's model", .timeLimit(.minutes(5))) @MainActor struct Animations {
         @Test("animate over 0.25 s at 40 Hz: ~10 commits, 0 draws, damage within old ∪ new footprints, completion once")
         func animateRecompositesOnly() async throws {
             let h = Harness()
@@ -486,6 +486,8 @@ extension ViewsTests {
             #expect(abs(shown.x - 45) < 0.001)
             View.animate(withDuration: 0.2) { view.center = CGPoint(x: 5, y: 5) }
             #expect(view.layer.presentation().position == shown, "no jump")
+            #expect(first.isEmpty, "the completion waits for the end of the block that replaced its animation")
+            await nextTurn()
             #expect(first == [false])
             await driver.runUntilIdle()
         }
@@ -493,7 +495,7 @@ extension ViewsTests {
 }
 
 extension ViewsTests {
-    @Suite("Animations: timing details") @MainActor struct AnimationTiming {
+    @Suite("Animations: timing details", .timeLimit(.minutes(5))) @MainActor struct AnimationTiming {
         @Test("fillMode .forwards with isRemovedOnCompletion false holds the end value, and asks for no more frames")
         func fillForwardsHoldsTheEnd() async {
             let h = Harness()
@@ -538,7 +540,7 @@ extension ViewsTests {
             #expect(view.layer.presentation().position == CGPoint(x: 45, y: 5))
         }
 
-        @Test("performWithoutAnimation and a zero duration inside a block change at once; nested blocks use their own settings")
+        @Test("performWithoutAnimation and a zero duration inside a block change at once; a nested block with overrideInheritedDuration uses its own duration")
         func nestedBlocks() async throws {
             let h = Harness()
             let view = SolidView(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
@@ -547,7 +549,9 @@ extension ViewsTests {
             View.animate(withDuration: 1) {
                 view.alpha = 0.5
                 View.performWithoutAnimation { view.center = CGPoint(x: 30, y: 30) }
-                View.animate(withDuration: 0.2) { view.transform = CGAffineTransform(scaleX: 2, y: 2) }
+                View.animate(withDuration: 0.2, options: .overrideInheritedDuration) {
+                    view.transform = CGAffineTransform(scaleX: 2, y: 2)
+                }
             }
             #expect(view.layer.animationKeys() == ["opacity", "transform"])
             #expect(view.layer.presentation().position == CGPoint(x: 30, y: 30))

@@ -6,7 +6,7 @@ import Testing
 /// Wrapping millisecond timestamps (frame callbacks count from an arbitrary start and wrap
 /// after 49.7 days). Written for the mutant of scripts/mutants.txt that compared them as
 /// plain integers, which no test caught: no test crossed the wrap.
-@Suite("Frame timestamps across the wrap")
+@Suite("Frame timestamps across the wrap", .timeLimit(.minutes(5)))
 struct FrameTimestampTests {
     @Test("A timestamp just before the wrap precedes one just after it, and not the other way round")
     func precedesAcrossTheWrap() {

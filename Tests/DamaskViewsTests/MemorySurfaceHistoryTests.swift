@@ -7,7 +7,7 @@ import Testing
 /// A memory surface presenting frame after frame keeps bounded history: a few snapshots,
 /// and only as many commits as its owner asks for.
 @MainActor
-@Suite("Memory surface history")
+@Suite("Memory surface history", .timeLimit(.minutes(5)))
 struct MemorySurfaceHistoryTests {
     /// Presents `count` full frames on `surface` directly.
     func present(_ count: Int, on surface: MemorySurface) throws {

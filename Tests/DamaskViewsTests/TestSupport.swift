@@ -10,7 +10,7 @@ import Testing
 /// process (also under plain, parallel `swift test`), because the display cycle runs on the
 /// main queue and some state (`Transaction.flush()`, byte and paint counters) is
 /// process-wide.
-@Suite(.serialized, .exclusive) @MainActor struct ViewsTests {}
+@Suite(.serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor struct ViewsTests {}
 
 /// Waits for one turn of the main queue: everything queued before (display passes
 /// included) has run when this returns.

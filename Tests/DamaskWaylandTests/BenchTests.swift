@@ -4,7 +4,7 @@ import Testing
 
 /// `damask-bench`: its command line, and that quick runs print a table and write
 /// well-formed JSON with every figure and the machine facts.
-@Suite("damask-bench", .exclusive)
+@Suite("damask-bench", .exclusive, .timeLimit(.minutes(5)))
 struct BenchTests {
     static let executable = PrivateCompositor.productsDirectory.appendingPathComponent("damask-bench").path
 

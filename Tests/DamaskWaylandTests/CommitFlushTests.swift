@@ -11,7 +11,7 @@ import Testing
 /// (the release of the previous buffer) be waiting when the main loop looks before
 /// sleeping, instead of waking the process a second time per frame
 /// (docs/architecture.md, "One wake-up per event").
-@Suite("Commits leave at once", .serialized, .exclusive, .integration) @MainActor
+@Suite("Commits leave at once", .serialized, .exclusive, .integration, .timeLimit(.minutes(10))) @MainActor
 struct CommitFlushTests {
     @Test("Every frame's commit is on the wire before the frame's bookkeeping runs")
     func commitIsSentBeforeTheFramesBookkeeping() async throws {

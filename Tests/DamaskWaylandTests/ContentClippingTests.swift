@@ -6,7 +6,7 @@ import Testing
 /// A decorated window's content stays inside the content area: a view overhanging the
 /// content's right edge leaves no pixel in the shadow, under Weston (scale 1 and 2) and
 /// mutter.
-@Suite("Content clipped to the content area", .serialized, .exclusive, .integration)
+@Suite("Content clipped to the content area", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct ContentClippingTests {
     static let shadow = 12
     static let titleBar = 32

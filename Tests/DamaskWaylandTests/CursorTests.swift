@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// Cursor themes loaded for a buffer scale, and the built-in arrow.
-@Suite("Cursors", .serialized, .exclusive, .integration) @MainActor
+@Suite("Cursors", .serialized, .exclusive, .integration, .timeLimit(.minutes(10))) @MainActor
 struct CursorTests {
     /// Connects this process to a private headless Weston (for `wl_shm`).
     func withConnection(_ body: (WaylandConnection) throws -> Void) throws {

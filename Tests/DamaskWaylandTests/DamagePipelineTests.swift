@@ -183,7 +183,7 @@ struct DamagePipelineTests {
 
 
 /// `DAMASK_DEBUG=damage` flashes each frame's damage for one frame.
-@Suite("Damage flashing from the environment", .serialized, .exclusive, .integration)
+@Suite("Damage flashing from the environment", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DamageFlashEnvironmentTests {
     func commits(after command: String, environment extra: [String: String]) throws -> [String] {
         let weston = try PrivateCompositor(.weston())

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Client-side decorations under Weston on Xvfb, driven with real X input.
-@Suite("Client-side decorations (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Client-side decorations (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DecorationTests {
     /// Surface points of the decorated test client (200×150 content, 12-point shadow,
     /// 32-point title bar, 24-point buttons 6 points apart from the right).

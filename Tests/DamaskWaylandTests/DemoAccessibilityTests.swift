@@ -6,7 +6,7 @@ import Testing
 /// at-spi2-core's accessibility bus and registry, a headless Weston, and a walker written
 /// with python3-pyatspi (docs/accessibility.md). The same walker reads a GTK 4 window of
 /// similar content in the same run, as a reference.
-@Suite("damask-demo on the AT-SPI accessibility bus", .serialized, .exclusive, .integration)
+@Suite("damask-demo on the AT-SPI accessibility bus", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoAccessibilityTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The demo's buttons under a real seat (Weston nested in Xvfb, xdotool): hover and pressed
 /// states are drawn, and each state change damages exactly the button.
-@Suite("Demo buttons: hover and pressed states (real seat)", .serialized, .exclusive, .integration)
+@Suite("Demo buttons: hover and pressed states (real seat)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoButtonTests {
     /// The content area's offset in the decorated window's buffer at scale 1: the shadow
     /// (12) on the left, shadow and title bar (12 + 32) on top.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The demo's command line: help, usage errors and `--play` exit statuses.
-@Suite("damask-demo command line", .exclusive)
+@Suite("damask-demo command line", .exclusive, .timeLimit(.minutes(5)))
 struct DemoCommandLineTests {
     @Test("--help lists every option on a line of its own and exits 0")
     func helpListsEveryOption() throws {
@@ -118,7 +118,7 @@ struct DemoCommandLineTests {
 }
 
 /// `--record` needs a seat.
-@Suite("damask-demo --record command line", .exclusive)
+@Suite("damask-demo --record command line", .exclusive, .timeLimit(.minutes(5)))
 struct DemoRecordCommandLineTests {
     @Test("--record with --headless exits 2: there is no seat to record")
     func recordNeedsACompositor() throws {
@@ -133,7 +133,7 @@ struct DemoRecordCommandLineTests {
 
 /// `--snapshot FILE`: SIGUSR1 writes the presented frame; a path that cannot be written is
 /// refused before any window opens.
-@Suite("damask-demo --snapshot", .exclusive)
+@Suite("damask-demo --snapshot", .exclusive, .timeLimit(.minutes(5)))
 struct DemoSnapshotTests {
     @Test("SIGUSR1 writes the presented frame as PNG (headless: the window's pixels), says so, and the demo runs on")
     func signalWritesTheFrame() throws {

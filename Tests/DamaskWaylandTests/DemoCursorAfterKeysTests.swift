@@ -4,7 +4,7 @@ import Testing
 
 /// The pointer's cursor follows what is under it when a key, not the pointer, changes the
 /// view there: a scene switch by key under a still pointer (Weston on Xvfb, xdotool).
-@Suite("Cursor after a keyboard scene switch (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Cursor after a keyboard scene switch (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoCursorAfterKeysTests {
     /// The hotspot of a `set_cursor(serial, surface, x, y)` request line.
     static func hotspot(_ line: String) -> [Int] {

@@ -5,7 +5,7 @@ import Testing
 
 /// The demo used as a desktop app: focus, keys and scene layout, with a real seat (Weston
 /// on Xvfb driven by xdotool) where the seat matters, headless where it does not.
-@Suite("Demo desktop behaviour", .serialized, .exclusive)
+@Suite("Demo desktop behaviour", .serialized, .exclusive, .timeLimit(.minutes(5)))
 struct DemoDesktopTests {
     @Test("After Escape in the text field, key 3 switches to the paths scene (real seat, decorated window)", .integration)
     func escapeHandsKeysBack() throws {

@@ -7,7 +7,7 @@ import Testing
 /// (mutter's virtual pointer from a RemoteDesktop session): the demo's content button and
 /// its sidebar rows, checked on the pixels the demo presented (`--snapshot`, written on
 /// SIGUSR1; mutter offers no screenshots here) and on each commit's damage.
-@Suite("Demo hover and pressed states under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
+@Suite("Demo hover and pressed states under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoGnomeHoverTests {
     /// The progress scene's "+ 5%" button and the sidebar's rows, in content points.
     static let plusButton = [314, 112, 100, 30]
@@ -64,17 +64,67 @@ struct DemoGnomeHoverTests {
         /// `rect` (content points) in buffer pixels.
         func buffer(_ rect: [Int]) -> [Int] { [rect[0] + offset.x, rect[1] + offset.y, rect[2], rect[3]] }
 
-        /// Runs `input`, waits for the demo's next commit and returns the damage of every
-        /// commit since (each a list of [x, y, w, h] buffer rects).
-        func damage(of input: () throws -> Void) throws -> [[[Int]]] {
-            let count = demo.commits.count
+        /// Runs `input`, waits until the demo received the pointer event that ends it (the
+        /// first line from then on that `isLast` accepts) and committed its window after
+        /// handling it, and returns the damage of every commit of its window from the input
+        /// through that commit (each a list of [x, y, w, h] buffer rects), read from the
+        /// requests the demo sent (WAYLAND_DEBUG). Every commit the input causes is in it
+        /// (a move through the corner may first leave the window, then enter it again).
+        func damage(of input: () throws -> Void, endingWith isLast: (String) -> Bool) throws -> [[[Int]]] {
+            let surface = try #require(windowSurface, "the demo created no xdg_surface: \(demo.process.lines.suffix(3))")
+            let commit = " -> \(surface).commit()"
+            let start = demo.process.lines.count
             try input()
-            let deadline = Date().addingTimeInterval(15)
-            while demo.commits.count <= count && Date() < deadline && demo.process.isRunning { usleep(20_000) }
-            let committed = demo.commits.count > count
-            try #require(committed, "no commit after the input")
-            usleep(200_000)  // a second commit of the same input (an exit then an enter) lands too
-            return Array(demo.commits.dropFirst(count))
+            var end = start
+            let handled = demo.process.waitUntil(timeout: 15) { lines in
+                guard lines.count > start, let last = lines[start...].firstIndex(where: { !$0.contains(" -> ") && isLast($0) }),
+                    let committed = lines[(last + 1)...].firstIndex(where: { $0.contains(commit) })
+                else { return false }
+                end = committed
+                return true
+            }
+            try #require(handled, "no commit after the input's last event: \(demo.process.lines.suffix(5))")
+            var commits: [[[Int]]] = []
+            var rects: [[Int]] = []
+            var attached = false
+            for line in demo.process.lines[start...end] where line.contains(" -> \(surface).") {
+                if line.contains(".attach(") {
+                    attached = true
+                } else if line.contains(".damage_buffer(") {
+                    rects.append(WaylandDebugDemo.numbers(in: line).map { Int($0) })
+                } else if line.contains(commit) {
+                    if attached { commits.append(rects) }
+                    (rects, attached) = ([], false)
+                }
+            }
+            return commits
+        }
+
+        /// Whether `line` is a pointer event the demo received at content point `point`
+        /// (an `enter` or `motion`, mapped through the latest window geometry).
+        func isPointerEvent(_ line: String, at point: (x: Int, y: Int)) -> Bool {
+            guard line.contains("wl_pointer@"), line.contains(".enter(") || line.contains(".motion(") else { return false }
+            return demo.contentPoint(ofPointerEvent: line, contentHeight: 600).map { $0 == point } ?? false
+        }
+
+        /// Whether `line` is a pointer `leave` the demo received: moving away from what the
+        /// pointer hovers goes through the monitor's corner, so the window sees the pointer
+        /// leave (which ends the hover) before it enters again where nothing reacts to it.
+        static func isPointerLeave(_ line: String) -> Bool {
+            line.contains("wl_pointer@") && line.contains(".leave(")
+        }
+
+        /// Whether `line` is a pointer button event the demo received.
+        static func isButtonEvent(_ line: String) -> Bool {
+            line.contains("wl_pointer@") && line.contains(".button(")
+        }
+
+        /// The demo's window surface (`wl_surface@N`), from its `get_xdg_surface` request.
+        var windowSurface: String? {
+            demo.requests(containing: ".get_xdg_surface(").first.flatMap { line in
+                line.split(separator: "(").last?.split(separator: ",").last?
+                    .trimmingCharacters(in: CharacterSet(charactersIn: " )"))
+            }
         }
 
         /// The content points where `a` and `b` differ.
@@ -115,7 +165,7 @@ struct DemoGnomeHoverTests {
         #expect(DemoOnSeat.isClose(session.color(normal, at: facePoint), DemoButtonTests.face))
 
         // Hover.
-        var damage = try session.damage { mutter.move(to: 364, 127, in: demo) }
+        var damage = try session.damage(of: { mutter.move(to: 364, 127, in: demo) }, endingWith: { session.isPointerEvent($0, at: (364, 127)) })
         #expect(!damage.isEmpty && damage.allSatisfy { $0 == [button] }, "hover damage: \(damage)")
         let hovered = try session.snapshot()
         #expect(DemoOnSeat.isClose(session.color(hovered, at: facePoint), DemoButtonTests.hovered),
@@ -124,7 +174,7 @@ struct DemoGnomeHoverTests {
         #expect(!changed.isEmpty && Self.inside(changed, Self.plusButton), "hover changed pixels outside the button: \(changed.prefix(4))")
 
         // Pressed.
-        damage = try session.damage { try mutter.button(down: true, in: demo) }
+        damage = try session.damage(of: { try mutter.button(down: true, in: demo) }, endingWith: Session.isButtonEvent)
         #expect(damage.allSatisfy { $0 == [button] }, "press damage: \(damage)")
         let pressed = try session.snapshot()
         #expect(DemoOnSeat.isClose(session.color(pressed, at: facePoint), DemoButtonTests.pressed),
@@ -133,13 +183,13 @@ struct DemoGnomeHoverTests {
         #expect(!changed.isEmpty && Self.inside(changed, Self.plusButton), "the press changed pixels outside the button: \(changed.prefix(4))")
 
         // Released over it: hovered again (and the click stepped the bar).
-        _ = try session.damage { try mutter.button(down: false, in: demo) }
+        _ = try session.damage(of: { try mutter.button(down: false, in: demo) }, endingWith: Session.isButtonEvent)
         let released = try session.snapshot()
         #expect(DemoOnSeat.isClose(session.color(released, at: facePoint), DemoButtonTests.hovered))
         #expect(DemoOnSeat.isClose(session.color(released, at: (358, 170)), 0x34C759), "the click stepped the bar")
 
         // Away: the normal face again, only the button damaged.
-        damage = try session.damage { mutter.move(to: 364, 300, in: demo) }
+        damage = try session.damage(of: { mutter.move(to: 364, 300, in: demo) }, endingWith: Session.isPointerLeave)
         #expect(damage.allSatisfy { $0 == [button] }, "leaving damage: \(damage)")
         let left = try session.snapshot()
         #expect(DemoOnSeat.isClose(session.color(left, at: facePoint), DemoButtonTests.face))
@@ -156,7 +206,7 @@ struct DemoGnomeHoverTests {
         }
         #expect(session.color(plain, at: DemoSidebarHoverTests.fillPoint(2)) == DemoSidebarHoverTests.background)
 
-        var damage = try session.damage { mutter.move(to: 90, 154, in: demo) }
+        var damage = try session.damage(of: { mutter.move(to: 90, 154, in: demo) }, endingWith: { session.isPointerEvent($0, at: (90, 154)) })
         let row2 = [0, 136, 180, 36]
         #expect(!damage.isEmpty && damage.allSatisfy { $0 == [session.buffer(row2)] }, "hover damage: \(damage)")
         let hovered = try session.snapshot()
@@ -167,7 +217,7 @@ struct DemoGnomeHoverTests {
         let changed = session.changes(plain, hovered)
         #expect(!changed.isEmpty && Self.inside(changed, row2), "pixels changed outside the row: \(changed.prefix(4))")
 
-        damage = try session.damage { mutter.move(to: 400, 300, in: demo) }
+        damage = try session.damage(of: { mutter.move(to: 400, 300, in: demo) }, endingWith: Session.isPointerLeave)
         #expect(damage.allSatisfy { $0 == [session.buffer(row2)] }, "leaving damage: \(damage)")
         let left = try session.snapshot()
         #expect(session.changes(plain, left).isEmpty, "the sidebar looks as before the hover")

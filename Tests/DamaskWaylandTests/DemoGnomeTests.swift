@@ -4,7 +4,7 @@ import Testing
 
 /// The demo on a private headless mutter (GNOME), which releases buffers at once, offers no
 /// server-side decorations and activates the window after its first frame.
-@Suite("damask-demo under GNOME", .exclusive, .integration)
+@Suite("damask-demo under GNOME", .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoGnomeTests {
     @Test("the tour plays under headless mutter with every expectation holding")
     func tourPlaysUnderGnome() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The demo in `--headless` mode: the tour, determinism, and the damage each scene sends.
-@Suite("damask-demo headless", .exclusive)
+@Suite("damask-demo headless", .exclusive, .timeLimit(.minutes(5)))
 struct DemoHeadlessTests {
     static let fast = ["--headless", "--speed", "fast"]
 
@@ -200,7 +200,7 @@ struct DemoHeadlessTests {
 }
 
 /// The content-mode scene while the window itself resizes.
-@Suite("damask-demo headless resizing", .exclusive)
+@Suite("damask-demo headless resizing", .exclusive, .timeLimit(.minutes(5)))
 struct DemoResizeTests {
     @Test("resizing the window redraws the .redraw view and only stretches the .scaleToFill one")
     func resizeRedrawsOnlyTheRedrawView() throws {

@@ -9,7 +9,7 @@ import Testing
 /// process under its own Weston, and one 10 s window is measured after all of them have
 /// settled. Each process is still watched for the whole 10 s, and a sleeping process's
 /// counters do not move whatever the others do, so this is 10 s per scene.
-@Suite("damask-demo at rest under Weston", .serialized, .exclusive, .integration)
+@Suite("damask-demo at rest under Weston", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoIdleTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
     /// Every scene of the demo (`damask-demo --help`).

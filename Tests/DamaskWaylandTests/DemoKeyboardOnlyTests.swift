@@ -6,7 +6,7 @@ import Testing
 /// The demo used without a pointer: Tab and Shift+Tab move focus through the sidebar and
 /// every control of the scene, arrows in the sidebar change the scene, Space and Return
 /// press the focused button, and a ring shows where focus is.
-@Suite("Demo keyboard-only use", .serialized, .exclusive)
+@Suite("Demo keyboard-only use", .serialized, .exclusive, .timeLimit(.minutes(5)))
 struct DemoKeyboardOnlyTests {
     /// The focus ring's colour (FocusRing.color: 0.18, 0.44, 0.95).
     static let ring: UInt32 = 0x2E70F2

@@ -6,7 +6,7 @@ import Testing
 /// The text scene's field takes what Russian, Greek, Arabic and Hebrew xkb layouts type
 /// (keys pressed through each layout's keymap, as a person would), shows it shaped and
 /// reordered, and lets Backspace remove one grapheme cluster.
-@Suite("Demo text field in other keyboard layouts", .exclusive)
+@Suite("Demo text field in other keyboard layouts", .exclusive, .timeLimit(.minutes(5)))
 struct DemoLanguagesTests {
     static let fast = ["--headless", "--speed", "fast"]
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Small layout defects of the demo found by a new user (issue 28, point 4).
-@Suite("Demo layout fixes", .serialized, .exclusive)
+@Suite("Demo layout fixes", .serialized, .exclusive, .timeLimit(.minutes(5)))
 struct DemoLayoutFixesTests {
     @Test("Layers at contentsScale 2.0: the wrapped caption line is the whole size (200 × 200 px), not \"px\" alone")
     func layersCaptionKeepsTheUnit() throws {

@@ -8,7 +8,7 @@ import Testing
 /// add none, and showing the scene again (its views' backing stores were freed when it
 /// left) adds one each, which the caption both shows and explains.
 @MainActor
-@Suite("Demo paths caption: its draw counts are the views'")
+@Suite("Demo paths caption: its draw counts are the views'", .timeLimit(.minutes(5)))
 struct DemoPathsCaptionTests {
     @Test("The caption shows 1 draw per view, still 1 after zooming and rotating, and 2 after leaving the scene and showing it again")
     func captionFollowsDraws() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The progress scene's percentage label rounds half away from zero, also for the values
 /// the scene reaches by adding thirds of a step (which land a hair below the half).
 @MainActor
-@Suite("Demo progress label: percentages round half up")
+@Suite("Demo progress label: percentages round half up", .timeLimit(.minutes(5)))
 struct DemoProgressLabelTests {
     @Test("Exact halves round away from zero: 0.5 % → 1 %, 37.5 % → 38 %, 42.5 % → 43 %, 99.5 % → 100 %; out of range clamps, no trap")
     func halvesRoundUp() {

@@ -7,7 +7,7 @@ import Testing
 
 /// `--record`: real input from a seat (Weston nested in Xvfb, driven by xdotool) becomes a
 /// script that `--play` replays.
-@Suite("damask-demo --record", .exclusive, .integration)
+@Suite("damask-demo --record", .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoRecordTests {
     @Test("a click recorded from the seat replays to the same scene")
     func recordedClickReplays() throws {

@@ -5,7 +5,7 @@ import Testing
 /// The demo against hostile files and failed writes (no compositor needed: `--headless`, or
 /// checks that end before connecting): bounded memory, outputs that never destroy inputs,
 /// failed writes that end with the documented message and status, clear messages.
-@Suite("damask-demo reliability", .exclusive)
+@Suite("damask-demo reliability", .exclusive, .timeLimit(.minutes(5)))
 struct DemoReliabilityTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
 

@@ -8,7 +8,7 @@ import Testing
 ///
 /// The demo plays with `--stay`, so that it still owns what it copied when `wl-paste`
 /// asks; the test waits for its "every expectation held" line, then stops it.
-@Suite("Input-script text and selection checks under Weston and mutter", .serialized, .exclusive, .integration)
+@Suite("Input-script text and selection checks under Weston and mutter", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoScriptSelectionTests {
     /// Types into the field, selects all with a triple click (the primary selection, where
     /// offered) and copies; the checks follow each step. `primary` adds the primary checks.

@@ -8,7 +8,7 @@ import Testing
 ///
 /// The field's text is read back as a user would: select all, copy, `wl-paste` (repeated
 /// until it holds, since a paste arrives through a pipe some time after Ctrl+V).
-@Suite("Demo selections with other clients (mutter and Weston, real input)", .serialized, .exclusive, .integration)
+@Suite("Demo selections with other clients (mutter and Weston, real input)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoSelectionTests {
     /// The text field's middle, in content points (text scene at a 640×480 window).
     static let field = (x: 300, y: 180)

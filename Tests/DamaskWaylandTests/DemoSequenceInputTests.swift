@@ -4,7 +4,7 @@ import Testing
 
 /// `--sequence` takes FASTA text only: a binary file is refused before any window opens,
 /// naming the file and the first byte that is not text.
-@Suite("Demo --sequence input")
+@Suite("Demo --sequence input", .timeLimit(.minutes(5)))
 struct DemoSequenceInputTests {
     @Test("A binary file (a few bases among NULs and high bytes) exits 2 naming the file, the byte, its line and column")
     func binaryFileIsRefused() throws {

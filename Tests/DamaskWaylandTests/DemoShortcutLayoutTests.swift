@@ -6,7 +6,7 @@ import Testing
 /// 1–8, S, D and Ctrl+Q, played through input scripts that press the keys a person with
 /// that layout presses (the key labelled C types `Cyrillic_es` on `ru`), while the text
 /// typed is the layout's own.
-@Suite("Shortcuts on every layout", .serialized, .exclusive)
+@Suite("Shortcuts on every layout", .serialized, .exclusive, .timeLimit(.minutes(5)))
 struct DemoShortcutLayoutTests {
     /// A layout, a word in its script, and the keysyms its keys A, C, X, V, Q, S and D type.
     struct Layout: CustomStringConvertible, Sendable {

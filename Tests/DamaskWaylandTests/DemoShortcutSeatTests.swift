@@ -6,7 +6,7 @@ import Testing
 /// by `setxkbmap` (Russian alone, and Russian with US as the second group, as a user who
 /// switches between them has it), keys sent by xdotool by the keysyms the Russian layout
 /// gives them.
-@Suite("Shortcuts with a Russian layout (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Shortcuts with a Russian layout (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoShortcutSeatTests {
     @Test("Ctrl+A, X, V edit the field, 3 switches scenes, S shows statistics and Ctrl+Q quits, with ru active",
         arguments: ["ru", "ru,us"])
@@ -58,7 +58,7 @@ struct DemoShortcutSeatTests {
 }
 
 /// Keyboard-only use on a real seat (Weston on Xvfb, xdotool), as a new user tries it.
-@Suite("Keyboard-only use on a real seat (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Keyboard-only use on a real seat (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoKeyboardSeatTests {
     @Test("Tab puts the blue ring round the sidebar, Down changes the scene, Tab takes the ring on to the scene's buttons and Shift+Tab brings it back")
     func tabThroughTheSidebarAndBack() throws {

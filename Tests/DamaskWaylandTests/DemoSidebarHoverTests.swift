@@ -6,7 +6,7 @@ import Testing
 /// The demo's sidebar under a real seat (Weston nested in Xvfb, xdotool): the row under the
 /// pointer gets a hover highlight distinct from the selection, and each change damages
 /// exactly the rows whose look changed.
-@Suite("Demo sidebar: hover highlight (real seat)", .serialized, .exclusive, .integration)
+@Suite("Demo sidebar: hover highlight (real seat)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoSidebarHoverTests {
     /// The sidebar's background, the hovered row's fill and the selected row's (DemoStyle).
     static let (background, hovered, selected): (UInt32, UInt32, UInt32) = (0x2B3342, 0x404A5E, 0x4278D9)

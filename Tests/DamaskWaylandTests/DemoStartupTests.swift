@@ -5,7 +5,7 @@ import Testing
 /// What the demo does at start-up: it makes only the scene it shows first, so the fonts
 /// the other scenes need are not opened before they are shown; and the fonts it opens are
 /// read through a stream, not mapped.
-@Suite("damask-demo start-up under Weston", .serialized, .exclusive, .integration)
+@Suite("damask-demo start-up under Weston", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoStartupTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")
 

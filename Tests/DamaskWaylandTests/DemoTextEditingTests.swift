@@ -5,7 +5,7 @@ import Testing
 
 /// The demo's text field's editing shortcuts as a user presses them (headless, input
 /// scripts): word moves and deletions, undo and redo, visual arrows in mixed text.
-@Suite("Demo text field: word editing, undo and redo", .exclusive)
+@Suite("Demo text field: word editing, undo and redo", .exclusive, .timeLimit(.minutes(5)))
 struct DemoTextEditingTests {
     /// Plays `body` in the text scene with the field focused; returns the run's status and output.
     static func play(_ body: String) throws -> (status: Int32, output: String) {
@@ -83,7 +83,7 @@ struct DemoTextEditingTests {
 
 /// Scripts' `ime` commands in the demo's text field (headless): the preedit drawn inline and
 /// underlined with its own cursor, commits, deletions, and the preedit gone on blur.
-@Suite("Demo text field: input method composition", .exclusive)
+@Suite("Demo text field: input method composition", .exclusive, .timeLimit(.minutes(5)))
 struct DemoCompositionTests {
     @Test("ime preedit, commit and delete compose Korean in the field; blur drops a preedit")
     func composeKorean() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The demo's text field as a desktop user meets it (headless, driven by input scripts):
 /// selection by Shift+arrows, drag, double click and Ctrl+A, typing over a selection,
 /// horizontal scrolling inside the padding, and damage limited to what changed.
-@Suite("Demo text field: selection, scrolling and damage", .exclusive)
+@Suite("Demo text field: selection, scrolling and damage", .exclusive, .timeLimit(.minutes(5)))
 struct DemoTextFieldTests {
     static let font = Font.system(size: 16)
     /// The text's origin in content points: scene at x 180, field at (24, 160), padding 10.

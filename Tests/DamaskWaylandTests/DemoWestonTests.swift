@@ -4,7 +4,7 @@ import Testing
 
 /// The demo on a private headless Weston: the tour through the real protocol, and the
 /// damage the compositor receives.
-@Suite("damask-demo under Weston", .exclusive, .integration)
+@Suite("damask-demo under Weston", .exclusive, .integration, .timeLimit(.minutes(10)))
 struct DemoWestonTests {
     @Test("the tour plays under headless Weston with every expectation holding")
     func tourPlaysUnderWeston() throws {

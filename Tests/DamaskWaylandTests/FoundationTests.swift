@@ -98,15 +98,20 @@ struct FoundationTests {
         #expect(client.waitForExit(timeout: 5) == 0)
     }
 
-    @Test("While a window is up, Task, MainActor.run and DispatchQueue.main.async run promptly")
+    @Test("While a window is up, Task, MainActor.run and DispatchQueue.main.async run promptly: with at most one sleep of the main loop in between")
     func mainActorWorkRunsPromptlyWhileAWindowIsUp() throws {
         let weston = try PrivateCompositor(.weston())
         let (client, _) = try startClient(on: weston)
         client.send("async")
         for kind in ["task", "main-actor-run", "dispatch-async"] {
-            let line = try #require(client.waitForLine(timeout: 2) { $0.hasPrefix("ran \(kind) ") }, "\(kind) never ran")
-            let microseconds = Int(line.split(separator: " ")[2]) ?? .max
-            #expect(Double(microseconds) < WallClockBound.seconds(0.1) * 1e6, "\(kind) took \(microseconds) µs")
+            // The window is idle: work the loop did not wake for would wait for ever, so the
+            // deadline only bounds a failure; promptness is counted, not timed. Work queued
+            // on the main thread runs before the loop sleeps again; the hop from a detached
+            // task may find it asleep once.
+            let line = try #require(client.waitForLine(timeout: 10) { $0.hasPrefix("ran \(kind) ") }, "\(kind) never ran")
+            let fields = line.split(separator: " ")
+            let sleeps = fields.count == 4 ? Int(fields[3]) : nil
+            #expect(sleeps.map { $0 <= (kind == "main-actor-run" ? 1 : 0) } == true, "\(kind): \(line)")
         }
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)

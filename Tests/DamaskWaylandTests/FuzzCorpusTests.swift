@@ -7,7 +7,7 @@ import Testing
 /// The committed fuzz corpora (`Tests/Fuzz/Corpus/TARGET`, seeds and every input a fuzzer
 /// run found) replayed through their targets in the plain build: each finding stays a
 /// regression test, and the sanitizer passes replay them instrumented.
-@Suite("Fuzz corpora replayed", .serialized)
+@Suite("Fuzz corpora replayed", .serialized, .timeLimit(.minutes(5)))
 struct FuzzCorpusTests {
     static let corpus = PrivateCompositor.packageRoot.appendingPathComponent("Tests/Fuzz/Corpus").path
     static let replayer = PrivateCompositor.productsDirectory.appendingPathComponent("damask-fuzz").path

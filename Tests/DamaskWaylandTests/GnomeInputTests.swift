@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Real input under GNOME's compositor (mutter), injected through its RemoteDesktop API.
-@Suite("Input under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
+@Suite("Input under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct GnomeInputTests {
     /// Whether a test-client line says its seat now has a pointer (mutter's virtual pointer
     /// appears with the session's first pointer event).

@@ -6,7 +6,7 @@ import Testing
 /// Window sizes under GNOME's compositor (mutter) with real input injected through its
 /// RemoteDesktop API: maximize and restore with the client's own title bar, and the
 /// smallest window a user can make by dragging a corner.
-@Suite("Window size under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration)
+@Suite("Window size under GNOME (mutter RemoteDesktop)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct GnomeWindowSizeTests {
     /// The window geometry of a test-client "geometry X Y W H" line.
     static func geometry(_ line: String) -> [Int]? {
@@ -39,6 +39,29 @@ struct GnomeWindowSizeTests {
         gnome.client.send("snapshot \(path)")
         _ = try #require(gnome.client.waitForLine(from: before, where: { $0 == "wrote \(path)" }), "\(gnome.client.lines.suffix(4))")
         return try Bitmap(contentsOfPNGFile: path)
+    }
+
+    @Test("setFullscreen(true) makes the decorated window cover the monitor with the fullscreen state; setFullscreen(false) brings it back to its size")
+    func fullscreenAndBack() throws {
+        let gnome = try MutterRemoteInput(clientArguments: ["--decorated"])
+        let client = gnome.client
+        try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
+        let floating = [12, 12, 200, 182]
+        #expect(Self.waitForGeometry(gnome, floating), "\(client.lines.suffix(6))")
+
+        var seen = client.lines.count
+        client.send("fullscreen 1")
+        #expect(client.waitForLine(from: seen, where: { $0.hasPrefix("states ") && $0.contains("fullscreen") }) != nil,
+            "\(client.lines.suffix(6))")
+        // The headless monitor is 800×600: fullscreen, the window geometry is all of it.
+        #expect(Self.waitForGeometry(gnome, from: seen, [0, 0, 800, 600]), "\(client.lines.suffix(6))")
+
+        seen = client.lines.count
+        client.send("fullscreen 0")
+        #expect(client.waitForLine(from: seen, where: { $0.hasPrefix("states ") && !$0.contains("fullscreen") }) != nil,
+            "\(client.lines.suffix(6))")
+        #expect(Self.waitForGeometry(gnome, from: seen, floating), "windowed again: \(client.lines.suffix(6))")
+        gnome.stop()
     }
 
     @Test("Maximize by double-clicking the title bar, restore the same way: the window comes back at its earlier size and pixels")

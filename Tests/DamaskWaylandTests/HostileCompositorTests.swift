@@ -136,6 +136,15 @@ struct HostileCompositorTests {
         quit(client, compositor)
     }
 
+    @Test("An output unplugged under the window (global_remove of the wl_output it entered) is released: the window falls back to scale 1 and goes on")
+    func unpluggedOutputIsForgotten() throws {
+        let (_, client, compositor) = try survive("output-unplug", ["2"])
+        #expect(bufferSizes(compositor).first == [400, 300], "mapped at the output's scale 2: \(bufferSizes(compositor))")
+        #expect(compositor.process.outputLines.contains("unplugged"))
+        #expect(waitForBuffer([200, 150], on: compositor), "redrawn at scale 1 without the output: \(bufferSizes(compositor))")
+        quit(client, compositor)
+    }
+
     @Test("2,000 output scale changes ending at 1000 are survived with bounded memory")
     func scaleStormIsSurvived() throws {
         let (_, client, compositor) = try survive("scale-storm", ["2000", "1000"])

@@ -9,7 +9,7 @@ import Testing
 /// reached through
 /// `WAYLAND_SOCKET`, `--fail-over` (Tests/InspectClients/edge-cases.c, real compositors), and
 /// a surface id reused after its surface was destroyed (remapped-surface.c).
-@Suite("damask-inspect edge cases under real compositors", .serialized, .exclusive, .integration)
+@Suite("damask-inspect edge cases under real compositors", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct InspectEdgeCaseTests {
     static func compositor(_ name: String) throws -> PrivateCompositor {
         try PrivateCompositor(name == "weston" ? .weston() : .gnome())

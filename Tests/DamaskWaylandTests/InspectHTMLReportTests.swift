@@ -6,7 +6,7 @@ import Testing
 /// `damask-inspect --report FILE.html` rendered the way people will look at it: in headless
 /// Chromium (Debian's `chromium`, installed by scripts/setup), from a run of the known-answer
 /// cases (Tests/InspectClients/surface-states.c) under Weston.
-@Suite("damask-inspect HTML report in Chromium", .serialized, .exclusive, .integration)
+@Suite("damask-inspect HTML report in Chromium", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct InspectHTMLReportTests {
     static let chromium = "/usr/bin/chromium"
 

@@ -6,7 +6,7 @@ import Testing
 /// started, output paths that cannot be used, the inspector interrupted (also while its
 /// client ignores SIGTERM), the compositor going away under a running client, and output that
 /// cannot be written (a full disk).
-@Suite("damask-inspect start and end under real compositors", .serialized, .exclusive, .integration)
+@Suite("damask-inspect start and end under real compositors", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct InspectLifecycleTests {
     /// A private directory for one test's files, removed by the caller.
     static func directory() throws -> String {

@@ -11,7 +11,7 @@ import Testing
 /// synchronized one, a write into a buffer a synchronized sub-surface cached), printing for
 /// each commit the pixels it changed and the changed pixels it left undamaged. One client
 /// process per compositor.
-@Suite("damask-inspect known-answer surface states", .serialized, .exclusive, .integration)
+@Suite("damask-inspect known-answer surface states", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct InspectSurfaceStateTests {
     /// One `expect` line of the client.
     struct Expectation {

@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// The key-repeat state machine, with real timers and short delays.
-@Suite("Key repeat", .serialized, .exclusive) @MainActor
+@Suite("Key repeat", .serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor
 struct KeyRepeaterTests {
     /// Lets the main queue run for `milliseconds`; returns the time actually slept.
     func wait(_ milliseconds: Int) async -> Double {
@@ -133,7 +133,7 @@ struct KeyRepeaterTests {
 
 /// Repeat timing straight off the wire is clamped before it arms a timer.
 @MainActor
-@Suite("Key repeat limits", .exclusive)
+@Suite("Key repeat limits", .exclusive, .timeLimit(.minutes(5)))
 struct KeyRepeaterLimitTests {
     @Test("repeat_info INT32_MAX is clamped to the maximum rate; a huge delay to the maximum delay; negatives to 0")
     func hostileRepeatInfoIsClamped() {

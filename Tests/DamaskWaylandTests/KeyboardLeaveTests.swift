@@ -5,7 +5,7 @@ import Testing
 /// Keys held when the window loses keyboard focus are released for its views: Weston on
 /// Xvfb sends `wl_keyboard.leave` when its X window loses the X focus, and the release
 /// itself then never reaches the client.
-@Suite("Held keys on keyboard leave (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Held keys on keyboard leave (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct KeyboardLeaveTests {
     @Test("A key held while focus leaves gets its release, before the focus loss")
     func heldKeyIsReleasedOnLeave() throws {

@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// Keymaps and keyboard state through xkbcommon, as `wl_keyboard` feeds them.
-@Suite("Keyboard (xkb)", .exclusive)
+@Suite("Keyboard (xkb)", .exclusive, .timeLimit(.minutes(5)))
 struct KeyboardTests {
     /// xkb keycodes (evdev + 8) of a few keys.
     enum Key {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Maximize and restore under Weston on Xvfb, with real X input on the title bar.
-@Suite("Maximize and restore (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Maximize and restore (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct MaximizeRestoreTests {
     /// The window geometry a request line in Weston's protocol log names.
     static func geometry(_ line: String) -> [Int] {

@@ -6,7 +6,7 @@ import Testing
 /// What an opaque window tells the compositor, read from a real Weston's protocol log:
 /// `wl_surface.set_opaque_region` covers what is known opaque, and a window opaque
 /// everywhere presents `XRGB8888` buffers.
-@Suite("Opaque surfaces under Weston", .serialized, .exclusive, .integration)
+@Suite("Opaque surfaces under Weston", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct OpaqueSurfaceTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
     /// `WL_SHM_FORMAT_ARGB8888` and `WL_SHM_FORMAT_XRGB8888`.

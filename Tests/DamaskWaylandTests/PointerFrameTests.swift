@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// How `wl_pointer` pieces are grouped by `frame` into view events.
-@Suite("Pointer frame grouping", .exclusive)
+@Suite("Pointer frame grouping", .exclusive, .timeLimit(.minutes(5)))
 struct PointerFrameTests {
     let surfaceA = 0xA0
     let surfaceB = 0xB0

@@ -6,7 +6,7 @@ import Testing
 /// mutter's virtual pointer, serials mutter issued), as under Weston
 /// (``PointerGrabRecoveryTests``). mutter offers no screenshots here: a click on a sidebar
 /// row is seen working in the demo's damage log (the new scene repaints the scene area).
-@Suite("Pointer after a compositor grab (mutter)", .serialized, .exclusive, .integration)
+@Suite("Pointer after a compositor grab (mutter)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct PointerGrabRecoveryGnomeTests {
     /// Whether a commit after the first `count` repaints a scene-sized area, 100,000 pixels
     /// or more (a scene switch; a hover or a press repaints a row or a button).

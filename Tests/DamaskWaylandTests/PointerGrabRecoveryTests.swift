@@ -9,7 +9,7 @@ import Testing
 /// A compositor grab sends the client `wl_pointer.leave` and swallows the button release;
 /// a window that still believed the button held would route every later press to the view
 /// that got the first one.
-@Suite("Pointer after a compositor grab (Weston on Xvfb)", .serialized, .exclusive, .integration)
+@Suite("Pointer after a compositor grab (Weston on Xvfb)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct PointerGrabRecoveryTests {
     /// The sidebar's selected-row fill (DemoStyle.sidebarSelection, 0.26 0.47 0.85).
     static let selection: UInt32 = 0x4278D9

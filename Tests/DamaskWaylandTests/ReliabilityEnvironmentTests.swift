@@ -7,7 +7,7 @@ import Testing
 /// A bad environment — an unwritable screenshot path, no fonts, a nonsense `XCURSOR_SIZE`,
 /// a cursor theme that is not installed — gives a clear message and a sensible fallback,
 /// never a crash.
-@Suite("Reliability: bad environment", .serialized, .exclusive)
+@Suite("Reliability: bad environment", .serialized, .exclusive, .timeLimit(.minutes(5)))
 @MainActor
 struct ReliabilityEnvironmentTests {
     static let demo = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo")

@@ -8,7 +8,7 @@ import Testing
 /// A keymap from the compositor that cannot be used — an unknown format, a descriptor that
 /// is not a file, a size larger than the file, bytes that do not compile — is an error with
 /// a message, never a crash (`WaylandKeyboard` logs it and ignores the keyboard).
-@Suite("Reliability: bad keymaps", .exclusive)
+@Suite("Reliability: bad keymaps", .exclusive, .timeLimit(.minutes(5)))
 @MainActor
 struct ReliabilityKeymapTests {
     static let xkbV1 = WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue

@@ -9,7 +9,7 @@ import Testing
 ///
 /// The test client reports its own figures (`stats`: frames, live shm buffers and bytes,
 /// resident memory, open descriptors); the tests read CPU time from `/proc/PID/stat`.
-@Suite("Reliability", .serialized, .exclusive, .integration)
+@Suite("Reliability", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct ReliabilityTests {
     static let testClient = PrivateCompositor.productsDirectory.appendingPathComponent("damask-test-client")
     static let withWeston = PrivateCompositor.packageRoot.appendingPathComponent("scripts/with-weston")

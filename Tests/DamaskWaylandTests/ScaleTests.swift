@@ -8,7 +8,7 @@ import Testing
 
 /// Buffer scale: rounding of fractional sizes, redrawing at a new scale, and a real Weston
 /// output at scale 2.
-@Suite("Scale", .serialized, .exclusive)
+@Suite("Scale", .serialized, .exclusive, .timeLimit(.minutes(5)))
 struct ScaleTests {
     @Test("Pixel sizes round half away from zero and survive the round trip back to points")
     func fractionalRounding() {

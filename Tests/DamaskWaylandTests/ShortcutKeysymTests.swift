@@ -8,7 +8,7 @@ import Testing
 /// The keysym shortcuts match a key by (`KeyEvent.shortcutKeysym`), as a client on a real
 /// seat computes it from the compositor's keymap: the key's Latin letter on every layout,
 /// while the text stays the active layout's.
-@Suite("Shortcut keysyms (xkb)", .exclusive)
+@Suite("Shortcut keysyms (xkb)", .exclusive, .timeLimit(.minutes(5)))
 struct ShortcutKeysymTests {
     /// The xkb keycodes (evdev + 8) of the keys labelled A, C, X, V, Q, S, D, Z and 1…8.
     static let letterKeys: [(Character, UInt32)] = [

@@ -4,7 +4,7 @@ import Testing
 
 /// The integration tests' process runner: deadlines that hold, process groups that end,
 /// and failures that say which program and what it printed.
-@Suite("Test process runner", .exclusive)
+@Suite("Test process runner", .exclusive, .timeLimit(.minutes(5)))
 struct TestProcessTests {
     @Test("A program past its deadline is killed with its children and what it printed is kept")
     func deadlineKillsTheProcessGroup() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The size rules of an xdg_toplevel, without a compositor.
-@Suite("Toplevel sizing rules")
+@Suite("Toplevel sizing rules", .timeLimit(.minutes(5)))
 struct ToplevelSizingTests {
     @Test("A 0×0 configure after maximized restores the floating size, not the maximized one")
     func zeroConfigureRestoresFloatingSize() {

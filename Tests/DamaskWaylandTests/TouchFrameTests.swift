@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskWayland
 
 /// How `wl_touch` events are grouped by `frame` and routed to the surface of each finger.
-@Suite("Touch frame grouping", .exclusive)
+@Suite("Touch frame grouping", .exclusive, .timeLimit(.minutes(5)))
 struct TouchFrameTests {
     let surfaceA = 0xA0
     let surfaceB = 0xB0

@@ -51,6 +51,20 @@ final class WaylandDebugDemo {
             surfaceY + Int(geometry[geometry.startIndex + 1]) + Int(geometry[geometry.startIndex + 3]) - contentHeight)
     }
 
+    /// The content point of a pointer `enter` or `motion` line the demo received: its
+    /// surface-local position (the last two numbers) less the content area's offset in the
+    /// surface, from the latest `set_window_geometry` (the shadow, and the title bar above
+    /// the last `contentHeight` points). Nil when the line has no position or no geometry
+    /// was set yet.
+    func contentPoint(ofPointerEvent line: String, contentHeight: Int) -> (x: Int, y: Int)? {
+        let local = Self.numbers(in: line).suffix(2)
+        let geometry = requests(containing: ".set_window_geometry(").last.map { Self.numbers(in: $0).suffix(4) }
+        guard local.count == 2, let geometry, geometry.count == 4 else { return nil }
+        let g = Array(geometry)
+        return (Int(local[local.startIndex].rounded()) - Int(g[0]),
+            Int(local[local.startIndex + 1].rounded()) - Int(g[1]) - (Int(g[3]) - contentHeight))
+    }
+
     /// The commits so far, each as its damage rects [x, y, width, height] in pixels.
     var commits: [[[Int]]] {
         let text = (try? String(contentsOfFile: damageLog, encoding: .utf8)) ?? ""

@@ -8,7 +8,7 @@ import Testing
 
 /// The client-side decorations as views: layout per window state, resize handles, cursors,
 /// and what presses on the title bar and its buttons ask of the window system.
-@Suite("Window frame (client-side decorations)", .serialized, .exclusive) @MainActor
+@Suite("Window frame (client-side decorations)", .serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor
 struct WindowFrameTests {
     /// A 200×150 content area framed on a memory surface of 224×206 points.
     @MainActor struct Fixture {

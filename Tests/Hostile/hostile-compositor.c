@@ -22,6 +22,8 @@
  *   huge-keymap MIB           a keymap file of MIB MiB of text
  *   hangup N                  N output geometry events, then closes the connection
  *   unknown-object            wl_keyboard.enter naming an object the client never had
+ *   output-unplug S           (output scale S from the start) the surface enters the
+ *                             output, then the output's global is removed (unplugged)
  *   data-device V             (wl_data_device_manager offered at version V) the seat is
  *                             removed; prints "data device released" if the client sends
  *                             wl_data_device.release (a protocol error below version 2)
@@ -69,6 +71,7 @@ struct state {
 	struct wl_event_source *frame_timer;
 	struct wl_resource *pending_buffer;
 	struct wl_global *seat_global;
+	struct wl_global *output_global;
 
 	uint32_t serial;
 	int configured;
@@ -834,6 +837,18 @@ play_scenario(void)
 		say("sent");
 	} else if (is("scale-at-bind")) {
 		request_alive();
+	} else if (is("output-unplug")) {
+		if (!state.output) {
+			say("error the client bound no wl_output");
+			exit(3);
+		}
+		wl_surface_send_enter(state.surface, state.output);
+		/* Sends global_remove; the client's wl_output resource lives on until it
+		 * releases it. */
+		wl_global_destroy(state.output_global);
+		state.output_global = NULL;
+		say("unplugged");
+		request_alive();
 	} else if (is("data-device")) {
 		/* The client releases its seat's devices, the data device among them. */
 		wl_global_destroy(state.seat_global);
@@ -887,6 +902,8 @@ main(int argc, char **argv)
 		sscanf(argument(1, "0x0"), "%dx%d", &state.configure_width, &state.configure_height);
 	if (is("scale-at-bind"))
 		state.output_scale = (int32_t)strtol(argument(0, "1000"), NULL, 10);
+	if (is("output-unplug"))
+		state.output_scale = (int32_t)strtol(argument(0, "2"), NULL, 10);
 
 	state.display = wl_display_create();
 	state.loop = wl_display_get_event_loop(state.display);
@@ -903,7 +920,7 @@ main(int argc, char **argv)
 	if (is("data-device"))
 		wl_global_create(state.display, &wl_data_device_manager_interface,
 				 (int)strtol(argument(0, "3"), NULL, 10), NULL, bind_data_device_manager);
-	wl_global_create(state.display, &wl_output_interface, 3, NULL, bind_output);
+	state.output_global = wl_global_create(state.display, &wl_output_interface, 3, NULL, bind_output);
 	if (is("preferred-scale")) {
 		wl_global_create(state.display, &wp_viewporter_interface, 1, NULL, bind_viewporter);
 		wl_global_create(state.display, &wp_fractional_scale_manager_v1_interface, 1, NULL,
