@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DamaskWayland", targets: ["DamaskWayland"]),
         .library(name: "DamaskPlayback", targets: ["DamaskPlayback"]),
         .library(name: "DamaskAccessibility", targets: ["DamaskAccessibility"]),
+        .library(name: "DamaskControls", targets: ["DamaskControls"]),
         .executable(name: "damask-demo", targets: ["DamaskDemo"]),
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
@@ -83,6 +84,10 @@ let package = Package(
             dependencies: ["DamaskGraphics"],
             swiftSettings: strictSettings),
         .target(
+            name: "DamaskControls",
+            dependencies: ["DamaskViews", "DamaskGraphics"],
+            swiftSettings: strictSettings),
+        .target(
             name: "DamaskWayland",
             dependencies: [
                 "DamaskViews", "DamaskGraphics", "CDamaskShims", "CWaylandClient",
@@ -108,7 +113,8 @@ let package = Package(
         .executableTarget(
             name: "DamaskDemo",
             dependencies: [
-                "DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskAccessibility", "CDamaskShims",
+                "DamaskWayland", "DamaskPlayback", "DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskAccessibility",
+                "CDamaskShims",
             ],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings),
@@ -151,6 +157,10 @@ let package = Package(
         .testTarget(
             name: "DamaskViewsTests",
             dependencies: ["DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "DamaskControlsTests",
+            dependencies: ["DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskPlaybackTests",
