@@ -122,6 +122,18 @@ open class TextField: Control, TextInput {
         super.appearanceDidChange()
     }
 
+    /// Takes the panel colour of the appearance it now inherits.
+    open override func didMoveToSuperview() {
+        super.didMoveToSuperview()
+        if backgroundColor != palette.panel { backgroundColor = palette.panel }
+    }
+
+    /// Takes the panel colour of the appearance it inherits in its window.
+    open override func didMoveToWindow() {
+        super.didMoveToWindow()
+        if backgroundColor != palette.panel { backgroundColor = palette.panel }
+    }
+
     /// Room for one line of text in the font, and a hundred points of it.
     open override var intrinsicContentSize: CGSize {
         CGSize(width: 100 + 2 * Self.padding, height: (font.lineHeight + 16).rounded(.up))

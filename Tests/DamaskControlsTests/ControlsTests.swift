@@ -96,3 +96,14 @@ import Testing
     defer { Appearance.current = .light }
     try await body()
 }
+
+extension Color {
+    /// Whether the two colours' 8-bit premultiplied channels differ by at most 1 (the
+    /// rounding of a colour into a pixel and back).
+    func isClose(to other: Color) -> Bool {
+        let a = premultipliedARGB32, b = other.premultipliedARGB32
+        return stride(from: 0, to: 32, by: 8).allSatisfy { shift in
+            abs(Int((a >> UInt32(shift)) & 0xff) - Int((b >> UInt32(shift)) & 0xff)) <= 1
+        }
+    }
+}
