@@ -93,9 +93,11 @@ open class Button: Control {
         set { super.accessibilityLabel = newValue }
     }
 
-    open override func primaryActionDidTrigger() {
-        action()
-        super.primaryActionDidTrigger()
+    /// Runs ``action`` first whenever ``ControlEvent/primaryActionTriggered`` is sent (by a
+    /// click, a key, an assistive technology or `sendActions(for:)`).
+    open override func sendActions(for events: ControlEvent) {
+        if events.contains(.primaryActionTriggered) { action() }
+        super.sendActions(for: events)
     }
 
     // MARK: Sizing

@@ -171,7 +171,8 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
     }
 
     /// Runs the actions registered for any of `events`, in the order they were added.
-    public func sendActions(for events: ControlEvent) {
+    /// Subclasses with an action of their own (``Button/action``) override it and call super.
+    open func sendActions(for events: ControlEvent) {
         let matching = registrations.enumerated().filter { !$0.element.events.isDisjoint(with: events) }
         var gone: [Int] = []
         for (index, registration) in matching where !registration.perform(self) {

@@ -119,3 +119,16 @@ extension ControlsTests {
         }
     }
 }
+
+extension ControlsTests.ButtonTests {
+    @Test("sendActions(for: .primaryActionTriggered) runs the action closure too, as a click does")
+    func sendActionsRunsTheClosure() {
+        var runs = 0
+        let button = Button(title: "Go") { runs += 1 }
+        button.sendActions(for: .primaryActionTriggered)
+        button.sendActions(for: .touchDown)
+        #expect(runs == 1)
+        #expect(button.accessibilityActivate())
+        #expect(runs == 2)
+    }
+}
