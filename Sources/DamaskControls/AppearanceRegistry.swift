@@ -16,14 +16,17 @@ import DamaskViews
     private var handlers: [Int: @MainActor (Appearance) -> Void] = [:]
     private var nextKey = 0
 
+    /// The table's size after the last pruning: it is pruned again when it doubles, so
+    /// entries of controls that went away cost amortized O(1) and never pile up.
+    private var prunedCount = 0
+
     /// Registers `control` (until it goes away).
     func register(_ control: some AppearanceFollowing) {
         controls[ObjectIdentifier(control)] = WeakControl(control: control)
-    }
-
-    /// Removes `control` (from its deinitializer).
-    func unregister(_ identifier: ObjectIdentifier) {
-        controls[identifier] = nil
+        if controls.count > 2 * prunedCount + 64 {
+            controls = controls.filter { $0.value.control != nil }
+            prunedCount = controls.count
+        }
     }
 
     func add(_ handler: @escaping @MainActor (Appearance) -> Void) -> AppearanceObservation {
@@ -38,6 +41,8 @@ import DamaskViews
 
     /// The number of controls that follow the appearance (for tests).
     var controlCount: Int { controls.values.filter { $0.control != nil }.count }
+    /// The number of entries in the table, gone controls included (for tests).
+    var entryCount: Int { controls.count }
 
     func appearanceDidChange(to appearance: Appearance) {
         controls = controls.filter { $0.value.control != nil }

@@ -110,6 +110,12 @@ open class TextField: Control, TextInput {
         scrollToCaret()
     }
 
+    /// Named by its placeholder unless a label is set (what it asks for is what it is).
+    open override var accessibilityLabel: String? {
+        get { super.accessibilityLabel ?? (placeholder.isEmpty ? nil : placeholder) }
+        set { super.accessibilityLabel = newValue }
+    }
+
     /// The editor the layout shows: the text, or a "•" per cluster for secure entry (the
     /// clusters line up one to one, so carets and selections index both alike).
     private var displayedEditor: EditableText {

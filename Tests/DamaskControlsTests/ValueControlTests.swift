@@ -76,6 +76,23 @@ extension ControlsTests {
             #expect(toggle.accessibilityValue == "on")
         }
 
+        @Test("a flip of the switch and a step of the slider each damage exactly their own frame")
+        func switchAndSliderDamage() async {
+            let harness = ControlHarness(width: 200, height: 40)
+            let toggle = Switch(frame: CGRect(x: 10, y: 8, width: 44, height: 24))
+            let slider = Slider(frame: CGRect(x: 70, y: 9, width: 120, height: 22))
+            harness.root.addSubview(toggle)
+            harness.root.addSubview(slider)
+            await harness.settle()
+            toggle.isOn = true
+            await harness.step()
+            #expect(harness.lastDamage == Region(CGRect(x: 10, y: 8, width: 44, height: 24)))
+            await harness.step()
+            slider.value = 0.7
+            await harness.step()
+            #expect(harness.lastDamage == Region(CGRect(x: 70, y: 9, width: 120, height: 22)))
+        }
+
         @Test("progress damages only the span between the old and the new end of the fill")
         func progressDamage() async {
             let harness = ControlHarness(width: 200, height: 20)

@@ -59,6 +59,8 @@ final class ControlsScene: DemoScene {
         let secureField = TextField(text: "secret", placeholder: "Password")
         secureField.isSecureTextEntry = true
         let slider = Slider(value: 0.4)
+        slider.accessibilityLabel = "Amount"
+        toggle.accessibilityLabel = "Turn the activity indicator"
         let progress = ProgressView(progress: 0.4)
         let spinner = ActivityIndicatorView()
         spinner.lineWidth = 2
