@@ -8,8 +8,10 @@ import Foundation
 ///
 /// Along the ``axis`` the views follow each other ``spacing`` apart, sized and spread by
 /// ``distribution``; across it they are placed by ``alignment``. A hidden arranged view
-/// takes no room. Adding, removing or hiding a view, or changing a property, lays the stack
-/// out again at the next layout pass (a control whose intrinsic size changes asks for it).
+/// takes no room. Adding or removing a view, or changing a property, lays the stack out
+/// again at the next layout pass, as does a control whose intrinsic size changes; after
+/// hiding or showing an arranged view, call ``View/setNeedsLayout()`` on the stack (unlike
+/// UIKit, which observes `isHidden`).
 /// The stack itself does not draw. Main-actor.
 open class StackView: View, AppearanceOverriding {
     /// A row or a column.
