@@ -23,6 +23,8 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
     private struct Registration {
         let events: ControlEvent
         let identifier: ActionIdentifier?
+        /// The target of a target-action registration (weak, for ``removeTarget(_:for:)``).
+        weak var target: AnyObject?
         /// Runs the action; false when its target has gone.
         let perform: @MainActor (Control) -> Bool
     }
@@ -131,7 +133,7 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
         identifier: ActionIdentifier? = nil, for events: ControlEvent,
         _ handler: @escaping @MainActor (Control) -> Void
     ) {
-        registrations.append(Registration(events: events, identifier: identifier) { control in
+        registrations.append(Registration(events: events, identifier: identifier, target: nil) { control in
             handler(control)
             return true
         })
@@ -142,22 +144,21 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
     public func addTarget<Target: AnyObject>(
         _ target: Target, action: @escaping @MainActor (Target) -> (Control) -> Void, for events: ControlEvent
     ) {
-        registrations.append(Registration(events: events, identifier: nil) { [weak target] control in
+        registrations.append(Registration(events: events, identifier: nil, target: target) { [weak target] control in
             guard let target else { return false }
             action(target)(control)
             return true
         })
     }
 
-    /// Removes the actions `target` registered for any of `events`.
+    /// Removes the target-actions `target` registered for any of `events`; with a nil
+    /// `target`, every action for those events (closures too), as UIKit does.
     public func removeTarget(_ target: AnyObject?, for events: ControlEvent) {
-        // Registrations do not keep the target; a weak target that is gone is dropped, the
-        // rest for `events` with a live target go when `target` is nil.
-        guard target == nil else {
-            registrations.removeAll { !$0.events.isDisjoint(with: events) && $0.identifier == nil }
-            return
+        registrations.removeAll { registration in
+            guard !registration.events.isDisjoint(with: events) else { return false }
+            guard let target else { return true }
+            return registration.target === target
         }
-        registrations.removeAll { !$0.events.isDisjoint(with: events) }
     }
 
     /// Removes the action added with `identifier` for any of `events`.

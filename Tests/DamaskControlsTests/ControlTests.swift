@@ -92,3 +92,29 @@ extension ControlsTests {
         }
     }
 }
+
+extension ControlsTests.ControlTests {
+    @Test("removeTarget removes only that target's actions; nil removes every action for the events")
+    func removeTarget() {
+        final class Counter {
+            var count = 0
+            func hit(_ control: Control) { count += 1 }
+        }
+        let control = Control(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let first = Counter(), second = Counter()
+        var closures = 0
+        control.addTarget(first, action: Counter.hit, for: .valueChanged)
+        control.addTarget(second, action: Counter.hit, for: .valueChanged)
+        control.addAction(identifier: .init("log"), for: .valueChanged) { _ in closures += 1 }
+        control.removeTarget(first, for: .valueChanged)
+        control.sendActions(for: .valueChanged)
+        #expect(first.count == 0 && second.count == 1 && closures == 1)
+        control.removeAction(identifiedBy: .init("log"), for: .valueChanged)
+        control.sendActions(for: .valueChanged)
+        #expect(second.count == 2 && closures == 1)
+        control.removeTarget(nil, for: .valueChanged)
+        control.sendActions(for: .valueChanged)
+        #expect(second.count == 2)
+        #expect(control.allControlEvents.isEmpty)
+    }
+}
