@@ -8,15 +8,19 @@ import Foundation
 /// version 2), and listens for its `SettingChanged` signal. When the portal does not know
 /// that key, it asks the portal for GNOME's `org.gnome.desktop.interface` `color-scheme`
 /// instead (the GTK and GNOME portal backends expose GSettings there) and follows that
-/// key's changes. With no portal on the bus it reports nothing and ``onChange`` is never
-/// called: the application keeps its own choice.
+/// key's changes. When the portal has neither key (or there is no portal), it reads GNOME's
+/// key with `gsettings` (`get`, then a long-lived `gsettings monitor` child whose lines
+/// report changes). When none of these answer, ``onChange`` is never called: the
+/// application keeps its own choice.
 ///
 /// It lives here, not in DamaskControls, because this module owns the libdbus connection
 /// (`CDBus`); the controls stay free of D-Bus. An application maps the preference to
 /// `Appearance.current` (`monitor.onChange = { Appearance.current = $0.isDark ? .dark : .light }`).
 ///
-/// Ownership: the monitor owns its private session-bus connection and closes it in
-/// ``stop()`` or when it goes away. Main-actor; the connection is read from the main queue.
+/// Ownership: the monitor owns its private session-bus connection and its `gsettings`
+/// children; ``stop()`` (or its going away) closes the one and terminates the others.
+/// Main-actor; the connection is read from the main queue, the children's output is read
+/// on a pipe's handler thread and handed to the main queue.
 @MainActor public final class DesktopColorSchemeMonitor {
     /// Where the preference was read.
     public enum Source: Sendable, Equatable {
@@ -26,6 +30,8 @@ import Foundation
         case freedesktopAppearance
         /// GNOME's `org.gnome.desktop.interface` through the portal.
         case gnomeInterface
+        /// GNOME's `org.gnome.desktop.interface` read with `gsettings` (no portal knew it).
+        case gsettings
     }
 
     static let portalName = "org.freedesktop.portal.Desktop"
@@ -43,8 +49,21 @@ import Foundation
     /// Called with each new preference (the first answer included).
     public var onChange: (@MainActor (DesktopColorScheme) -> Void)?
 
-    /// Connects to the session bus, or to `address` (a private bus, for tests).
-    public init(address: String? = nil, watcher: DescriptorWatcher = .mainQueue) throws {
+    /// The `gsettings` program for the last fallback (nil: none).
+    private let gsettingsPath: String?
+    /// The environment of the `gsettings` children (nil: this process's).
+    private let gsettingsEnvironment: [String: String]?
+    /// The running `gsettings monitor`, owned; terminated by ``stop()``.
+    private var gsettingsMonitor: Process?
+
+    /// Connects to the session bus, or to `address` (a private bus, for tests); the
+    /// `gsettings` fallback runs `gsettingsPath` with `gsettingsEnvironment`.
+    public init(
+        address: String? = nil, watcher: DescriptorWatcher = .mainQueue,
+        gsettingsPath: String? = "/usr/bin/gsettings", gsettingsEnvironment: [String: String]? = nil
+    ) throws {
+        self.gsettingsPath = gsettingsPath
+        self.gsettingsEnvironment = gsettingsEnvironment
         connection = try DBusConnection(address: address, watcher: watcher)
         connection.onMessage = { [weak self] message in self?.handle(message) ?? false }
     }
@@ -62,16 +81,81 @@ import Foundation
                 return
             }
             read(Self.gnomeNamespace) { [weak self] value in
-                guard let self, let scheme = value?.stringValue.flatMap(DesktopColorScheme.init(gnomeValue:)) else { return }
+                guard let self else { return }
+                guard let scheme = value?.stringValue.flatMap(DesktopColorScheme.init(gnomeValue:)) else {
+                    return startGSettings()
+                }
                 source = .gnomeInterface
                 update(scheme)
             }
         }
     }
 
-    /// Stops following: closes the connection.
+    /// Stops following: closes the connection and ends the `gsettings` child.
     public func stop() {
         connection.close()
+        if let monitor = gsettingsMonitor {
+            (monitor.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+            if monitor.isRunning { monitor.terminate() }
+            gsettingsMonitor = nil
+        }
+    }
+
+    isolated deinit {
+        stop()
+    }
+
+    // MARK: The gsettings fallback
+
+    /// Follows `org.gnome.desktop.interface color-scheme` with `gsettings monitor` (its
+    /// lines: `color-scheme: 'prefer-dark'`), after reading it once with `gsettings get`.
+    private func startGSettings() {
+        guard let path = gsettingsPath, FileManager.default.isExecutableFile(atPath: path), gsettingsMonitor == nil else {
+            return
+        }
+        let arguments = [Self.gnomeNamespace, Self.key]
+        gsettingsMonitor = runGSettings(path, ["monitor"] + arguments, continuous: true)
+        _ = runGSettings(path, ["get"] + arguments, continuous: false)
+    }
+
+    /// Starts `gsettings ARGUMENTS`; each line it prints is parsed on the main queue.
+    private func runGSettings(_ path: String, _ arguments: [String], continuous: Bool) -> Process? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let gsettingsEnvironment { process.environment = gsettingsEnvironment }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let buffer = LineBuffer()
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            let lines = buffer.append(data)
+            guard !lines.isEmpty else { return }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    for line in lines { self?.handleGSettingsLine(line) }
+                }
+            }
+        }
+        do {
+            try process.run()
+        } catch {
+            output.fileHandleForReading.readabilityHandler = nil
+            return nil
+        }
+        return process
+    }
+
+    /// `'prefer-dark'` or `color-scheme: 'prefer-dark'`: the value between the quotes.
+    private func handleGSettingsLine(_ line: String) {
+        guard source == .none || source == .gsettings, let open = line.firstIndex(of: "'"),
+            let close = line.lastIndex(of: "'"), open < close,
+            let scheme = DesktopColorScheme(gnomeValue: String(line[line.index(after: open)..<close]))
+        else { return }
+        source = .gsettings
+        update(scheme)
     }
 
     /// Reads `color-scheme` in `namespace`: `ReadOne`, else the older `Read` (whose answer

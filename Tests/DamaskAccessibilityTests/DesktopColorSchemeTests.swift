@@ -74,8 +74,8 @@ import Testing
 
         /// The `count`th preference once it has arrived (the main queue runs meanwhile; the
         /// 20 s bound is for failures only), nil if it never did.
-        func waitFor(_ count: Int) async -> DesktopColorScheme? {
-            let deadline = ContinuousClock.now + .seconds(20)
+        func waitFor(_ count: Int, within bound: Duration = .seconds(20)) async -> DesktopColorScheme? {
+            let deadline = ContinuousClock.now + bound
             while received.count < count, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(5))
             }
@@ -135,6 +135,50 @@ import Testing
         #expect(Appearance.current == .dark)
         portal.change("org.gnome.desktop.interface", "color-scheme", .string("default"))
         #expect(await changes.waitFor(2) == .noPreference)
+        #expect(Appearance.current == .light)
+    }
+}
+
+extension DesktopColorSchemeTests {
+    @Test("With no portal on the bus, GNOME's key is read with gsettings and followed live through gsettings monitor")
+    func gsettingsFallback() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        defer { Appearance.current = .light }
+        // A private GSettings store: the keyfile backend in a fresh configuration directory.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("damask-gsettings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        environment["XDG_CONFIG_HOME"] = home.path
+        func gsettingsSet(_ value: String) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/gsettings")
+            process.arguments = ["set", "org.gnome.desktop.interface", "color-scheme", value]
+            process.environment = environment
+            try process.run()
+            process.killIfRunning(after: 20)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        try gsettingsSet("prefer-dark")
+        let monitor = try DesktopColorSchemeMonitor(address: bus.address, gsettingsEnvironment: environment)
+        defer { monitor.stop() }
+        let changes = Changes(monitor)
+        monitor.start()
+        #expect(await changes.waitFor(1) == .preferDark)
+        #expect(monitor.source == .gsettings)
+        #expect(Appearance.current == .dark)
+        // `gsettings monitor` reports changes made after it subscribed, and nothing says
+        // when that is: set the key back and forth until a change arrives (usually at once).
+        for _ in 0..<20 where !changes.received.contains(.preferLight) {
+            try gsettingsSet("default")
+            try gsettingsSet("prefer-light")
+            _ = await changes.waitFor(changes.received.count + 1, within: .seconds(1))
+            _ = await changes.waitFor(changes.received.count + 1, within: .milliseconds(200))
+        }
+        #expect(changes.received.last == .preferLight, "\(changes.received)")
         #expect(Appearance.current == .light)
     }
 }
