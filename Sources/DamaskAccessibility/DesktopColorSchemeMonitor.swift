@@ -9,16 +9,17 @@ import Foundation
 /// that key, it asks the portal for GNOME's `org.gnome.desktop.interface` `color-scheme`
 /// instead (the GTK and GNOME portal backends expose GSettings there) and follows that
 /// key's changes. When the portal has neither key (or there is no portal), it reads GNOME's
-/// key with `gsettings` (`get`, then a long-lived `gsettings monitor` child whose lines
-/// report changes). When none of these answer, ``onChange`` is never called: the
-/// application keeps its own choice.
+/// key with `gsettings get` and reads it again whenever dconf's writer announces a change
+/// under it on the session bus. When none of these answer, ``onChange`` is never called:
+/// the application keeps its own choice.
 ///
 /// It lives here, not in DamaskControls, because this module owns the libdbus connection
 /// (`CDBus`); the controls stay free of D-Bus. An application maps the preference to
 /// `Appearance.current` (`monitor.onChange = { Appearance.current = $0.isDark ? .dark : .light }`).
 ///
-/// Ownership: the monitor owns its private session-bus connection and its `gsettings`
-/// children; ``stop()`` (or its going away) closes the one and terminates the others.
+/// Ownership: the monitor owns its private session-bus connection and its short-lived
+/// `gsettings get` children; ``stop()`` (or its going away) closes the one and kills the
+/// others still running.
 /// Main-actor; the connection is read from the main queue, the children's output is read
 /// on a pipe's handler thread and handed to the main queue.
 @MainActor public final class DesktopColorSchemeMonitor {
@@ -30,7 +31,8 @@ import Foundation
         case freedesktopAppearance
         /// GNOME's `org.gnome.desktop.interface` through the portal.
         case gnomeInterface
-        /// GNOME's `org.gnome.desktop.interface` read with `gsettings` (no portal knew it).
+        /// GNOME's `org.gnome.desktop.interface` read with `gsettings` (no portal knew it),
+        /// followed by dconf's change signal.
         case gsettings
     }
 
@@ -53,8 +55,6 @@ import Foundation
     private let gsettingsPath: String?
     /// The environment of the `gsettings` children (nil: this process's).
     private let gsettingsEnvironment: [String: String]?
-    /// The running `gsettings monitor`, owned; terminated by ``stop()``.
-    private var gsettingsMonitor: Process?
 
     /// Connects to the session bus, or to `address` (a private bus, for tests); the
     /// `gsettings` fallback runs `gsettingsPath` with `gsettingsEnvironment`.
@@ -94,11 +94,8 @@ import Foundation
     /// Stops following: closes the connection and ends the `gsettings` child.
     public func stop() {
         connection.close()
-        if let monitor = gsettingsMonitor {
-            (monitor.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
-            if monitor.isRunning { monitor.terminate() }
-            gsettingsMonitor = nil
-        }
+        for child in gsettingsChildren where child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        gsettingsChildren.removeAll()
     }
 
     isolated deinit {
@@ -107,22 +104,30 @@ import Foundation
 
     // MARK: The gsettings fallback
 
-    /// Follows `org.gnome.desktop.interface color-scheme` with `gsettings monitor` (its
-    /// lines: `color-scheme: 'prefer-dark'`), after reading it once with `gsettings get`.
+    /// The dconf path of GNOME's key, and the signal dconf's writer sends on a change.
+    static let dconfKey = "/org/gnome/desktop/interface/color-scheme"
+    static let dconfWriterInterface = "ca.desrt.dconf.Writer"
+
+    /// Reads `org.gnome.desktop.interface color-scheme` with `gsettings get` (a short-lived
+    /// child), and again whenever dconf's writer announces a change under it on the session
+    /// bus (`ca.desrt.dconf.Writer.Notify`): no long-lived child, no polling.
     private func startGSettings() {
-        guard let path = gsettingsPath, FileManager.default.isExecutableFile(atPath: path), gsettingsMonitor == nil else {
-            return
-        }
-        let arguments = [Self.gnomeNamespace, Self.key]
-        gsettingsMonitor = runGSettings(path, ["monitor"] + arguments, continuous: true)
-        _ = runGSettings(path, ["get"] + arguments, continuous: false)
+        guard let path = gsettingsPath, FileManager.default.isExecutableFile(atPath: path), !followsDconf else { return }
+        followsDconf = true
+        connection.addMatch("type='signal',interface='\(Self.dconfWriterInterface)',member='Notify'")
+        readGSettings()
     }
 
-    /// Starts `gsettings ARGUMENTS`; each line it prints is parsed on the main queue.
-    private func runGSettings(_ path: String, _ arguments: [String], continuous: Bool) -> Process? {
+    /// Whether the dconf signal is followed (the fallback started).
+    private var followsDconf = false
+
+    /// Runs `gsettings get`; its answer is parsed on the main queue. The child is killed by
+    /// ``stop()`` if it is still running (SIGKILL: a test runner may block SIGTERM in children).
+    private func readGSettings() {
+        guard let path = gsettingsPath else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.arguments = ["get", Self.gnomeNamespace, Self.key]
         if let gsettingsEnvironment { process.environment = gsettingsEnvironment }
         let output = Pipe()
         process.standardOutput = output
@@ -141,14 +146,17 @@ import Foundation
         }
         do {
             try process.run()
+            gsettingsChildren.append(process)
+            gsettingsChildren.removeAll { !$0.isRunning }
         } catch {
             output.fileHandleForReading.readabilityHandler = nil
-            return nil
         }
-        return process
     }
 
-    /// `'prefer-dark'` or `color-scheme: 'prefer-dark'`: the value between the quotes.
+    /// The `gsettings get` children that may still run.
+    private var gsettingsChildren: [Process] = []
+
+    /// `'prefer-dark'`: the value between the quotes.
     private func handleGSettingsLine(_ line: String) {
         guard source == .none || source == .gsettings, let open = line.firstIndex(of: "'"),
             let close = line.lastIndex(of: "'"), open < close,
@@ -156,6 +164,19 @@ import Foundation
         else { return }
         source = .gsettings
         update(scheme)
+    }
+
+    /// dconf's `Notify(prefix, changes, tag)`: a change under GNOME's key reads it again.
+    private func handleDconfNotify(_ message: DBusIncomingMessage) -> Bool {
+        guard followsDconf, message.type == 4, message.interface == Self.dconfWriterInterface, message.member == "Notify",
+            let prefix = message.arguments.first?.stringValue
+        else { return false }
+        var paths = [prefix]
+        if message.arguments.count > 1, case .array(_, let changes) = message.arguments[1] {
+            paths = changes.isEmpty ? [prefix] : changes.compactMap { $0.stringValue.map { prefix + $0 } }
+        }
+        if paths.contains(where: { Self.dconfKey.hasPrefix($0) }) { readGSettings() }
+        return true
     }
 
     /// Reads `color-scheme` in `namespace`: `ReadOne`, else the older `Read` (whose answer
@@ -186,6 +207,7 @@ import Foundation
     }
 
     private func handle(_ message: DBusIncomingMessage) -> Bool {
+        if message.interface == Self.dconfWriterInterface { return handleDconfNotify(message) }
         guard message.type == 4,  // DBUS_MESSAGE_TYPE_SIGNAL
             message.interface == Self.settingsInterface, message.member == "SettingChanged",
             message.arguments.count == 3, message.arguments[1].stringValue == Self.key
