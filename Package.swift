@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DamaskWayland", targets: ["DamaskWayland"]),
         .library(name: "DamaskPlayback", targets: ["DamaskPlayback"]),
         .library(name: "DamaskAccessibility", targets: ["DamaskAccessibility"]),
+        .library(name: "DamaskControls", targets: ["DamaskControls"]),
         .executable(name: "damask-demo", targets: ["DamaskDemo"]),
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
@@ -85,6 +86,10 @@ let package = Package(
         // The xkbcommon wrapper DamaskWayland's keyboard and DamaskPlayback's keymaps share.
         .target(name: "DamaskXKB", dependencies: ["DamaskViews", "CXKBCommon"], swiftSettings: strictSettings),
         .target(
+            name: "DamaskControls",
+            dependencies: ["DamaskViews", "DamaskGraphics"],
+            swiftSettings: strictSettings),
+        .target(
             name: "DamaskWayland",
             dependencies: [
                 "DamaskViews", "DamaskGraphics", "DamaskXKB", "CDamaskShims", "CWaylandClient",
@@ -110,7 +115,8 @@ let package = Package(
         .executableTarget(
             name: "DamaskDemo",
             dependencies: [
-                "DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskAccessibility", "CDamaskShims",
+                "DamaskWayland", "DamaskPlayback", "DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskAccessibility",
+                "CDamaskShims",
             ],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings),
@@ -155,6 +161,10 @@ let package = Package(
             dependencies: ["DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "DamaskControlsTests",
+            dependencies: ["DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "DamaskPlaybackTests",
             dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
@@ -165,7 +175,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskAccessibilityTests",
-            dependencies: ["DamaskAccessibility", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            // DamaskControls: the desktop colour-scheme test switches the controls' appearance.
+            dependencies: ["DamaskAccessibility", "DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "DamaskGraphics", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
         // README's and docs/architecture.md's module tables against this manifest.
