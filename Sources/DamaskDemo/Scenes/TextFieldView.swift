@@ -50,6 +50,8 @@ final class TextFieldView: View, TextInput {
     private(set) var blinkCount = 0
     /// Called when the field stops being the first responder.
     var onEndEditing: @MainActor () -> Void = {}
+    /// What the field holds, told to an input method (TextFieldView+TextInput.swift).
+    var contentType = TextContentType.normal
 
     /// Half a blink period, in milliseconds.
     static let blinkInterval: UInt32 = 500
@@ -241,6 +243,7 @@ final class TextFieldView: View, TextInput {
         scrollOffset = 0
         scrollToCaret()
         setNeedsDisplay()
+        window?.textInputDidChange()
     }
 
     /// What the field showed before a change: enough to invalidate only what changed.
@@ -282,6 +285,7 @@ final class TextFieldView: View, TextInput {
         scrollToCaret()
         invalidateChanges(since: before)
         if restartsBlink { restartBlinking() }
+        window?.textInputDidChange()
     }
 
     /// Scrolls so that the caret is inside the visible text width, and no further than the
