@@ -48,6 +48,14 @@ final class ScriptedInputMethodV2 {
         return (fields.count == 4 ? String(fields[3]) : "", cursor)
     }
 
+    /// Waits until the latest `surrounding_text` is `text` with the cursor at byte `cursor`;
+    /// returns whether it was within `timeout`.
+    func waitForSurroundingText(_ text: String, cursor: Int, timeout: TimeInterval = 20) -> Bool {
+        process.waitUntil(timeout: timeout) { lines in
+            lines.last { $0.hasPrefix("surrounding_text ") } == "surrounding_text \(cursor) \(cursor) \(text)"
+        }
+    }
+
     /// Sends `commands` then `done`, and waits until the program has sent them all (a
     /// `sync` round trip after them answered).
     func play(_ commands: [String], timeout: TimeInterval = 20) -> Bool {

@@ -10,7 +10,8 @@
  * Commands, one per line on stdin:
  *   type TEXT     presses and releases the key of each character of TEXT (ASCII the US
  *                 layout has; Shift where the character needs it)
- *   key NAME      presses and releases the key of the keysym NAME (Return, BackSpace, …)
+ *   key [ctrl+]NAME  presses and releases the key of the keysym NAME (Return, BackSpace, a,
+ *                 …), with Control held when asked for
  *   sync          a round trip; then prints "synced"
  * End of file on stdin ends the program (exit 0).
  * Reports on stdout: "ready" once the keyboard and its keymap exist (after a round trip),
@@ -42,6 +43,7 @@ struct state {
     struct zwp_virtual_keyboard_v1 *keyboard;
     struct xkb_keymap *keymap;
     uint32_t shift_mask;
+    uint32_t control_mask;
 };
 
 static void fail(const char *message) {
@@ -93,16 +95,18 @@ static int find_key(struct state *state, xkb_keysym_t keysym, xkb_keycode_t *cod
     return 0;
 }
 
-/* Presses and releases the key for `keysym`, with Shift around it when needed. */
-static void tap(struct state *state, xkb_keysym_t keysym) {
+/* Presses and releases the key for `keysym`, with Shift around it when needed and the
+ * modifiers in `held` (a mask) around that. */
+static void tap(struct state *state, xkb_keysym_t keysym, uint32_t held) {
     xkb_keycode_t code;
     int shifted;
     if (!find_key(state, keysym, &code, &shifted)) fail("no key in the US layout gives that character");
-    if (shifted) zwp_virtual_keyboard_v1_modifiers(state->keyboard, state->shift_mask, 0, 0, 0);
+    uint32_t mask = held | (shifted ? state->shift_mask : 0);
+    if (mask) zwp_virtual_keyboard_v1_modifiers(state->keyboard, mask, 0, 0, 0);
     /* Wayland key codes are evdev codes: the xkb key code minus 8. */
     zwp_virtual_keyboard_v1_key(state->keyboard, now_ms(), code - 8, WL_KEYBOARD_KEY_STATE_PRESSED);
     zwp_virtual_keyboard_v1_key(state->keyboard, now_ms(), code - 8, WL_KEYBOARD_KEY_STATE_RELEASED);
-    if (shifted) zwp_virtual_keyboard_v1_modifiers(state->keyboard, 0, 0, 0, 0);
+    if (mask) zwp_virtual_keyboard_v1_modifiers(state->keyboard, 0, 0, 0, 0);
 }
 
 static void run_command(struct state *state, char *line) {
@@ -112,13 +116,18 @@ static void run_command(struct state *state, char *line) {
         int count = 0;
         for (const unsigned char *p = (const unsigned char *)rest; *p; p++, count++) {
             if (*p >= 0x80) fail("type takes ASCII only");
-            tap(state, xkb_utf32_to_keysym(*p));
+            tap(state, xkb_utf32_to_keysym(*p), 0);
         }
         printf("typed %d\n", count);
     } else if (strcmp(line, "key") == 0 && rest) {
+        uint32_t held = 0;
+        if (strncmp(rest, "ctrl+", 5) == 0 && rest[5]) {
+            held = state->control_mask;
+            rest += 5;
+        }
         xkb_keysym_t keysym = xkb_keysym_from_name(rest, XKB_KEYSYM_NO_FLAGS);
         if (keysym == XKB_KEY_NoSymbol) fail("unknown keysym name");
-        tap(state, keysym);
+        tap(state, keysym, held);
         puts("typed 1");
     } else if (strcmp(line, "sync") == 0) {
         if (wl_display_roundtrip(state->display) < 0) fail("the connection broke");
@@ -137,6 +146,7 @@ static void upload_keymap(struct state *state) {
     state->keymap = xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
     if (!state->keymap) fail("cannot compile the US keymap (xkb-data installed?)");
     state->shift_mask = 1u << xkb_keymap_mod_get_index(state->keymap, XKB_MOD_NAME_SHIFT);
+    state->control_mask = 1u << xkb_keymap_mod_get_index(state->keymap, XKB_MOD_NAME_CTRL);
     char *text = xkb_keymap_get_as_string(state->keymap, XKB_KEYMAP_FORMAT_TEXT_V1);
     size_t size = strlen(text) + 1;
     int fd = memfd_create("damask-virtual-keyboard", MFD_CLOEXEC);
