@@ -85,7 +85,8 @@ struct SwayTextInputTests {
         #expect(inputMethod.play(["preedit 3 3 ㅎ"]))
         #expect(inputMethod.play(["preedit 3 3 하"]))
         #expect(inputMethod.play(["commit 한"]))
-        #expect(inputMethod.waitForSurroundingText("한", cursor: 3), "\(inputMethod.events)")
+        #expect(inputMethod.waitForSurroundingText("한", cursor: 3),
+            "\(inputMethod.events)\n\(demo.process.lines.filter { $0.contains("text_input") || $0.contains("keyboard@") }.joined(separator: "\n"))")
         #expect(inputMethod.play(["preedit 0 0 구"]))
         #expect(inputMethod.play(["commit 국"]))
         #expect(inputMethod.waitForSurroundingText("한국", cursor: 6), "\(inputMethod.events)")
