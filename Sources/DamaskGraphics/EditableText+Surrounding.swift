@@ -1,11 +1,13 @@
 /// What an input method is told about the text around the caret.
 extension EditableText {
     /// The text around the caret without the preedit, at most `limit` UTF-8 bytes (cut at
-    /// cluster boundaries, about half before the caret and half after), with the caret and
+    /// cluster boundaries, about half before the caret and half after, the room one side
+    /// does not need going to the other), with the caret and
     /// the selection's anchor in bytes of it.
     ///
-    /// Costs what it returns, not the text's length: it walks outwards from the caret (a
-    /// text of 100,000 characters is never copied whole). A selection longer than `limit`
+    /// Costs what it returns, not the text's length: it steps outwards from the caret by
+    /// bytes and then to the nearest cluster boundaries inside (a text of 100,000
+    /// characters is never walked or copied whole). A selection longer than `limit`
     /// is reported as a caret at the ``caret`` (the protocols cannot carry it).
     public func surroundingText(limit: Int = SurroundingText.maximumBytes) -> SurroundingText {
         let limit = max(limit, 0)
@@ -22,26 +24,17 @@ extension EditableText {
         }
         // After the caret, the text resumes past the preedit.
         let resume = markedRange.map { text.index(high, offsetBy: $0.count) } ?? high
-        var budget = limit - selectionBytes
-        var start = low
-        let beforeBudget = budget / 2
-        var used = 0
-        while start > text.startIndex {
-            let previous = text.index(before: start)
-            let size = text.utf8.distance(from: previous, to: start)
-            guard used + size <= beforeBudget else { break }
-            used += size
-            start = previous
-        }
-        budget -= used
-        var end = resume
-        while end < text.endIndex {
-            let next = text.index(after: end)
-            let size = text.utf8.distance(from: end, to: next)
-            guard size <= budget else { break }
-            budget -= size
-            end = next
-        }
+        // Byte steps (constant time on a native string), then onto cluster boundaries:
+        // forwards at the start, backwards at the end, so the text stays within the limit.
+        // About half before the caret, more when the text after it is shorter.
+        let budget = limit - selectionBytes
+        let after = text.utf8.distance(from: resume, to: text.endIndex)
+        let before = max(budget / 2, budget - after)
+        let roughStart = text.utf8.index(low, offsetBy: -before, limitedBy: text.startIndex) ?? text.startIndex
+        let start = clusterBoundary(atOrAfter: roughStart, notAfter: low)
+        let used = text.utf8.distance(from: start, to: low)
+        let roughEnd = text.utf8.index(resume, offsetBy: budget - used, limitedBy: text.endIndex) ?? text.endIndex
+        let end = clusterBoundary(atOrBefore: roughEnd, notBefore: resume)
         let surrounding = String(text[start..<high]) + text[resume..<end]
         let lowByte = used
         let highByte = used + selectionBytes
@@ -52,5 +45,25 @@ extension EditableText {
         return caretIsLow
             ? SurroundingText(text: surrounding, cursor: lowByte, anchor: highByte)
             : SurroundingText(text: surrounding, cursor: highByte, anchor: lowByte)
+    }
+
+    /// The first cluster boundary at or after `index` (no further than `limit`, a boundary).
+    private func clusterBoundary(atOrAfter index: String.Index, notAfter limit: String.Index) -> String.Index {
+        var candidate = index
+        while candidate < limit {
+            if let boundary = String.Index(candidate, within: text) { return boundary }
+            candidate = text.utf8.index(after: candidate)
+        }
+        return limit
+    }
+
+    /// The last cluster boundary at or before `index` (no earlier than `limit`, a boundary).
+    private func clusterBoundary(atOrBefore index: String.Index, notBefore limit: String.Index) -> String.Index {
+        var candidate = index
+        while candidate > limit {
+            if let boundary = String.Index(candidate, within: text) { return boundary }
+            candidate = text.utf8.index(before: candidate)
+        }
+        return limit
     }
 }

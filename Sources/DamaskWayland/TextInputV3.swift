@@ -8,12 +8,15 @@ import Foundation
 ///
 /// Double-buffered both ways: requests take effect at `commit`, events at `done`. The rules
 /// kept here:
-/// - every `commit` is counted; `done` carries the count the compositor had seen. The
-///   events before a `done` are applied at it as one ``InputMethodUpdate`` (a `done`
-///   without `preedit_string` removes the preedit), whatever its serial;
-/// - state (surrounding text, cursor rectangle, content type) is sent and committed only
-///   while the serials agree: a change made while the compositor is behind waits for the
-///   `done` that catches up, then goes out in one commit;
+/// - every `commit` is counted (``commitCount``); `done` carries the count the compositor
+///   had seen. The events before a `done` are applied at it as one ``InputMethodUpdate``
+///   (a `done` without `preedit_string` removes the preedit), whatever its serial, as the
+///   protocol asks; the change that makes is sent back with cause `input_method`, so the
+///   input method catches up with the field's state in the next commit;
+/// - state (surrounding text, cursor rectangle, content type) is sent when it changes, in
+///   one commit, without waiting for a `done`: a compositor with no input method (mutter
+///   alone) sends none, and the state must still be current when one starts (GTK 4 and
+///   Qt 6 do the same);
 /// - after `leave` nothing is sent (the compositor ignores requests until the next `enter`);
 /// - events while disabled are dropped at `done`; a string that is not UTF-8 is rejected.
 ///
@@ -28,10 +31,9 @@ final class TextInputV3: TextInputBinding {
     var followsKeyboardFocus: Bool { false }
     /// `commit` requests sent, wrapping (what `done` compares with).
     private(set) var commitCount: UInt32 = 0
-    /// The serial of the latest `done`.
-    private var lastDoneSerial: UInt32 = 0
-    /// State whose sending waits for the serials to agree.
-    private var heldState: (state: TextInputState, previous: TextInputState, cause: TextChangeCause)?
+    /// The serial of the latest `done` (equal to ``commitCount`` when the input method's
+    /// latest update was made against the state last committed).
+    private(set) var lastDoneSerial: UInt32 = 0
     /// The events since the last `done`.
     private var pending = InputMethodUpdate()
     /// Whether a string in the pending events was rejected (not UTF-8).
@@ -47,18 +49,12 @@ final class TextInputV3: TextInputBinding {
         guard let proxy else { return }
         zwp_text_input_v3_enable(proxy)
         isEnabled = true
-        heldState = nil
         sendAll(state, cause: .other)
         commit()
     }
 
     func send(_ state: TextInputState, previous: TextInputState, cause: TextChangeCause) {
         guard proxy != nil, isEnabled else { return }
-        guard lastDoneSerial == commitCount else {
-            let previous = heldState?.previous ?? previous
-            heldState = (state, previous, cause)
-            return
-        }
         sendChanges(state, previous: previous, cause: cause)
         commit()
     }
@@ -67,7 +63,6 @@ final class TextInputV3: TextInputBinding {
         guard let proxy, isEnabled else { return }
         zwp_text_input_v3_disable(proxy)
         isEnabled = false
-        heldState = nil
         commit()
     }
 
@@ -125,11 +120,6 @@ final class TextInputV3: TextInputBinding {
         pending = InputMethodUpdate()
         pendingRejected = false
         if !rejected { session.apply(update) }  // dropped there when disabled
-        if serial == commitCount, let held = heldState {
-            heldState = nil
-            sendChanges(held.state, previous: held.previous, cause: held.cause)
-            commit()
-        }
     }
 
     private func preedit(_ text: String?, begin: Int32, end: Int32) {
@@ -161,7 +151,6 @@ final class TextInputV3: TextInputBinding {
                 MainActor.assumeIsolated {
                     input.session.focusDidLeave(sendsDisable: false)
                     input.isEnabled = false
-                    input.heldState = nil
                 }
             },
             preedit_string: { data, _, text, begin, end in

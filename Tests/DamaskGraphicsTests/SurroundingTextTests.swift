@@ -35,9 +35,20 @@ struct SurroundingTextTests {
         #expect(surrounding.text.allSatisfy { $0 == "가" }, "whole clusters only")
         #expect(surrounding.cursor == surrounding.anchor)
         #expect(surrounding.cursor % 3 == 0 && abs(surrounding.cursor - 2_000) <= 3, "the caret sits in the middle")
-        // At the end of the text, the room before the caret is half the limit.
-        let atEnd = EditableText(text).surroundingText(limit: 9)
-        #expect(atEnd == SurroundingText(text: "가", cursor: 3, anchor: 3))
+        // At the end of the text, all the room goes before the caret.
+        let atEnd = EditableText(text).surroundingText(limit: 10)
+        #expect(atEnd == SurroundingText(text: "가가가", cursor: 9, anchor: 9))
+    }
+
+    @Test("a cut never splits a cluster of several scalars (e + combining acute)")
+    func clustersKeptWhole() {
+        let text = String(repeating: "e\u{301}", count: 3_000)  // 9,000 bytes, 3 per cluster
+        for caret in [0, 1_000, 1_501, 3_000] {
+            let surrounding = EditableText(text, caret: caret).surroundingText(limit: 1_000)
+            #expect(surrounding.text.unicodeScalars.first == "e" && surrounding.text.unicodeScalars.last == "\u{301}")
+            #expect(surrounding.text.utf8.count % 3 == 0 && surrounding.text.utf8.count >= 996 && surrounding.text.utf8.count <= 1_000)
+            #expect(surrounding.cursor % 3 == 0)
+        }
     }
 
     @Test("a selection longer than the limit is reported as the caret alone")

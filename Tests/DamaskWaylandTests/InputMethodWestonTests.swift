@@ -9,8 +9,9 @@ import Testing
 @Suite("Input methods under Weston (zwp_text_input_v1)", .serialized, .exclusive, .integration)
 struct InputMethodWestonTests {
     /// Runs the demo on a Weston whose input method plays `imScript`; the demo plays
-    /// `demoScript` and must pass. Returns the input method's log.
-    static func run(imScript: String, demoScript: String) throws -> [String] {
+    /// `demoScript` and must pass. Returns the input method's log and the x of every
+    /// cursor rectangle the demo sent (Weston's protocol log).
+    static func run(imScript: String, demoScript: String) throws -> (log: [String], cursorXs: [Int]) {
         let executable = try ScriptedInputMethod.executable()
         let inputMethod = try ScriptedInputMethod(script: imScript)
         defer { inputMethod.remove() }
@@ -20,12 +21,15 @@ struct InputMethodWestonTests {
         let demo = try DemoRun.run(["--speed", "fast"], script: demoScript, environment: weston.clientEnvironment, timeout: 90)
         defer { demo.removeDirectory() }
         #expect(demo.status == 0, "\(demo.output)\ninput method: \(inputMethod.log)")
-        return inputMethod.log
+        let cursorXs = weston.logLines(containing: ".set_cursor_rectangle(").compactMap { line in
+            line.split(separator: "(").last.flatMap { Int($0.split(separator: ",")[0]) }
+        }
+        return (inputMethod.log, cursorXs)
     }
 
     @Test("Composition through Weston's input method: preedit shown inline, commits inserted, a deletion around the caret, surrounding text sent after each")
     func composesKorean() throws {
-        let log = try Self.run(
+        let (log, cursorXs) = try Self.run(
             imScript: """
                 wait activate
                 wait surrounding ""
@@ -68,12 +72,16 @@ struct InputMethodWestonTests {
         #expect(activations.count >= 2, "\(log)")
         #expect(deactivations.first.map { $0 > activations[0] && $0 < activations[1] } == true, "\(log)")
         #expect(log.contains("script done"), "\(log)")
+        // The cursor rectangle followed the caret: right as syllables were committed, back
+        // left when one was deleted.
+        #expect(Set(cursorXs).count >= 3, "\(cursorXs)")
+        #expect(cursorXs.max().map { $0 > cursorXs[0] } == true, "\(cursorXs)")
     }
 
     @Test("A hostile input method: deletion beyond the text, invalid UTF-8, a stale serial, a preedit far wider than the field, a key sent back")
     func hostileInputMethod() throws {
         let long = String(repeating: "가나다라마바사", count: 60)  // 420 clusters: far wider than the field
-        let log = try Self.run(
+        let (log, _) = try Self.run(
             imScript: """
                 wait activate
                 wait surrounding ""

@@ -51,11 +51,11 @@ final class ScriptedInputMethodV2 {
     /// Waits until the latest `surrounding_text` is `text` with the cursor at byte `cursor`;
     /// returns whether it was within `timeout`.
     ///
-    /// A text-input-v3 client holds its state back while the serials disagree: when it
-    /// committed (a cursor rectangle moved) after the `done` this input method answered, its
-    /// next surrounding text waits for the input method's next commit. So, as a real input
-    /// method does on its next event, this one answers a newer `done` with an empty commit at
-    /// that serial (which also ends any preedit) while it waits.
+    /// The protocol lets a text-input-v3 client hold its state back while the serials
+    /// disagree (the demo did, before it sent state as it changes): its surrounding text then
+    /// waits for the input method's next commit. So, as a real input method does on its next
+    /// event, this one answers a newer `done` with an empty commit at that serial (which also
+    /// ends any preedit) while it waits.
     func waitForSurroundingText(_ text: String, cursor: Int, timeout: TimeInterval = 20) -> Bool {
         let expected = "surrounding_text \(cursor) \(cursor) \(text)"
         let deadline = Date().addingTimeInterval(timeout)

@@ -136,6 +136,7 @@ final class TextFieldView: View, TextInput {
         super.layoutSubviews()
         // A new width: keep the caret in view (the whole field redraws anyway, .redraw).
         scrollToCaret()
+        window?.textInputDidChange()  // the caret may have moved on the surface
     }
 
     override func draw(_ rect: CGRect) {
