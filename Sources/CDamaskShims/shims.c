@@ -29,6 +29,12 @@ const struct wl_interface *damask_wl_data_device_manager_interface(void) { retur
 const struct wl_interface *damask_zwp_primary_selection_device_manager_v1_interface(void) {
     return &zwp_primary_selection_device_manager_v1_interface;
 }
+const struct wl_interface *damask_zwp_text_input_manager_v3_interface(void) {
+    return &zwp_text_input_manager_v3_interface;
+}
+const struct wl_interface *damask_zwp_text_input_manager_v1_interface(void) {
+    return &zwp_text_input_manager_v1_interface;
+}
 
 int damask_shm_create(const char *name, size_t size) {
     int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);

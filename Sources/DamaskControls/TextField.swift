@@ -75,7 +75,13 @@ open class TextField: Control, TextInput {
             scrollOffset = 0
             scrollToCaret()
             setNeedsDisplay()
+            window?.textInputDidChange()  // the input method is now told a password
         }
+    }
+    /// What the field holds, told to an input method (``TextContentType``; a secure field
+    /// is told `.password` whatever this says).
+    open var contentType = TextContentType.normal {
+        didSet { if contentType != oldValue { window?.textInputDidChange() } }
     }
 
     /// Half a blink period, in milliseconds.
@@ -196,6 +202,7 @@ open class TextField: Control, TextInput {
         super.layoutSubviews()
         // A new width: keep the caret in view (the whole field redraws anyway, .redraw).
         scrollToCaret()
+        window?.textInputDidChange()  // the caret may have moved on the surface
     }
 
     open override func draw(_ rect: CGRect) {
@@ -311,6 +318,7 @@ open class TextField: Control, TextInput {
         scrollOffset = 0
         scrollToCaret()
         setNeedsDisplay()
+        window?.textInputDidChange()
     }
 
     /// What the field showed before a change: enough to invalidate only what changed.
@@ -361,6 +369,7 @@ open class TextField: Control, TextInput {
         if hadPlaceholder != hasPlaceholder { setNeedsDisplay(textArea) }
         if restartsBlink { restartBlinking() }
         if editor.revision != revisionBefore { sendActions(for: .editingChanged) }
+        window?.textInputDidChange()
     }
 
     /// Scrolls so that the caret is inside the visible text width, and no further than the

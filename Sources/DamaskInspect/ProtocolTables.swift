@@ -269,6 +269,100 @@ enum ProtocolTables {
             events: [
                 WireMessage(name: "preferred_scale", arguments: [.uint], argumentNames: ["scale"], since: 1, isDestructor: false),
             ]),
+        // protocols/input-method-unstable-v1.xml
+        WireInterface(
+            name: "zwp_input_method_context_v1", version: 1,
+            requests: [
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+                WireMessage(name: "commit_string", arguments: [.uint, .string(nullable: false)], argumentNames: ["serial", "text"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_string", arguments: [.uint, .string(nullable: false), .string(nullable: false)], argumentNames: ["serial", "text", "commit"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_styling", arguments: [.uint, .uint, .uint], argumentNames: ["index", "length", "style"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_cursor", arguments: [.int], argumentNames: ["index"], since: 1, isDestructor: false),
+                WireMessage(name: "delete_surrounding_text", arguments: [.int, .uint], argumentNames: ["index", "length"], since: 1, isDestructor: false),
+                WireMessage(name: "cursor_position", arguments: [.int, .int], argumentNames: ["index", "anchor"], since: 1, isDestructor: false),
+                WireMessage(name: "modifiers_map", arguments: [.array], argumentNames: ["map"], since: 1, isDestructor: false),
+                WireMessage(name: "keysym", arguments: [.uint, .uint, .uint, .uint, .uint], argumentNames: ["serial", "time", "sym", "state", "modifiers"], since: 1, isDestructor: false),
+                WireMessage(name: "grab_keyboard", arguments: [.newID("wl_keyboard")], argumentNames: ["keyboard"], since: 1, isDestructor: false),
+                WireMessage(name: "key", arguments: [.uint, .uint, .uint, .uint], argumentNames: ["serial", "time", "key", "state"], since: 1, isDestructor: false),
+                WireMessage(name: "modifiers", arguments: [.uint, .uint, .uint, .uint, .uint], argumentNames: ["serial", "mods_depressed", "mods_latched", "mods_locked", "group"], since: 1, isDestructor: false),
+                WireMessage(name: "language", arguments: [.uint, .string(nullable: false)], argumentNames: ["serial", "language"], since: 1, isDestructor: false),
+                WireMessage(name: "text_direction", arguments: [.uint, .uint], argumentNames: ["serial", "direction"], since: 1, isDestructor: false),
+            ],
+            events: [
+                WireMessage(name: "surrounding_text", arguments: [.string(nullable: false), .uint, .uint], argumentNames: ["text", "cursor", "anchor"], since: 1, isDestructor: false),
+                WireMessage(name: "reset", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "content_type", arguments: [.uint, .uint], argumentNames: ["hint", "purpose"], since: 1, isDestructor: false),
+                WireMessage(name: "invoke_action", arguments: [.uint, .uint], argumentNames: ["button", "index"], since: 1, isDestructor: false),
+                WireMessage(name: "commit_state", arguments: [.uint], argumentNames: ["serial"], since: 1, isDestructor: false),
+                WireMessage(name: "preferred_language", arguments: [.string(nullable: false)], argumentNames: ["language"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_input_method_v1", version: 1,
+            requests: [],
+            events: [
+                WireMessage(name: "activate", arguments: [.newID("zwp_input_method_context_v1")], argumentNames: ["id"], since: 1, isDestructor: false),
+                WireMessage(name: "deactivate", arguments: [.object("zwp_input_method_context_v1", nullable: false)], argumentNames: ["context"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_input_panel_v1", version: 1,
+            requests: [
+                WireMessage(name: "get_input_panel_surface", arguments: [.newID("zwp_input_panel_surface_v1"), .object("wl_surface", nullable: false)], argumentNames: ["id", "surface"], since: 1, isDestructor: false),
+            ],
+            events: []),
+        WireInterface(
+            name: "zwp_input_panel_surface_v1", version: 1,
+            requests: [
+                WireMessage(name: "set_toplevel", arguments: [.object("wl_output", nullable: false), .uint], argumentNames: ["output", "position"], since: 1, isDestructor: false),
+                WireMessage(name: "set_overlay_panel", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+            ],
+            events: []),
+        // protocols/input-method-unstable-v2.xml
+        WireInterface(
+            name: "zwp_input_method_v2", version: 1,
+            requests: [
+                WireMessage(name: "commit_string", arguments: [.string(nullable: false)], argumentNames: ["text"], since: 1, isDestructor: false),
+                WireMessage(name: "set_preedit_string", arguments: [.string(nullable: false), .int, .int], argumentNames: ["text", "cursor_begin", "cursor_end"], since: 1, isDestructor: false),
+                WireMessage(name: "delete_surrounding_text", arguments: [.uint, .uint], argumentNames: ["before_length", "after_length"], since: 1, isDestructor: false),
+                WireMessage(name: "commit", arguments: [.uint], argumentNames: ["serial"], since: 1, isDestructor: false),
+                WireMessage(name: "get_input_popup_surface", arguments: [.newID("zwp_input_popup_surface_v2"), .object("wl_surface", nullable: false)], argumentNames: ["id", "surface"], since: 1, isDestructor: false),
+                WireMessage(name: "grab_keyboard", arguments: [.newID("zwp_input_method_keyboard_grab_v2")], argumentNames: ["keyboard"], since: 1, isDestructor: false),
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: [
+                WireMessage(name: "activate", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "deactivate", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "surrounding_text", arguments: [.string(nullable: false), .uint, .uint], argumentNames: ["text", "cursor", "anchor"], since: 1, isDestructor: false),
+                WireMessage(name: "text_change_cause", arguments: [.uint], argumentNames: ["cause"], since: 1, isDestructor: false),
+                WireMessage(name: "content_type", arguments: [.uint, .uint], argumentNames: ["hint", "purpose"], since: 1, isDestructor: false),
+                WireMessage(name: "done", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "unavailable", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_input_popup_surface_v2", version: 1,
+            requests: [
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: [
+                WireMessage(name: "text_input_rectangle", arguments: [.int, .int, .int, .int], argumentNames: ["x", "y", "width", "height"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_input_method_keyboard_grab_v2", version: 1,
+            requests: [
+                WireMessage(name: "release", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: [
+                WireMessage(name: "keymap", arguments: [.uint, .fd, .uint], argumentNames: ["format", "fd", "size"], since: 1, isDestructor: false),
+                WireMessage(name: "key", arguments: [.uint, .uint, .uint, .uint], argumentNames: ["serial", "time", "key", "state"], since: 1, isDestructor: false),
+                WireMessage(name: "modifiers", arguments: [.uint, .uint, .uint, .uint, .uint], argumentNames: ["serial", "mods_depressed", "mods_latched", "mods_locked", "group"], since: 1, isDestructor: false),
+                WireMessage(name: "repeat_info", arguments: [.int, .int], argumentNames: ["rate", "delay"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_input_method_manager_v2", version: 1,
+            requests: [
+                WireMessage(name: "get_input_method", arguments: [.object("wl_seat", nullable: false), .newID("zwp_input_method_v2")], argumentNames: ["seat", "input_method"], since: 1, isDestructor: false),
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+            ],
+            events: []),
         // protocols/presentation-time.xml
         WireInterface(
             name: "wp_presentation", version: 1,
@@ -325,6 +419,71 @@ enum ProtocolTables {
                 WireMessage(name: "send", arguments: [.string(nullable: false), .fd], argumentNames: ["mime_type", "fd"], since: 1, isDestructor: false),
                 WireMessage(name: "cancelled", arguments: [], argumentNames: [], since: 1, isDestructor: false),
             ]),
+        // protocols/text-input-unstable-v1.xml
+        WireInterface(
+            name: "zwp_text_input_v1", version: 1,
+            requests: [
+                WireMessage(name: "activate", arguments: [.object("wl_seat", nullable: false), .object("wl_surface", nullable: false)], argumentNames: ["seat", "surface"], since: 1, isDestructor: false),
+                WireMessage(name: "deactivate", arguments: [.object("wl_seat", nullable: false)], argumentNames: ["seat"], since: 1, isDestructor: false),
+                WireMessage(name: "show_input_panel", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "hide_input_panel", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "reset", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "set_surrounding_text", arguments: [.string(nullable: false), .uint, .uint], argumentNames: ["text", "cursor", "anchor"], since: 1, isDestructor: false),
+                WireMessage(name: "set_content_type", arguments: [.uint, .uint], argumentNames: ["hint", "purpose"], since: 1, isDestructor: false),
+                WireMessage(name: "set_cursor_rectangle", arguments: [.int, .int, .int, .int], argumentNames: ["x", "y", "width", "height"], since: 1, isDestructor: false),
+                WireMessage(name: "set_preferred_language", arguments: [.string(nullable: false)], argumentNames: ["language"], since: 1, isDestructor: false),
+                WireMessage(name: "commit_state", arguments: [.uint], argumentNames: ["serial"], since: 1, isDestructor: false),
+                WireMessage(name: "invoke_action", arguments: [.uint, .uint], argumentNames: ["button", "index"], since: 1, isDestructor: false),
+            ],
+            events: [
+                WireMessage(name: "enter", arguments: [.object("wl_surface", nullable: false)], argumentNames: ["surface"], since: 1, isDestructor: false),
+                WireMessage(name: "leave", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "modifiers_map", arguments: [.array], argumentNames: ["map"], since: 1, isDestructor: false),
+                WireMessage(name: "input_panel_state", arguments: [.uint], argumentNames: ["state"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_string", arguments: [.uint, .string(nullable: false), .string(nullable: false)], argumentNames: ["serial", "text", "commit"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_styling", arguments: [.uint, .uint, .uint], argumentNames: ["index", "length", "style"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_cursor", arguments: [.int], argumentNames: ["index"], since: 1, isDestructor: false),
+                WireMessage(name: "commit_string", arguments: [.uint, .string(nullable: false)], argumentNames: ["serial", "text"], since: 1, isDestructor: false),
+                WireMessage(name: "cursor_position", arguments: [.int, .int], argumentNames: ["index", "anchor"], since: 1, isDestructor: false),
+                WireMessage(name: "delete_surrounding_text", arguments: [.int, .uint], argumentNames: ["index", "length"], since: 1, isDestructor: false),
+                WireMessage(name: "keysym", arguments: [.uint, .uint, .uint, .uint, .uint], argumentNames: ["serial", "time", "sym", "state", "modifiers"], since: 1, isDestructor: false),
+                WireMessage(name: "language", arguments: [.uint, .string(nullable: false)], argumentNames: ["serial", "language"], since: 1, isDestructor: false),
+                WireMessage(name: "text_direction", arguments: [.uint, .uint], argumentNames: ["serial", "direction"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_text_input_manager_v1", version: 1,
+            requests: [
+                WireMessage(name: "create_text_input", arguments: [.newID("zwp_text_input_v1")], argumentNames: ["id"], since: 1, isDestructor: false),
+            ],
+            events: []),
+        // protocols/text-input-unstable-v3.xml
+        WireInterface(
+            name: "zwp_text_input_v3", version: 1,
+            requests: [
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+                WireMessage(name: "enable", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "disable", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+                WireMessage(name: "set_surrounding_text", arguments: [.string(nullable: false), .int, .int], argumentNames: ["text", "cursor", "anchor"], since: 1, isDestructor: false),
+                WireMessage(name: "set_text_change_cause", arguments: [.uint], argumentNames: ["cause"], since: 1, isDestructor: false),
+                WireMessage(name: "set_content_type", arguments: [.uint, .uint], argumentNames: ["hint", "purpose"], since: 1, isDestructor: false),
+                WireMessage(name: "set_cursor_rectangle", arguments: [.int, .int, .int, .int], argumentNames: ["x", "y", "width", "height"], since: 1, isDestructor: false),
+                WireMessage(name: "commit", arguments: [], argumentNames: [], since: 1, isDestructor: false),
+            ],
+            events: [
+                WireMessage(name: "enter", arguments: [.object("wl_surface", nullable: false)], argumentNames: ["surface"], since: 1, isDestructor: false),
+                WireMessage(name: "leave", arguments: [.object("wl_surface", nullable: false)], argumentNames: ["surface"], since: 1, isDestructor: false),
+                WireMessage(name: "preedit_string", arguments: [.string(nullable: true), .int, .int], argumentNames: ["text", "cursor_begin", "cursor_end"], since: 1, isDestructor: false),
+                WireMessage(name: "commit_string", arguments: [.string(nullable: true)], argumentNames: ["text"], since: 1, isDestructor: false),
+                WireMessage(name: "delete_surrounding_text", arguments: [.uint, .uint], argumentNames: ["before_length", "after_length"], since: 1, isDestructor: false),
+                WireMessage(name: "done", arguments: [.uint], argumentNames: ["serial"], since: 1, isDestructor: false),
+            ]),
+        WireInterface(
+            name: "zwp_text_input_manager_v3", version: 1,
+            requests: [
+                WireMessage(name: "destroy", arguments: [], argumentNames: [], since: 1, isDestructor: true),
+                WireMessage(name: "get_text_input", arguments: [.newID("zwp_text_input_v3"), .object("wl_seat", nullable: false)], argumentNames: ["id", "seat"], since: 1, isDestructor: false),
+            ],
+            events: []),
         // protocols/viewporter.xml
         WireInterface(
             name: "wp_viewporter", version: 1,

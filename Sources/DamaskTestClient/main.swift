@@ -34,6 +34,8 @@ import Foundation
 //                                 (KEYSYM in hex; MS since start; TEXT to the end of the line)
 //   touch began|moved|ended|cancelled ID X Y
 //   seat pointer,keyboard,touch   a seat's devices at start and after every change (or "none")
+//   text TEXT                     after an input method's update (command `text-input on`
+//                                 makes the view a text input: MarkableView+TextInput.swift)
 //
 // With `--decorated` the window has client-side decorations (DecoratedWindow): a title bar
 // with close, maximize and minimize buttons, a shadow with resize handles, and Ctrl+Q. It
@@ -63,6 +65,9 @@ final class MarkableView: View {
     static let marks = [Color(hex: "#FF0000")!, Color(hex: "#00FF00")!, Color(hex: "#0000FF")!]
     private(set) var marked: [(CGRect, Color)] = []
     private var nextMark = 0
+    /// The text an input method composes into, once `text-input on` made the view take it.
+    var editor = EditableText()
+    var takesInputMethod = false
 
     override var canBecomeFirstResponder: Bool { true }
 
@@ -279,6 +284,9 @@ final class TestClient {
             // Answers after the next display pass: everything sent before has been presented
             // (a change waiting for a frame callback included).
             window.afterNextDisplay { [unowned self] in emit("settled \(self.window.frameCount)") }
+        case "text-input" where words.count == 2:
+            view.takesInputMethod = words[1] == "on"
+            window.textInputDidChange()
         case "bad-scale":
             surface.sendInvalidBufferScaleForTesting()
         case "fullscreen" where words.count == 2:

@@ -56,9 +56,15 @@ import Foundation
     /// surface that is opaque everywhere may present buffers without alpha. The window sets
     /// it before every present that follows a change (``OpaqueArea``). The default ignores it.
     func setOpaqueRegion(_ region: Region)
+    /// The window's first responder changed, or a ``TextInput`` responder's text, caret or
+    /// content type did (``Window/textInputDidChange()``): a surface that speaks a
+    /// text-input protocol tells the input method. The default ignores it.
+    func textInputStateDidChange()
 }
 
 extension Surface {
+    public func textInputStateDidChange() {}
+
     /// Presents `buffer` without asking for a frame callback.
     public func present(_ buffer: SurfaceBuffer, damage: Region) {
         present(buffer, damage: damage, requestingFrame: false)

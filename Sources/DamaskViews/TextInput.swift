@@ -1,15 +1,37 @@
 import DamaskGraphics
+import Foundation
 
 /// A responder that holds text the user edits (a text field).
 ///
 /// What the window's first responder shows to code that is not its owner: input scripts'
 /// `expect text` check reads ``text`` from the window's first responder when it adopts this
-/// protocol, and their `ime` commands hand it input method updates. Main-actor, like every
-/// responder.
+/// protocol, their `ime` commands hand it input method updates, and a text-input protocol
+/// (zwp_text_input_v1/v3, in DamaskWayland) reads ``surroundingText``,
+/// ``textInputCursorRect`` and ``textContentType`` to tell the compositor's input method
+/// about it. An adopter calls ``Window/textInputDidChange()`` after each change of these
+/// (an edit, a caret move, a scroll), so the input method learns it without polling.
+/// Main-actor, like every responder.
 @MainActor public protocol TextInput: AnyObject {
     /// The text as the user sees it now, with an input method's preedit inline (not
     /// including text whose paste is still on its way).
     var text: String { get }
+
+    /// Whether an input method should compose into this responder now (the default: yes).
+    var acceptsInputMethod: Bool { get }
+
+    /// The text around the caret without the preedit (see ``SurroundingText``); nil when
+    /// the responder does not tell it (the default).
+    var surroundingText: SurroundingText? { get }
+
+    /// The caret (or the preedit's cursor) in window points: where an input method puts its
+    /// candidate window. The default is nil (not told).
+    var textInputCursorRect: CGRect? { get }
+
+    /// What the text is (password, number…); the default is ``TextContentType/normal``.
+    var textContentType: TextContentType { get }
+
+    /// Whether an input method's preedit is shown now (the default: no).
+    var hasMarkedText: Bool { get }
 
     /// Applies what an input method asks (a preedit, a commit, a deletion around the
     /// caret), as a text-input protocol's `done` event makes it current. The default
@@ -18,5 +40,10 @@ import DamaskGraphics
 }
 
 extension TextInput {
+    public var acceptsInputMethod: Bool { true }
+    public var surroundingText: SurroundingText? { nil }
+    public var textInputCursorRect: CGRect? { nil }
+    public var textContentType: TextContentType { .normal }
+    public var hasMarkedText: Bool { false }
     public func applyInputMethodUpdate(_ update: InputMethodUpdate) {}
 }

@@ -69,5 +69,13 @@ extension Window {
     func focusDidChange() {
         if let view = focusedView { focusAnchor = view }
         focusRing.update(in: self)
+        surface.textInputStateDidChange()
+    }
+
+    /// A ``TextInput`` responder's text, caret, scroll or content type changed: the surface
+    /// tells an input method (a text-input protocol's surrounding text and cursor
+    /// rectangle). Cheap when no input method listens.
+    public func textInputDidChange() {
+        surface.textInputStateDidChange()
     }
 }

@@ -33,6 +33,8 @@ public final class WaylandConnection {
         static let decorationManager: UInt32 = 1
         static let dataDeviceManager: UInt32 = 3
         static let primarySelectionManager: UInt32 = 1
+        static let textInputManagerV3: UInt32 = 1
+        static let textInputManagerV1: UInt32 = 1
     }
 
     /// The `wl_display`; valid until `close()`.
@@ -55,6 +57,10 @@ public final class WaylandConnection {
     public private(set) var dataDeviceManager: OpaquePointer?
     /// The `zwp_primary_selection_device_manager_v1`, if offered. Owned by the connection.
     public private(set) var primarySelectionManager: OpaquePointer?
+    /// The `zwp_text_input_manager_v3` (GNOME, wlroots, KDE), if offered. Owned by the connection.
+    public private(set) var textInputManagerV3: OpaquePointer?
+    /// The `zwp_text_input_manager_v1` (Weston), if offered. Owned by the connection.
+    public private(set) var textInputManagerV1: OpaquePointer?
     /// The `wl_shm` pixel formats the compositor advertised (`WL_SHM_FORMAT_*` values).
     public private(set) var shmFormats: Set<UInt32> = []
     /// The interfaces and versions the compositor advertised, by interface name.
@@ -213,6 +219,9 @@ public final class WaylandConnection {
         if let dataDeviceManager { wl_data_device_manager_destroy(dataDeviceManager) }
         if let primarySelectionManager { zwp_primary_selection_device_manager_v1_destroy(primarySelectionManager) }
         (dataDeviceManager, primarySelectionManager) = (nil, nil)
+        if let textInputManagerV3 { zwp_text_input_manager_v3_destroy(textInputManagerV3) }
+        if let textInputManagerV1 { zwp_text_input_manager_v1_destroy(textInputManagerV1) }  // no destructor request: local only
+        (textInputManagerV3, textInputManagerV1) = (nil, nil)
         if let decorationManager { zxdg_decoration_manager_v1_destroy(decorationManager) }
         if let presentation { wp_presentation_destroy(presentation) }
         if let fractionalScaleManager { wp_fractional_scale_manager_v1_destroy(fractionalScaleManager) }
@@ -441,6 +450,14 @@ public final class WaylandConnection {
                 name, damask_zwp_primary_selection_device_manager_v1_interface(), offered,
                 SupportedVersion.primarySelectionManager).0
             for seat in inputSeats.values { seat.attachSelections() }
+        case "zwp_text_input_manager_v3":
+            textInputManagerV3 = bind(
+                name, damask_zwp_text_input_manager_v3_interface(), offered, SupportedVersion.textInputManagerV3).0
+            for seat in inputSeats.values { seat.attachTextInput() }
+        case "zwp_text_input_manager_v1":
+            textInputManagerV1 = bind(
+                name, damask_zwp_text_input_manager_v1_interface(), offered, SupportedVersion.textInputManagerV1).0
+            for seat in inputSeats.values { seat.attachTextInput() }
         case "wl_output":
             let (proxy, version) = bind(name, damask_wl_output_interface(), offered, SupportedVersion.output)
             if let proxy {
@@ -455,6 +472,7 @@ public final class WaylandConnection {
                 let seat = WaylandSeat(connection: self, registryName: name, proxy: proxy, version: version)
                 inputSeats[name] = seat
                 seat.attachSelections()
+                seat.attachTextInput()
                 onSeatAdded?(name, proxy, version)
             }
         default:

@@ -171,6 +171,7 @@ public final class WaylandKeyboard {
         focus = key
         pressedKeys = Set(keys.compactMap(Self.xkbKeycode(evdev:)))
         send(.keyboardFocus(true))
+        seat.textInput.keyboardFocusDidChange(to: key)
     }
 
     private func loseFocus() {
@@ -185,8 +186,10 @@ public final class WaylandKeyboard {
             }
         }
         deliveredKeys.removeAll()
-        if focus != nil { send(.keyboardFocus(false)) }
+        let hadFocus = focus != nil
+        if hadFocus { send(.keyboardFocus(false)) }
         focus = nil
+        if hadFocus { seat.textInput.keyboardFocusDidChange(to: nil) }
     }
 
     private func key(_ evdevCode: UInt32, pressed: Bool, time: UInt32) {

@@ -31,6 +31,9 @@ public final class WaylandSeat {
     public private(set) var clipboard: WaylandSelection?
     /// The seat's primary selection, where the compositor offers one.
     public private(set) var primarySelection: WaylandSelection?
+    /// The seat's text input (zwp_text_input_v3 or v1), where the compositor offers one:
+    /// how an input method composes into the focused text field.
+    private(set) lazy var textInput = TextInputSession(seat: self)
     /// The serial of the latest key press, button press or keyboard enter on this seat:
     /// what setting a selection must carry.
     public internal(set) var latestInputSerial: UInt32 = 0
@@ -49,6 +52,7 @@ public final class WaylandSeat {
 
     /// Releases the devices (the seat went away or the connection closes). Idempotent.
     func destroy() {
+        textInput.destroy()
         clipboard?.destroy()
         primarySelection?.destroy()
         (clipboard, primarySelection) = (nil, nil)
@@ -60,6 +64,17 @@ public final class WaylandSeat {
     func attachSelections() {
         if clipboard == nil { clipboard = WaylandSelection(kind: .clipboard, seat: self) }
         if primarySelection == nil { primarySelection = WaylandSelection(kind: .primarySelection, seat: self) }
+    }
+
+    /// Creates the text-input object once a text-input manager is bound (v3 preferred over
+    /// v1; managers and seats may be announced in any order).
+    func attachTextInput() {
+        guard textInput.binding == nil else { return }
+        if let manager = connection.textInputManagerV3 {
+            textInput.attach(TextInputV3(manager: manager, seat: proxy, session: textInput))
+        } else if let manager = connection.textInputManagerV1 {
+            textInput.attach(TextInputV1(manager: manager, seat: proxy, session: textInput))
+        }
     }
 
     /// The selection of `kind`, if the compositor offers it.

@@ -155,6 +155,12 @@ extension WaylandSurface {
         delegate?.surface(self, didReceive: event)
     }
 
+    /// The window's first responder or its text field's state changed: every seat's text
+    /// input whose focus is on this surface tells its input method.
+    public func textInputStateDidChange() {
+        for seat in connection.inputSeats.values { seat.textInput.stateMayHaveChanged(on: self) }
+    }
+
     /// The pointer left because its device went away: the window sees a leave.
     func pointerDidLeave() {
         delegate?.surface(self, didReceive: .pointer(PointerEvent(kind: .exited, location: .zero)))

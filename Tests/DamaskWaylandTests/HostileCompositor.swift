@@ -33,12 +33,12 @@ final class HostileCompositor {
         let root = PrivateCompositor.packageRoot.path
         let directory = try makeTemporaryDirectory(prefix: "damask-hostile-build")
         var command = "set -e; cd '\(directory)'; "
-        for name in ["xdg-shell", "viewporter", "fractional-scale-v1"] {
+        for name in ["xdg-shell", "viewporter", "fractional-scale-v1", "text-input-unstable-v3"] {
             command += "wayland-scanner server-header '\(root)/protocols/\(name).xml' \(name)-server-protocol.h; "
             command += "wayland-scanner private-code '\(root)/protocols/\(name).xml' \(name)-protocol.c; "
         }
         command += "gcc -Wall -Wextra -Werror -I. -o hostile-compositor '\(root)/Tests/Hostile/hostile-compositor.c' "
-            + "xdg-shell-protocol.c viewporter-protocol.c fractional-scale-v1-protocol.c "
+            + "xdg-shell-protocol.c viewporter-protocol.c fractional-scale-v1-protocol.c text-input-unstable-v3-protocol.c "
             + "$(pkg-config --cflags --libs wayland-server xkbcommon)"
         let result = try PrivateCompositor.run("/bin/sh", ["-c", command])
         guard result.status == 0 else { throw CompositorError.didNotStart("building hostile-compositor: \(result.output)") }

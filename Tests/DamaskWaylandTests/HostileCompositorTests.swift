@@ -63,6 +63,34 @@ struct HostileCompositorTests {
         return client.standardError
     }
 
+    // MARK: - Text input (issue 29)
+
+    @Test("An input method over zwp_text_input_v3: updates applied at done (a stale serial too), a commit that is not UTF-8 rejected whole, events after disable dropped")
+    func textInputV3() throws {
+        let compositor = try HostileCompositor("text-input-v3")
+        let client = try ClientProcess(Self.testClient, [], environment: compositor.clientEnvironment)
+        try #require(compositor.waitForReport("focused") != nil, "\(compositor.process.outputLines) \(client.standardError)")
+        client.send("text-input on")
+        try #require(
+            compositor.waitForReport("composed") != nil,
+            "client: \(client.outputLines) compositor: \(compositor.process.outputLines)")
+        let texts = client.outputLines.filter { $0.hasPrefix("text ") }
+        // 하 (preedit) → 한 (commit) → 한ㄱ (preedit at a stale done) → 한글: the update
+        // that was not UTF-8 changed nothing (the preedit ㄱ stayed until 글 replaced it).
+        #expect(texts == ["text 하", "text 한", "text 한ㄱ", "text 한글"], "\(texts)")
+        let commits = compositor.process.outputLines.filter { $0.hasPrefix("commit ") && $0.contains("enabled 1") }
+        #expect(commits.contains { $0.hasSuffix("surrounding \"한글\" 6 6") }, "\(commits)")
+        #expect(commits.contains { $0.hasSuffix("surrounding \"한\" 3 3") }, "the preedit is not surrounding text: \(commits)")
+
+        client.send("text-input off")
+        try #require(compositor.waitForReport("sent after disable") != nil, "\(compositor.process.outputLines)")
+        // The client acknowledged a configure sent after the late events: it has read them.
+        #expect(compositor.waitForReport("alive") != nil, "\(compositor.process.outputLines)")
+        let after = client.outputLines.filter { $0.hasPrefix("text ") }
+        #expect(after == texts, "events after disable were applied: \(after)")
+        quit(client, compositor)
+    }
+
     // MARK: - Key codes (rows 1 and 2)
 
     @Test("wl_keyboard.key with codes 0xFFFFFFF7…0xFFFFFFFF after a valid keymap is dropped, not a trap")

@@ -11,8 +11,10 @@ final class PrivateCompositor {
         /// Headless Weston; `seat` gives it a seat with a pointer and a keyboard that send no
         /// events (`scripts/with-weston --seat`), so that windows get keyboard focus and
         /// with it the selections.
-        case weston(scale: Int = 1, size: String = "800x600", seat: Bool = false)
-        case westonX11(display: String, size: String = "800x600")
+        /// `inputMethod`: the program Weston runs as its input method client
+        /// (`scripts/with-weston --input-method`); none when nil.
+        case weston(scale: Int = 1, size: String = "800x600", seat: Bool = false, inputMethod: String? = nil)
+        case westonX11(display: String, size: String = "800x600", inputMethod: String? = nil)
         case gnome(size: String = "800x600")
     }
 
@@ -43,12 +45,13 @@ final class PrivateCompositor {
         var arguments: [String]
         var environment = base ?? ProcessInfo.processInfo.environment
         switch kind {
-        case .weston(let scale, let size, let seat):
+        case .weston(let scale, let size, let seat, let inputMethod):
             executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
             arguments = ["--scale", "\(scale)", "--size", size] + (seat ? ["--seat"] : [])
-        case .westonX11(let display, let size):
+                + (inputMethod.map { ["--input-method", $0] } ?? [])
+        case .westonX11(let display, let size, let inputMethod):
             executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
-            arguments = ["--x11", "--size", size]
+            arguments = ["--x11", "--size", size] + (inputMethod.map { ["--input-method", $0] } ?? [])
             environment["DISPLAY"] = display
         case .gnome(let size):
             executable = Self.packageRoot.appendingPathComponent("scripts/with-gnome").path

@@ -27,6 +27,14 @@
  *   data-device V             (wl_data_device_manager offered at version V) the seat is
  *                             removed; prints "data device released" if the client sends
  *                             wl_data_device.release (a protocol error below version 2)
+ *   text-input-v3             (zwp_text_input_manager_v3 offered) keyboard and text-input
+ *                             focus, "focused"; then an input method's events, one step per
+ *                             client commit once enabled: preedit "하", commit "한", a preedit
+ *                             "ㄱ" whose done carries a stale serial, a commit that is not
+ *                             UTF-8 followed by commit "글" ("composed"); after the client
+ *                             disables, a commit "late" and a preedit, then the alive check.
+ *                             Every client commit prints "commit N enabled E surrounding
+ *                             "TEXT" CURSOR ANCHOR".
  *
  * After the scenario it sends a configure; the client's next commit proves it is still
  * processing events and prints "alive W H MAXPIXELS" (the last buffer's size, the largest
@@ -52,6 +60,7 @@
 #include "xdg-shell-server-protocol.h"
 #include "viewporter-server-protocol.h"
 #include "fractional-scale-v1-server-protocol.h"
+#include "text-input-unstable-v3-server-protocol.h"
 
 struct state {
 	struct wl_display *display;
@@ -65,6 +74,14 @@ struct state {
 	struct wl_resource *xdg_surface;
 	struct wl_resource *toplevel;
 	struct wl_resource *keyboard;
+	/* text-input-v3: the client's text input, its committed and pending state, the
+	 * commits counted, and the scenario's step. */
+	struct wl_resource *text_input;
+	int text_input_enabled, text_input_pending_enabled;
+	char *surrounding, *pending_surrounding;
+	uint32_t surrounding_cursor, surrounding_anchor, pending_cursor, pending_anchor;
+	uint32_t text_input_commits;
+	int text_input_step;
 	struct wl_resource *output;
 	struct wl_resource *fractional;
 	struct wl_list frame_callbacks; /* wl_resource links, fired by frame_timer */
@@ -761,6 +778,163 @@ bind_fractional_manager(struct wl_client *client, void *data, uint32_t version, 
 	wl_resource_set_implementation(resource, &fractional_manager_implementation, NULL, NULL);
 }
 
+/* MARK: - Text input v3 (scenario text-input-v3) */
+
+static void
+text_input_enable(struct wl_client *client, struct wl_resource *resource)
+{
+	(void)client; (void)resource;
+	state.text_input_pending_enabled = 1;
+}
+
+static void
+text_input_disable(struct wl_client *client, struct wl_resource *resource)
+{
+	(void)client; (void)resource;
+	state.text_input_pending_enabled = 0;
+}
+
+static void
+text_input_set_surrounding_text(struct wl_client *client, struct wl_resource *resource, const char *text,
+				int32_t cursor, int32_t anchor)
+{
+	(void)client; (void)resource;
+	free(state.pending_surrounding);
+	state.pending_surrounding = strdup(text);
+	state.pending_cursor = (uint32_t)cursor;
+	state.pending_anchor = (uint32_t)anchor;
+}
+
+static void
+text_input_ignore_uint(struct wl_client *client, struct wl_resource *resource, uint32_t value)
+{
+	(void)client; (void)resource; (void)value;
+}
+
+static void
+text_input_set_content_type(struct wl_client *client, struct wl_resource *resource, uint32_t hint, uint32_t purpose)
+{
+	(void)client; (void)resource; (void)hint; (void)purpose;
+}
+
+static void
+text_input_set_cursor_rectangle(struct wl_client *client, struct wl_resource *resource, int32_t x, int32_t y,
+				int32_t width, int32_t height)
+{
+	(void)client; (void)resource; (void)x; (void)y; (void)width; (void)height;
+}
+
+static void request_alive(void);
+
+/* Plays the input method's next step after the client's commit. */
+static void
+text_input_play(void)
+{
+	struct wl_resource *input = state.text_input;
+	uint32_t serial = state.text_input_commits;
+	if (!state.text_input_enabled) {
+		if (state.text_input_step == 4) {
+			/* Events after disable: the client must drop them. */
+			zwp_text_input_v3_send_commit_string(input, "late");
+			zwp_text_input_v3_send_done(input, serial);
+			zwp_text_input_v3_send_preedit_string(input, "x", 1, 1);
+			zwp_text_input_v3_send_done(input, serial);
+			state.text_input_step = 5;
+			say("sent after disable");
+			request_alive();
+		}
+		return;
+	}
+	switch (state.text_input_step) {
+	case 0:
+		zwp_text_input_v3_send_preedit_string(input, "\xed\x95\x98", 3, 3); /* 하 */
+		zwp_text_input_v3_send_done(input, serial);
+		break;
+	case 1:
+		zwp_text_input_v3_send_commit_string(input, "\xed\x95\x9c"); /* 한 */
+		zwp_text_input_v3_send_done(input, serial);
+		break;
+	case 2:
+		/* A done whose serial is behind the client's commits: still applied. */
+		zwp_text_input_v3_send_preedit_string(input, "\xe3\x84\xb1", 3, 3); /* ㄱ */
+		zwp_text_input_v3_send_done(input, serial - 1);
+		break;
+	case 3:
+		/* Not UTF-8: the whole update is rejected; the next one applies. */
+		zwp_text_input_v3_send_commit_string(input, "\xff\xfe");
+		zwp_text_input_v3_send_done(input, serial);
+		zwp_text_input_v3_send_commit_string(input, "\xea\xb8\x80"); /* 글 */
+		zwp_text_input_v3_send_done(input, serial);
+		break;
+	case 4:
+		say("composed");
+		return;
+	default:
+		return;
+	}
+	state.text_input_step++;
+}
+
+static void
+text_input_commit(struct wl_client *client, struct wl_resource *resource)
+{
+	(void)client; (void)resource;
+	state.text_input_commits++;
+	state.text_input_enabled = state.text_input_pending_enabled;
+	if (state.pending_surrounding) {
+		free(state.surrounding);
+		state.surrounding = state.pending_surrounding;
+		state.pending_surrounding = NULL;
+		state.surrounding_cursor = state.pending_cursor;
+		state.surrounding_anchor = state.pending_anchor;
+	}
+	say("commit %u enabled %d surrounding \"%s\" %u %u", state.text_input_commits, state.text_input_enabled,
+	    state.surrounding ? state.surrounding : "", state.surrounding_cursor, state.surrounding_anchor);
+	text_input_play();
+}
+
+static const struct zwp_text_input_v3_interface text_input_implementation = {
+	.destroy = destroy_resource,
+	.enable = text_input_enable,
+	.disable = text_input_disable,
+	.set_surrounding_text = text_input_set_surrounding_text,
+	.set_text_change_cause = text_input_ignore_uint,
+	.set_content_type = text_input_set_content_type,
+	.set_cursor_rectangle = text_input_set_cursor_rectangle,
+	.commit = text_input_commit,
+};
+
+static void
+text_input_destroyed(struct wl_resource *resource)
+{
+	if (state.text_input == resource)
+		state.text_input = NULL;
+}
+
+static void
+text_input_manager_get_text_input(struct wl_client *client, struct wl_resource *resource, uint32_t id,
+				  struct wl_resource *seat)
+{
+	(void)seat;
+	struct wl_resource *input =
+		wl_resource_create(client, &zwp_text_input_v3_interface, wl_resource_get_version(resource), id);
+	wl_resource_set_implementation(input, &text_input_implementation, NULL, text_input_destroyed);
+	state.text_input = input;
+}
+
+static const struct zwp_text_input_manager_v3_interface text_input_manager_implementation = {
+	.destroy = destroy_resource,
+	.get_text_input = text_input_manager_get_text_input,
+};
+
+static void
+bind_text_input_manager(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	(void)data;
+	struct wl_resource *manager = wl_resource_create(client, &zwp_text_input_manager_v3_interface, version, id);
+	wl_resource_set_implementation(manager, &text_input_manager_implementation, NULL, NULL);
+}
+
 /* MARK: - Scenarios */
 
 static int
@@ -849,6 +1023,15 @@ play_scenario(void)
 		state.output_global = NULL;
 		say("unplugged");
 		request_alive();
+	} else if (is("text-input-v3")) {
+		if (!state.text_input) {
+			say("error no text input");
+			exit(3);
+		}
+		send_keymap(0);
+		send_enter(NULL, 0);
+		zwp_text_input_v3_send_enter(state.text_input, state.surface);
+		say("focused");
 	} else if (is("data-device")) {
 		/* The client releases its seat's devices, the data device among them. */
 		wl_global_destroy(state.seat_global);
@@ -921,6 +1104,8 @@ main(int argc, char **argv)
 		wl_global_create(state.display, &wl_data_device_manager_interface,
 				 (int)strtol(argument(0, "3"), NULL, 10), NULL, bind_data_device_manager);
 	state.output_global = wl_global_create(state.display, &wl_output_interface, 3, NULL, bind_output);
+	if (is("text-input-v3"))
+		wl_global_create(state.display, &zwp_text_input_manager_v3_interface, 1, NULL, bind_text_input_manager);
 	if (is("preferred-scale")) {
 		wl_global_create(state.display, &wp_viewporter_interface, 1, NULL, bind_viewporter);
 		wl_global_create(state.display, &wp_fractional_scale_manager_v1_interface, 1, NULL,

@@ -24,6 +24,8 @@ const struct wl_interface *damask_wp_presentation_interface(void);
 const struct wl_interface *damask_zxdg_decoration_manager_v1_interface(void);
 const struct wl_interface *damask_wl_data_device_manager_interface(void);
 const struct wl_interface *damask_zwp_primary_selection_device_manager_v1_interface(void);
+const struct wl_interface *damask_zwp_text_input_manager_v3_interface(void);
+const struct wl_interface *damask_zwp_text_input_manager_v1_interface(void);
 
 // MARK: - Shared memory
 

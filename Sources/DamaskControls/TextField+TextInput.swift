@@ -1,0 +1,24 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// The field as an input method sees it (``TextInput``): the text around the caret without
+/// the preedit, the caret in window points, and its content type. Edits, caret moves and
+/// scrolls call ``Window/textInputDidChange()``, so a text-input protocol learns of each one.
+///
+/// A secure field (``TextField/isSecureTextEntry``) is a password to the input method
+/// whatever ``TextField/contentType`` says, and tells it no surrounding text.
+extension TextField {
+    public var surroundingText: SurroundingText? {
+        isSecureTextEntry ? nil : editor.surroundingText()
+    }
+
+    public var textInputCursorRect: CGRect? {
+        guard window != nil else { return nil }
+        return convert(cursorRect, to: nil)
+    }
+
+    public var textContentType: TextContentType { isSecureTextEntry ? .password : contentType }
+
+    public var hasMarkedText: Bool { editor.markedRange != nil }
+}

@@ -1,0 +1,165 @@
+import DamaskGraphics
+import DamaskViews
+import Foundation
+
+/// Connects one seat's text-input protocol object (``TextInputBinding``: zwp_text_input_v3
+/// or v1) with the text field that has focus, so that an input method (IBus, Fcitx) can
+/// compose into it.
+///
+/// The rules, whichever the protocol:
+/// - enabled while the seat's text-input focus (v3 `enter`; v1 the keyboard focus) is on a
+///   surface whose window's first responder is a ``TextInput`` that accepts an input
+///   method; disabled when that ends (blur, another responder, `leave`);
+/// - what the field shows (surrounding text, caret rectangle, content type) is sent when it
+///   changes: ``Window/textInputDidChange()`` reaches here through the surface, no polling;
+/// - an update the input method makes current (v3 `done`, v1 each event) is applied to the
+///   field as one ``InputMethodUpdate``; updates that arrive while disabled are dropped;
+/// - on `leave` and on disable the field's preedit is removed.
+///
+/// Owned by its ``WaylandSeat``, which calls ``destroy()`` before it goes.
+@MainActor
+final class TextInputSession {
+    unowned let seat: WaylandSeat
+    private(set) var binding: (any TextInputBinding)?
+    /// The surface the text-input focus is on, by `wl_surface` address (v3: `enter`; v1:
+    /// the keyboard focus).
+    private var focusKey: Int?
+    /// The responder the input method composes into while enabled.
+    private weak var target: (any TextInput)?
+    /// What was sent last while enabled.
+    private var sent: TextInputState?
+    /// Set while an update from the input method is being applied: the changes it makes
+    /// are sent afterwards, with cause `inputMethod`.
+    private var isApplying = false
+    /// How many updates from the input method were applied and dropped (for tests and the
+    /// debug log).
+    private(set) var appliedCount = 0
+    private(set) var droppedCount = 0
+
+    init(seat: WaylandSeat) {
+        self.seat = seat
+    }
+
+    /// Starts speaking through `binding` (the connection bound a text-input manager).
+    func attach(_ binding: any TextInputBinding) {
+        self.binding = binding
+        refresh(cause: .other)
+    }
+
+    /// Ends the protocol object. Idempotent.
+    func destroy() {
+        binding?.destroy()
+        binding = nil
+        target = nil
+        sent = nil
+    }
+
+    // MARK: Focus
+
+    /// The protocol's `enter` (v3) or the keyboard's (v1, when the binding follows it).
+    func focusDidEnter(surfaceKey: Int) {
+        focusKey = surfaceKey
+        refresh(cause: .other)
+    }
+
+    /// The protocol's `leave` (v3) or the keyboard's (v1): the focus is gone; the preedit
+    /// goes with it. After a v3 `leave` the compositor ignores requests, so nothing is sent.
+    func focusDidLeave(sendsDisable: Bool) {
+        focusKey = nil
+        endComposition()
+        if sendsDisable, binding?.isEnabled == true { binding?.disable() }
+        sent = nil
+    }
+
+    /// The seat's keyboard focus moved (to `surfaceKey`, or away when nil).
+    func keyboardFocusDidChange(to surfaceKey: Int?) {
+        guard binding?.followsKeyboardFocus == true else { return }
+        if let surfaceKey {
+            focusDidEnter(surfaceKey: surfaceKey)
+        } else {
+            focusDidLeave(sendsDisable: true)
+        }
+    }
+
+    /// The compositor ended the activation itself (v1 `leave`): the preedit goes; a later
+    /// keyboard enter or responder change activates again.
+    func bindingWasDeactivated() {
+        endComposition()
+        sent = nil
+    }
+
+    // MARK: State
+
+    /// A surface's window changed its first responder or its text field's state.
+    func stateMayHaveChanged(on surface: WaylandSurface) {
+        guard let key = surface.surfaceProxy.map({ Int(bitPattern: $0) }), key == focusKey else { return }
+        refresh(cause: .other)
+    }
+
+    /// Enables, disables or sends what changed, so that the protocol matches the focused
+    /// responder.
+    private func refresh(cause: TextChangeCause) {
+        guard let binding, !isApplying else { return }
+        let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
+        let responder = (surface?.delegate as? Window)?.firstResponder as? any TextInput
+        guard let surface, let proxy = surface.surfaceProxy, let responder, responder.acceptsInputMethod else {
+            if binding.isEnabled {
+                endComposition()
+                binding.disable()
+            }
+            target = nil
+            sent = nil
+            return
+        }
+        let state = TextInputState(of: responder)
+        if !binding.isEnabled || target !== responder {
+            if binding.isEnabled, let old = target, old !== responder {
+                binding.disable()  // another field: a fresh enable, as GTK does
+            }
+            target = responder
+            binding.enable(on: proxy, state: state)
+            sent = state
+            return
+        }
+        if let sent, sent != state {
+            binding.send(state, previous: sent, cause: cause)
+            self.sent = state
+        }
+    }
+
+    // MARK: Updates from the input method
+
+    /// Applies an update the input method made current (v3 `done`, v1 `preedit_string` or
+    /// `commit_string`), if the text input is enabled on a responder; else drops it.
+    func apply(_ update: InputMethodUpdate) {
+        guard binding?.isEnabled == true, let target else {
+            droppedCount += 1
+            return
+        }
+        isApplying = true
+        target.applyInputMethodUpdate(update)
+        isApplying = false
+        appliedCount += 1
+        refresh(cause: .inputMethod)
+    }
+
+    /// Counts an update the binding dropped (stale, disabled or not UTF-8).
+    func drop() {
+        droppedCount += 1
+    }
+
+    /// Delivers a key an input method sends back (v1 `keysym`: a key it did not use) to the
+    /// focused surface, as the keyboard would.
+    func deliverKey(_ event: KeyEvent) {
+        guard let focusKey, let surface = seat.connection.surface(forKey: focusKey) else { return }
+        surface.deliver(.key(event), from: seat)
+    }
+
+    /// Removes the field's preedit, if it shows one.
+    private func endComposition() {
+        guard let target, target.hasMarkedText else { return }
+        isApplying = true
+        target.applyInputMethodUpdate(InputMethodUpdate())
+        isApplying = false
+    }
+}

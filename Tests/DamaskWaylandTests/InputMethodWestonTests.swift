@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// zwp_text_input_v1 end to end: headless Weston 10 with a seat (so the demo's window gets
+/// keyboard focus, which Weston's text input needs) runs the tests' own input method
+/// (``ScriptedInputMethod``) as its `[input-method]`; the demo's text field is focused by
+/// its script and read back with `expect text`, while the input method's log shows what
+/// the field told it (surrounding text, content type, commit_state serials, resets).
+@Suite("Input methods under Weston (zwp_text_input_v1)", .serialized, .exclusive, .integration)
+struct InputMethodWestonTests {
+    /// Runs the demo on a Weston whose input method plays `imScript`; the demo plays
+    /// `demoScript` and must pass. Returns the input method's log and the x of every
+    /// cursor rectangle the demo sent (Weston's protocol log).
+    static func run(imScript: String, demoScript: String) throws -> (log: [String], cursorXs: [Int]) {
+        let executable = try ScriptedInputMethod.executable()
+        let inputMethod = try ScriptedInputMethod(script: imScript)
+        defer { inputMethod.remove() }
+        let weston = try PrivateCompositor(.weston(seat: true, inputMethod: executable), environment: inputMethod.environment())
+        defer { weston.stop() }
+        #expect(inputMethod.waitForLine("ready"), "the input method never bound: \(inputMethod.log)")
+        let demo = try DemoRun.run(["--speed", "fast"], script: demoScript, environment: weston.clientEnvironment, timeout: 90)
+        defer { demo.removeDirectory() }
+        #expect(demo.status == 0, "\(demo.output)\ninput method: \(inputMethod.log)")
+        let cursorXs = weston.logLines(containing: ".set_cursor_rectangle(").compactMap { line in
+            line.split(separator: "(").last.flatMap { Int($0.split(separator: ",")[0]) }
+        }
+        return (inputMethod.log, cursorXs)
+    }
+
+    @Test("Composition through Weston's input method: preedit shown inline, commits inserted, a deletion around the caret, surrounding text sent after each")
+    func composesKorean() throws {
+        let (log, cursorXs) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                preedit "ㅎ"
+                preedit "하" cursor 3
+                commit "한"
+                wait surrounding "한"
+                preedit "구" cursor 0
+                commit "국"
+                wait surrounding "한국"
+                delete -3 3
+                commit ""
+                wait surrounding "한"
+                commit "글"
+                wait surrounding "한글"
+                preedit "ㅁ"
+                """,
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "한글ㅁ"
+                key Escape
+                click 300 180
+                expect text "한글"
+
+                """)
+        // The field told the input method its text after each commit (the byte offsets
+        // are UTF-8: 한 is 3 bytes), its content type, and increasing commit_state serials.
+        #expect(log.contains("surrounding \"한\" 3 3"), "\(log)")
+        #expect(log.contains("surrounding \"한국\" 6 6"), "\(log)")
+        #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
+        #expect(log.contains("content_type 0 0"), "\(log)")
+        let serials = log.compactMap { $0.hasPrefix("commit_state ") ? UInt32($0.dropFirst(13)) : nil }
+        #expect(serials.count >= 4 && serials == serials.sorted(), "\(log)")
+        // Escape ends editing: the field deactivated the text input (the preedit ㅁ went, the
+        // second expect shows), and the click activated it again.
+        let activations = log.indices.filter { log[$0] == "activate" }
+        let deactivations = log.indices.filter { log[$0] == "deactivate" }
+        #expect(activations.count >= 2, "\(log)")
+        #expect(deactivations.first.map { $0 > activations[0] && $0 < activations[1] } == true, "\(log)")
+        #expect(log.contains("script done"), "\(log)")
+        // The cursor rectangle followed the caret: right as syllables were committed, back
+        // left when one was deleted.
+        #expect(Set(cursorXs).count >= 3, "\(cursorXs)")
+        #expect(cursorXs.max().map { $0 > cursorXs[0] } == true, "\(cursorXs)")
+    }
+
+    @Test("A hostile input method: deletion beyond the text, invalid UTF-8, a stale serial, a preedit far wider than the field, a key sent back")
+    func hostileInputMethod() throws {
+        let long = String(repeating: "가나다라마바사", count: 60)  // 420 clusters: far wider than the field
+        let (log, _) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                commit "ab"
+                wait surrounding "ab"
+                delete -1000 2000
+                commit "c"
+                wait surrounding "c"
+                commit "\\xff\\xfeX"
+                serial-offset -100
+                commit "stale"
+                serial-offset 0
+                preedit "\(long)" cursor 0
+                commit "가"
+                wait surrounding "c가"
+                key 0x64
+                wait surrounding "c가d"
+                """,
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "c가d"
+
+                """)
+        // A key the input method sends back is a change it did not make: a reset precedes it.
+        let keyStep = try #require(log.firstIndex { $0.hasPrefix("step 15:") }, "\(log)")
+        #expect(log[keyStep...].contains("reset"), "\(log)")
+        #expect(log.contains("script done"), "\(log)")
+    }
+}

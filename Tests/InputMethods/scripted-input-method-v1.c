@@ -1,0 +1,305 @@
+/*
+ * The tests' own input method for zwp_input_method_v1 (Weston 10's `[input-method] path=`):
+ * it plays an exact sequence of preedit, commit, delete and key events from a script, and
+ * logs every event the compositor sends it, so that tests can check what a text field told
+ * its input method (surrounding text, content type, commit_state serials, resets).
+ *
+ *   DAMASK_TEST_IM_SCRIPT=FILE DAMASK_TEST_IM_LOG=FILE scripted-input-method-v1
+ *
+ * Weston launches it with WAYLAND_SOCKET. Script lines (# comments, blank lines ignored):
+ *
+ *   wait activate               until the next `activate` (a text field was activated)
+ *   wait surrounding "TEXT"     until the latest surrounding text is exactly TEXT
+ *   wait deactivate             until the next `deactivate`
+ *   preedit "TEXT" [cursor N]   preedit_cursor(N) if given, then preedit_string
+ *   commit "TEXT"               commit_string
+ *   delete INDEX LENGTH         delete_surrounding_text (INDEX bytes from the caret)
+ *   key KEYSYM                  keysym press and release (decimal or 0x hex)
+ *   serial-offset N             later events carry the latest commit_state serial + N
+ *
+ * Strings take \" \\ and \xNN escapes (\xNN writes that byte: invalid UTF-8 on purpose).
+ * Log lines: "activate", "deactivate", "surrounding \"TEXT\" CURSOR ANCHOR",
+ * "content_type HINT PURPOSE", "commit_state SERIAL", "reset", "step N: LINE", "script done",
+ * and "error: …" (then exit 1) for a bad script, naming FILE:LINE.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wayland-client.h>
+
+#include "input-method-unstable-v1-client-protocol.h"
+
+enum kind { WAIT_ACTIVATE, WAIT_SURROUNDING, WAIT_DEACTIVATE, PREEDIT, COMMIT, DELETE, KEY, SERIAL_OFFSET };
+
+struct step {
+    enum kind kind;
+    char *text;      /* owned; WAIT_SURROUNDING, PREEDIT, COMMIT */
+    long a, b;       /* cursor (or -1) / index, length / keysym / offset */
+    int line;
+    char *source;    /* owned: the line as written, for the log */
+};
+
+static struct step *steps;
+static int step_count, next_step;
+static FILE *log_file;
+static struct zwp_input_method_v1 *input_method;
+static struct zwp_input_method_context_v1 *context; /* the active context, owned here */
+static uint32_t serial;
+static long serial_offset;
+static char *surrounding; /* owned */
+static int activations, deactivations, activations_waited, deactivations_waited;
+
+static void say(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vfprintf(log_file, format, args);
+    va_end(args);
+    fputc('\n', log_file);
+    fflush(log_file);
+}
+
+static void fail(const char *path, int line, const char *what) {
+    say("error: %s:%d: %s", path, line, what);
+    fprintf(stderr, "scripted-input-method-v1: %s:%d: %s\n", path, line, what);
+    exit(1);
+}
+
+/* Reads a quoted string at *cursor into a new buffer; NULL if malformed. */
+static char *quoted(char **cursor) {
+    char *p = *cursor;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p != '"') return NULL;
+    p++;
+    char *out = malloc(strlen(p) + 1), *o = out;
+    while (*p && *p != '"') {
+        if (*p == '\\') {
+            p++;
+            if (*p == 'x' && p[1] && p[2]) {
+                char hex[3] = {p[1], p[2], 0};
+                char *end;
+                long byte = strtol(hex, &end, 16);
+                if (*end || byte == 0) { free(out); return NULL; }
+                *o++ = (char)byte;
+                p += 3;
+                continue;
+            }
+            if (*p != '"' && *p != '\\') { free(out); return NULL; }
+        }
+        *o++ = *p++;
+    }
+    if (*p != '"') { free(out); return NULL; }
+    *o = 0;
+    *cursor = p + 1;
+    return out;
+}
+
+static int word(char **cursor, const char *expected) {
+    char *p = *cursor;
+    while (*p == ' ' || *p == '\t') p++;
+    size_t n = strlen(expected);
+    if (strncmp(p, expected, n) != 0 || (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != '\n')) return 0;
+    *cursor = p + n;
+    return 1;
+}
+
+static int number(char **cursor, long *value) {
+    char *end;
+    errno = 0;
+    *value = strtol(*cursor, &end, 0);
+    if (end == *cursor || errno) return 0;
+    *cursor = end;
+    return 1;
+}
+
+static int at_end(char *p) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return *p == 0;
+}
+
+static void load(const char *path) {
+    FILE *file = fopen(path, "r");
+    if (!file) fail(path, 0, strerror(errno));
+    char buffer[8192];
+    int line = 0;
+    while (fgets(buffer, sizeof buffer, file)) {
+        line++;
+        char *p = buffer;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '#' || at_end(p)) continue;
+        struct step step = {.a = -1, .line = line};
+        step.source = strdup(p);
+        step.source[strcspn(step.source, "\r\n")] = 0;
+        if (word(&p, "wait")) {
+            if (word(&p, "activate")) step.kind = WAIT_ACTIVATE;
+            else if (word(&p, "deactivate")) step.kind = WAIT_DEACTIVATE;
+            else if (word(&p, "surrounding")) {
+                step.kind = WAIT_SURROUNDING;
+                if (!(step.text = quoted(&p))) fail(path, line, "wait surrounding needs a quoted string");
+            } else fail(path, line, "wait takes activate, deactivate or surrounding \"TEXT\"");
+        } else if (word(&p, "preedit")) {
+            step.kind = PREEDIT;
+            if (!(step.text = quoted(&p))) fail(path, line, "preedit needs a quoted string");
+            if (word(&p, "cursor") && !number(&p, &step.a)) fail(path, line, "cursor needs a number");
+        } else if (word(&p, "commit")) {
+            step.kind = COMMIT;
+            if (!(step.text = quoted(&p))) fail(path, line, "commit needs a quoted string");
+        } else if (word(&p, "delete")) {
+            step.kind = DELETE;
+            if (!number(&p, &step.a) || !number(&p, &step.b) || step.b < 0) fail(path, line, "delete needs INDEX LENGTH");
+        } else if (word(&p, "key")) {
+            step.kind = KEY;
+            if (!number(&p, &step.a) || step.a < 0) fail(path, line, "key needs a keysym");
+        } else if (word(&p, "serial-offset")) {
+            step.kind = SERIAL_OFFSET;
+            if (!number(&p, &step.a)) fail(path, line, "serial-offset needs a number");
+        } else {
+            fail(path, line, "unknown command");
+        }
+        if (!at_end(p)) fail(path, line, "unexpected text at the end of the line");
+        steps = realloc(steps, sizeof *steps * (size_t)(step_count + 1));
+        steps[step_count++] = step;
+    }
+    fclose(file);
+}
+
+static uint32_t event_serial(void) { return serial + (uint32_t)serial_offset; }
+
+/* Runs steps until one waits for something that has not happened yet. */
+static void run(struct wl_display *display) {
+    while (next_step < step_count) {
+        struct step *step = &steps[next_step];
+        switch (step->kind) {
+        case WAIT_ACTIVATE:
+            if (activations <= activations_waited) return;
+            activations_waited++;
+            break;
+        case WAIT_DEACTIVATE:
+            if (deactivations <= deactivations_waited) return;
+            deactivations_waited++;
+            break;
+        case WAIT_SURROUNDING:
+            if (!surrounding || strcmp(surrounding, step->text) != 0) return;
+            break;
+        case PREEDIT:
+            if (!context) return;
+            if (step->a >= 0) zwp_input_method_context_v1_preedit_cursor(context, (int32_t)step->a);
+            zwp_input_method_context_v1_preedit_string(context, event_serial(), step->text, "");
+            break;
+        case COMMIT:
+            if (!context) return;
+            zwp_input_method_context_v1_commit_string(context, event_serial(), step->text);
+            break;
+        case DELETE:
+            if (!context) return;
+            zwp_input_method_context_v1_delete_surrounding_text(context, (int32_t)step->a, (uint32_t)step->b);
+            break;
+        case KEY:
+            if (!context) return;
+            zwp_input_method_context_v1_keysym(context, event_serial(), 0, (uint32_t)step->a, WL_KEYBOARD_KEY_STATE_PRESSED, 0);
+            zwp_input_method_context_v1_keysym(context, event_serial(), 0, (uint32_t)step->a, WL_KEYBOARD_KEY_STATE_RELEASED, 0);
+            break;
+        case SERIAL_OFFSET:
+            serial_offset = step->a;
+            break;
+        }
+        say("step %d: %s", step->line, step->source);
+        next_step++;
+        if (next_step == step_count) say("script done");
+    }
+    wl_display_flush(display);
+}
+
+static void handle_surrounding(void *data, struct zwp_input_method_context_v1 *c, const char *text, uint32_t cursor,
+                               uint32_t anchor) {
+    (void)data; (void)c;
+    free(surrounding);
+    surrounding = strdup(text ? text : "");
+    say("surrounding \"%s\" %u %u", surrounding, cursor, anchor);
+}
+
+static void handle_reset(void *data, struct zwp_input_method_context_v1 *c) {
+    (void)data; (void)c;
+    say("reset");
+}
+
+static void handle_content_type(void *data, struct zwp_input_method_context_v1 *c, uint32_t hint, uint32_t purpose) {
+    (void)data; (void)c;
+    say("content_type %u %u", hint, purpose);
+}
+
+static void handle_invoke_action(void *data, struct zwp_input_method_context_v1 *c, uint32_t button, uint32_t index) {
+    (void)data; (void)c; (void)button; (void)index;
+}
+
+static void handle_commit_state(void *data, struct zwp_input_method_context_v1 *c, uint32_t new_serial) {
+    (void)data; (void)c;
+    serial = new_serial;
+    say("commit_state %u", new_serial);
+}
+
+static void handle_preferred_language(void *data, struct zwp_input_method_context_v1 *c, const char *language) {
+    (void)data; (void)c; (void)language;
+}
+
+static const struct zwp_input_method_context_v1_listener context_listener = {
+    handle_surrounding, handle_reset, handle_content_type, handle_invoke_action, handle_commit_state,
+    handle_preferred_language,
+};
+
+static void handle_activate(void *data, struct zwp_input_method_v1 *im, struct zwp_input_method_context_v1 *c) {
+    (void)data; (void)im;
+    if (context) zwp_input_method_context_v1_destroy(context);
+    context = c;
+    serial = 0;
+    free(surrounding);
+    surrounding = NULL;
+    zwp_input_method_context_v1_add_listener(context, &context_listener, NULL);
+    activations++;
+    say("activate");
+}
+
+static void handle_deactivate(void *data, struct zwp_input_method_v1 *im, struct zwp_input_method_context_v1 *c) {
+    (void)data; (void)im;
+    if (c == context) context = NULL;
+    zwp_input_method_context_v1_destroy(c);
+    deactivations++;
+    say("deactivate");
+}
+
+static const struct zwp_input_method_v1_listener input_method_listener = {handle_activate, handle_deactivate};
+
+static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
+    (void)data; (void)version;
+    if (strcmp(interface, zwp_input_method_v1_interface.name) == 0) {
+        input_method = wl_registry_bind(registry, name, &zwp_input_method_v1_interface, 1);
+        zwp_input_method_v1_add_listener(input_method, &input_method_listener, NULL);
+    }
+}
+
+static void global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+    (void)data; (void)registry; (void)name;
+}
+
+static const struct wl_registry_listener registry_listener = {global, global_remove};
+
+int main(void) {
+    const char *script = getenv("DAMASK_TEST_IM_SCRIPT"), *log_path = getenv("DAMASK_TEST_IM_LOG");
+    log_file = log_path ? fopen(log_path, "a") : stderr;
+    if (!log_file) { perror(log_path); return 1; }
+    if (!script) fail("(DAMASK_TEST_IM_SCRIPT unset)", 0, "no script");
+    load(script);
+    struct wl_display *display = wl_display_connect(NULL);
+    if (!display) { say("error: cannot connect"); return 1; }
+    struct wl_registry *registry = wl_display_get_registry(display);
+    wl_registry_add_listener(registry, &registry_listener, NULL);
+    wl_display_roundtrip(display);
+    if (!input_method) { say("error: no zwp_input_method_v1 (not Weston's input method client?)"); return 1; }
+    say("ready");
+    run(display);
+    while (wl_display_dispatch(display) != -1) run(display);
+    say("disconnected");
+    return 0;
+}
