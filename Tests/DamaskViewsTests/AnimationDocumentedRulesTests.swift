@@ -145,7 +145,7 @@ extension ViewsTests {
         func discreteKeyTimesOutsideTheRulesAreRefused() async {
             let h = Harness()
             let view = await settledView(h)
-            let before = Layer.animationProblemCount
+            let before = h.window.statistics.animationProblemCount
             let onePerValue = KeyframeAnimation(keyPath: "opacity")
             onePerValue.calculationMode = .discrete
             onePerValue.values = [0.2, 0.8]
@@ -156,7 +156,7 @@ extension ViewsTests {
             notToOne.values = [0.2, 0.8]
             notToOne.keyTimes = [0, 0.5, 0.9]
             view.layer.add(notToOne, forKey: "b")
-            #expect(Layer.animationProblemCount == before + 2)
+            #expect(h.window.statistics.animationProblemCount == before + 2)
             #expect(view.layer.animationKeys() == nil)
         }
     }
