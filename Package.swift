@@ -105,6 +105,10 @@ let package = Package(
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
         .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
 
+        // Child processes and private compositors: spawned in their own process group, every
+        // wait bounded (the tests' TestProcess and PrivateCompositor, and damask-bench).
+        .target(name: "DamaskProcess", swiftSettings: strictSettings),
+
         // MARK: Applications.
         .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
         .executableTarget(
@@ -116,7 +120,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "CDamaskInspectScan", "CPixman", "CCairo"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "DamaskProcess", "CDamaskInspectScan", "CPixman", "CCairo"],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose
@@ -174,7 +178,7 @@ let package = Package(
             name: "DamaskWaylandTests",
             dependencies: [
                 "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo",
-                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport",
+                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess",
             ],
             swiftSettings: strictSettings),
     ],

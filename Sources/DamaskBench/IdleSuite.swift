@@ -1,3 +1,4 @@
+import DamaskProcess
 import Foundation
 
 /// Wake-ups, commits and CPU time of a real Damask window process under a private Weston:
@@ -289,8 +290,9 @@ import Foundation
     /// wakes it, so it is made outside the measured interval; an animating client's reply
     /// includes the frames it drew meanwhile, which is at most one or two either side).
     private static func counts(of client: ChildProcess) throws -> (commits: Int, frames: Int) {
-        client.send("c")
-        guard let line = client.line(startingWith: "commits ", timeout: 5) else {
+        let start = client.lines.count  // the reply to this query, not an earlier one
+        client.write("c")
+        guard let line = client.waitForLine(from: start, timeout: 5, where: { $0.hasPrefix("commits ") })?.line else {
             throw BenchError.helper("the bench client did not report its commit count")
         }
         let words = line.split(separator: " ")

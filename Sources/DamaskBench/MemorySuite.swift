@@ -1,5 +1,6 @@
 import DamaskGraphics
 import DamaskViews
+import DamaskProcess
 import Foundation
 
 /// Peak RSS and shm bytes of real window processes, and backing-store bytes of a tree in
