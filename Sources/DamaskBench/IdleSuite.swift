@@ -224,7 +224,7 @@ import Foundation
     /// as skipped.
     private func measurePeer(_ peer: String, name: String, glRenderer: Bool, placement: Placement, seconds: Double) throws {
         do {
-            let weston = try WestonSession(size: "1024x768", glRenderer: glRenderer)
+            let weston = try PrivateCompositor.benchWeston(size: "1024x768", glRenderer: glRenderer)
             defer { weston.stop() }
             let client = try ChildProcess(peer, [], environment: weston.clientEnvironment)
             defer { client.stop() }
@@ -255,7 +255,7 @@ import Foundation
 
     /// Starts the client of `item` under its own Weston and measures it for `seconds`.
     private func measure(_ item: Case, seconds: Double) throws -> Measurement {
-        let weston = try WestonSession(size: "1024x768", glRenderer: item.glRenderer)
+        let weston = try PrivateCompositor.benchWeston(size: "1024x768", glRenderer: item.glRenderer)
         defer { weston.stop() }
         let client = try ChildProcess(
             ChildProcess.benchExecutable, ["client", "--size", "640x480"] + item.arguments,

@@ -18,7 +18,7 @@ import Foundation
             report.skip("memory (processes)", reason: "--offscreen")
             return
         }
-        let weston = try WestonSession(size: "3840x2160")
+        let weston = try PrivateCompositor.benchWeston(size: "3840x2160")
         defer { weston.stop() }
         let directory = URL(fileURLWithPath: ChildProcess.benchExecutable).deletingLastPathComponent()
         let demo = directory.appendingPathComponent("damask-demo").path

@@ -21,6 +21,9 @@ public final class ChildProcess: @unchecked Sendable {
     public let arguments: [String]
     /// Its process id, which is also its process group id.
     public let pid: pid_t
+    /// `CLOCK_REALTIME` read just before `posix_spawn` (the clock Weston's log timestamps
+    /// come from), so a measurement can start at the program's `exec`.
+    public let spawnedAt: timespec
 
     private let condition = NSCondition()
     private var outputLines: [String] = []
@@ -75,6 +78,9 @@ public final class ChildProcess: @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        spawnedAt = now
         let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         // The child has its copies; the parent keeps only its own ends.
         close(input.read)

@@ -10,8 +10,9 @@ public final class PrivateCompositor {
     public enum Kind {
         /// Headless Weston; `seat` gives it a seat with a pointer and a keyboard that send no
         /// events (`scripts/with-weston --seat`), so that windows get keyboard focus and
-        /// with it the selections.
-        case weston(scale: Int = 1, size: String = "800x600", seat: Bool = false)
+        /// with it the selections; `glRenderer` swaps the pixman renderer for the GL one
+        /// (`scripts/with-weston --gl`).
+        case weston(scale: Int = 1, size: String = "800x600", seat: Bool = false, glRenderer: Bool = false)
         case westonX11(display: String, size: String = "800x600")
         case gnome(size: String = "800x600")
     }
@@ -35,23 +36,29 @@ public final class PrivateCompositor {
     public let pid: Int32
 
     private let script: ChildProcess
+    /// The package checkout whose scripts this compositor runs.
+    private let root: URL
 
-    /// Starts the compositor; `environment` (default: this process's) is the script's.
-    public init(_ kind: Kind, environment base: [String: String]? = nil) throws {
+    /// Starts the compositor; `environment` (default: this process's) is the script's, and
+    /// `root` the package checkout whose `scripts/` start it (default: ``packageRoot``).
+    public init(
+        _ kind: Kind, environment base: [String: String]? = nil, packageRoot root: URL = PrivateCompositor.packageRoot
+    ) throws {
+        self.root = root
         let report = #"echo "$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY|$XDG_RUNTIME_DIR|${DAMASK_WESTON_LOG:-$DAMASK_MUTTER_LOG}|${DAMASK_WESTON_PID:-$DAMASK_MUTTER_PID}"; exec cat >/dev/null"#
         let executable: String
         var arguments: [String]
         var environment = base ?? ProcessInfo.processInfo.environment
         switch kind {
-        case .weston(let scale, let size, let seat):
-            executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
-            arguments = ["--scale", "\(scale)", "--size", size] + (seat ? ["--seat"] : [])
+        case .weston(let scale, let size, let seat, let glRenderer):
+            executable = root.appendingPathComponent("scripts/with-weston").path
+            arguments = ["--scale", "\(scale)", "--size", size] + (seat ? ["--seat"] : []) + (glRenderer ? ["--gl"] : [])
         case .westonX11(let display, let size):
-            executable = Self.packageRoot.appendingPathComponent("scripts/with-weston").path
+            executable = root.appendingPathComponent("scripts/with-weston").path
             arguments = ["--x11", "--size", size]
             environment["DISPLAY"] = display
         case .gnome(let size):
-            executable = Self.packageRoot.appendingPathComponent("scripts/with-gnome").path
+            executable = root.appendingPathComponent("scripts/with-gnome").path
             arguments = ["--size", size]
         }
         script = try ChildProcess(executable, arguments + ["--", "sh", "-c", report], environment: environment)
@@ -131,7 +138,7 @@ public final class PrivateCompositor {
     /// Takes a Weston screenshot of the whole output into `path`.
     public func screenshot(to path: String) throws {
         let result = try ChildProcess.run(
-            Self.packageRoot.appendingPathComponent("scripts/screenshot").path, [path],
+            root.appendingPathComponent("scripts/screenshot").path, [path],
             environment: clientEnvironment, timeout: 30)
         guard result.status == 0 else { throw CompositorError.screenshotFailed(result.output) }
     }
