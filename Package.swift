@@ -103,10 +103,10 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
-        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
+        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "DamaskProcess", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
 
         // Child processes and private compositors: spawned in their own process group, every
-        // wait bounded (the tests' TestProcess and PrivateCompositor, and damask-bench).
+        // wait bounded (the tests' TestProcess and PrivateCompositor, damask-bench, damask-inspect).
         .target(name: "DamaskProcess", swiftSettings: strictSettings),
 
         // MARK: Applications.

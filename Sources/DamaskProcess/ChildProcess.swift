@@ -1,11 +1,13 @@
 import Foundation
 
-/// The one way the integration tests run a program: spawned in a process group of its own,
-/// its stdout collected line by line and its stderr as text, its stdin open for commands,
-/// and every wait bounded by a deadline after which the whole group is killed.
+/// The one way the package runs a program (the integration tests, `damask-bench`,
+/// `damask-inspect`): spawned in a process group of its own, its stdout collected line by
+/// line and its stderr as text, its stdin open for commands, and every wait bounded by a
+/// deadline after which the whole group is killed.
 ///
 /// ``run(_:_:environment:timeout:)`` runs a program to completion; the initializer starts
-/// one that the test talks to. A program that cannot be started, or that ends before it
+/// one that the test talks to; ``attached(_:environment:)`` starts one on this process's
+/// own terminal and in its process group, with nothing collected. A program that cannot be started, or that ends before it
 /// says what a test waits for, is reported with its path, arguments and what it printed
 /// (``ChildProcessError``).
 ///
@@ -19,8 +21,12 @@ public final class ChildProcess: @unchecked Sendable {
     public let executable: String
     /// Its arguments.
     public let arguments: [String]
-    /// Its process id, which is also its process group id.
+    /// Its process id, which is also its process group id unless it was started
+    /// ``attached(_:environment:)``.
     public let pid: pid_t
+    /// Whether the program leads a process group of its own (started with pipes), which
+    /// signals go to; otherwise they go to the program alone.
+    private let ownsGroup: Bool
     /// `CLOCK_REALTIME` read just before `posix_spawn` (the clock Weston's log timestamps
     /// come from), so a measurement can start at the program's `exec`.
     public let spawnedAt: timespec
@@ -39,36 +45,75 @@ public final class ChildProcess: @unchecked Sendable {
     ///
     /// - Parameter mergingErrors: whether stderr goes into the stdout lines (as a terminal
     ///   would interleave them) instead of ``standardError``.
-    public init(
+    public convenience init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
         mergingErrors: Bool = false
     ) throws {
+        try self.init(executable, arguments, environment: environment, streams: .pipes(mergingErrors: mergingErrors))
+    }
+
+    /// Starts `command` (its first word searched in `PATH`) in `environment`, sharing this
+    /// process's stdin, stdout, stderr and process group: a program run for a user at a
+    /// terminal (`damask-inspect`'s client), which reads and prints there and is signalled
+    /// with it. Nothing it prints is collected; ``signalGroup(_:)`` and ``kill(grace:)``
+    /// signal the program alone.
+    public static func attached(_ command: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+        precondition(!command.isEmpty, "a command needs a program")
+        return try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, streams: .inherited)
+    }
+
+    /// How the program's standard streams and process group are set up.
+    private enum Streams {
+        /// Three pipes read and written here, in a process group of its own.
+        case pipes(mergingErrors: Bool)
+        /// This process's own streams and process group; the executable searched in `PATH`.
+        case inherited
+    }
+
+    private init(_ executable: String, _ arguments: [String], environment: [String: String]?, streams: Streams) throws {
         self.executable = executable
         self.arguments = arguments
-        _ = Self.brokenPipesIgnored
-        let input = try Self.makePipe(), output = try Self.makePipe()
-        let errors = mergingErrors ? output : try Self.makePipe()
+        let mergingErrors: Bool
+        let pipes: (input: (read: Int32, write: Int32), output: (read: Int32, write: Int32), errors: (read: Int32, write: Int32))?
+        switch streams {
+        case .pipes(let merging):
+            mergingErrors = merging
+            _ = Self.brokenPipesIgnored
+            let input = try Self.makePipe(), output = try Self.makePipe()
+            let errors = merging ? output : try Self.makePipe()
+            pipes = (input, output, errors)
+        case .inherited:
+            mergingErrors = false
+            pipes = nil
+        }
+        ownsGroup = pipes != nil
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        if let pipes {
+            posix_spawn_file_actions_adddup2(&actions, pipes.input.read, 0)
+            posix_spawn_file_actions_adddup2(&actions, pipes.output.write, 1)
+            posix_spawn_file_actions_adddup2(&actions, pipes.errors.write, 2)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A group of its own, so that a deadline kills the program's children too; default
-        // signal dispositions and an empty mask, whatever the spawning thread had.
+        // With pipes, a group of its own, so that a deadline kills the program's children
+        // too; always default signal dispositions and an empty mask, whatever the spawning
+        // thread had.
         var defaults = sigset_t(), empty = sigset_t()
         sigfillset(&defaults)
         sigemptyset(&empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        if ownsGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let environment = environment ?? ProcessInfo.processInfo.environment
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -81,24 +126,37 @@ public final class ChildProcess: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         spawnedAt = now
-        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        // The child has its copies; the parent keeps only its own ends.
-        close(input.read)
-        close(output.write)
-        if !mergingErrors { close(errors.write) }
+        let spawned = pipes == nil
+            ? posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+            : posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        if let pipes {
+            // The child has its copies; the parent keeps only its own ends.
+            close(pipes.input.read)
+            close(pipes.output.write)
+            if !mergingErrors { close(pipes.errors.write) }
+            if spawned != 0 {
+                close(pipes.input.write)
+                close(pipes.output.read)
+                if !mergingErrors { close(pipes.errors.read) }
+            }
+        }
         guard spawned == 0 else {
-            close(input.write)
-            close(output.read)
-            if !mergingErrors { close(errors.read) }
             throw ChildProcessError.couldNotStart(
                 program: ([executable] + arguments).joined(separator: " "),
                 reason: String(cString: strerror(spawned)))
         }
         pid = child
-        inputDescriptor = input.write
-        errorEnded = mergingErrors  // no separate stderr to read
-        startReader(output.read, isOutput: true)
-        if !mergingErrors { startReader(errors.read, isOutput: false) }
+        if let pipes {
+            inputDescriptor = pipes.input.write
+            errorEnded = mergingErrors  // no separate stderr to read
+            startReader(pipes.output.read, isOutput: true)
+            if !mergingErrors { startReader(pipes.errors.read, isOutput: false) }
+        } else {
+            // Nothing to read or write: its streams are this process's.
+            inputDescriptor = -1
+            outputEnded = true
+            errorEnded = true
+        }
         startWaiter()
     }
 
@@ -290,11 +348,15 @@ public final class ChildProcess: @unchecked Sendable {
         terminationSignal == nil ? .exit : .uncaughtSignal
     }
 
-    /// Sends `signal` to the whole process group.
+    /// Sends `signal` to the whole process group (to the program alone when it was started
+    /// ``attached(_:environment:)``).
     public func signalGroup(_ signal: Int32) {
         guard isRunning else { return }
-        Glibc.kill(-pid, signal)
+        Glibc.kill(signalTarget, signal)
     }
+
+    /// Where signals go: the program's group, or the program alone when it shares ours.
+    private var signalTarget: pid_t { ownsGroup ? -pid : pid }
 
     /// Ends the whole process group: SIGTERM, then SIGKILL after `grace` seconds; waits
     /// until the program is reaped and what it printed has been read (up to 2 s for the end
@@ -305,13 +367,13 @@ public final class ChildProcess: @unchecked Sendable {
             waitForEndOfOutput(timeout: 2)
             return
         }
-        Glibc.kill(-pid, SIGTERM)
+        Glibc.kill(signalTarget, SIGTERM)
         if waitForExit(timeout: grace) == nil && isRunning {
-            Glibc.kill(-pid, SIGKILL)
+            Glibc.kill(signalTarget, SIGKILL)
             while isRunning { waitForExit(timeout: 1) }
         }
         // Children that outlived the program in its group go too.
-        Glibc.kill(-pid, SIGKILL)
+        if ownsGroup { Glibc.kill(-pid, SIGKILL) }
     }
 
     // MARK: Running to completion
