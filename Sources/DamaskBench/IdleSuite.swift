@@ -63,15 +63,14 @@ import Foundation
 
         /// Pins every thread of `pid` to `cpu` with util-linux's `taskset`.
         private static func pin(_ pid: Int32, to cpu: Int) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-            process.arguments = ["-a", "-p", "-c", String(cpu), String(pid)]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { throw BenchError.helper("taskset cannot run: \(error)") }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw BenchError.helper("taskset could not pin process \(pid) to CPU \(cpu)")
+            let result: ChildProcess.Result
+            do {
+                result = try ChildProcess.run("/usr/bin/taskset", ["-a", "-p", "-c", String(cpu), String(pid)], timeout: 30)
+            } catch {
+                throw BenchError.helper("taskset cannot run: \(error)")
+            }
+            guard result.status == 0 else {
+                throw BenchError.helper("taskset could not pin process \(pid) to CPU \(cpu): \(result.output)")
             }
         }
     }

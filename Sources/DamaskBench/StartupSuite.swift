@@ -106,18 +106,14 @@ import Foundation
             return
         }
         let listed = Set(list.split(separator: "\n").map(String.init))
-        let nm = Process()
-        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
-        nm.arguments = ["--defined-only", demoPath]
-        let pipe = Pipe()
-        nm.standardOutput = pipe
-        nm.standardError = FileHandle.nullDevice
-        try nm.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        nm.waitUntilExit()
-        guard nm.terminationStatus == 0 else { throw BenchError.helper("nm --defined-only \(demoPath) failed") }
+        let nm = try ChildProcess("/usr/bin/nm", ["--defined-only", demoPath])
+        nm.closeInput()
+        guard nm.waitForExit(timeout: 120) == 0 else {
+            nm.kill()
+            throw BenchError.helper("nm --defined-only \(demoPath) failed: \(nm.standardError)")
+        }
         var defined = Set<String>()
-        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+        for line in nm.lines {
             let fields = line.split(separator: " ")
             if fields.count == 3 { defined.insert(String(fields[2])) }
         }
