@@ -108,7 +108,11 @@ let package = Package(
             swiftSettings: strictSettings),
 
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.
-        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
+        .target(name: "DamaskInspect", dependencies: ["DamaskGraphics", "DamaskProcess", "CDamaskShmGuard", "CDamaskInspectScan"], swiftSettings: strictSettings),
+
+        // Child processes and private compositors: spawned in their own process group, every
+        // wait bounded (the tests' TestProcess and PrivateCompositor, damask-bench, damask-inspect).
+        .target(name: "DamaskProcess", swiftSettings: strictSettings),
 
         // MARK: Applications.
         .executableTarget(name: "DamaskInspectTool", dependencies: ["DamaskInspect"], swiftSettings: strictSettings),
@@ -122,7 +126,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "CDamaskInspectScan", "CPixman", "CCairo"],
+            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "DamaskProcess", "CDamaskInspectScan", "CPixman", "CCairo"],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose
@@ -185,7 +189,7 @@ let package = Package(
             name: "DamaskWaylandTests",
             dependencies: [
                 "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo",
-                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport",
+                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess",
             ],
             swiftSettings: strictSettings),
     ],

@@ -1,3 +1,4 @@
+import DamaskProcess
 import Foundation
 
 /// Wake-ups, commits and CPU time of a real Damask window process under a private Weston:
@@ -62,15 +63,14 @@ import Foundation
 
         /// Pins every thread of `pid` to `cpu` with util-linux's `taskset`.
         private static func pin(_ pid: Int32, to cpu: Int) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-            process.arguments = ["-a", "-p", "-c", String(cpu), String(pid)]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { throw BenchError.helper("taskset cannot run: \(error)") }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw BenchError.helper("taskset could not pin process \(pid) to CPU \(cpu)")
+            let result: ChildProcess.Result
+            do {
+                result = try ChildProcess.run("/usr/bin/taskset", ["-a", "-p", "-c", String(cpu), String(pid)], timeout: 30)
+            } catch {
+                throw BenchError.helper("taskset cannot run: \(error)")
+            }
+            guard result.status == 0 else {
+                throw BenchError.helper("taskset could not pin process \(pid) to CPU \(cpu): \(result.output)")
             }
         }
     }
@@ -223,7 +223,7 @@ import Foundation
     /// as skipped.
     private func measurePeer(_ peer: String, name: String, glRenderer: Bool, placement: Placement, seconds: Double) throws {
         do {
-            let weston = try WestonSession(size: "1024x768", glRenderer: glRenderer)
+            let weston = try PrivateCompositor.benchWeston(size: "1024x768", glRenderer: glRenderer)
             defer { weston.stop() }
             let client = try ChildProcess(peer, [], environment: weston.clientEnvironment)
             defer { client.stop() }
@@ -254,7 +254,7 @@ import Foundation
 
     /// Starts the client of `item` under its own Weston and measures it for `seconds`.
     private func measure(_ item: Case, seconds: Double) throws -> Measurement {
-        let weston = try WestonSession(size: "1024x768", glRenderer: item.glRenderer)
+        let weston = try PrivateCompositor.benchWeston(size: "1024x768", glRenderer: item.glRenderer)
         defer { weston.stop() }
         let client = try ChildProcess(
             ChildProcess.benchExecutable, ["client", "--size", "640x480"] + item.arguments,
@@ -289,8 +289,9 @@ import Foundation
     /// wakes it, so it is made outside the measured interval; an animating client's reply
     /// includes the frames it drew meanwhile, which is at most one or two either side).
     private static func counts(of client: ChildProcess) throws -> (commits: Int, frames: Int) {
-        client.send("c")
-        guard let line = client.line(startingWith: "commits ", timeout: 5) else {
+        let start = client.lines.count  // the reply to this query, not an earlier one
+        client.write("c")
+        guard let line = client.waitForLine(from: start, timeout: 5, where: { $0.hasPrefix("commits ") })?.line else {
             throw BenchError.helper("the bench client did not report its commit count")
         }
         let words = line.split(separator: " ")

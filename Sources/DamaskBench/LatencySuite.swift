@@ -1,4 +1,5 @@
 import DamaskGraphics
+import DamaskProcess
 import DamaskViews
 import DamaskWayland
 import Foundation
@@ -70,7 +71,7 @@ import Foundation
     /// `WAYLAND_DISPLAY`), with commit-to-presentation from `wp_presentation`.
     private func underWeston() throws {
         let weston = ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil
-            ? try WestonSession(size: "1024x768") : nil
+            ? try PrivateCompositor.benchWeston(size: "1024x768") : nil
         defer { weston?.stop() }
         // An absolute socket path works as a display name; nil means WAYLAND_DISPLAY.
         let connection = try WaylandConnection(name: weston?.socketPath)

@@ -1,5 +1,6 @@
 import DamaskGraphics
 import DamaskViews
+import DamaskProcess
 import Foundation
 
 /// Peak RSS and shm bytes of real window processes, and backing-store bytes of a tree in
@@ -17,7 +18,7 @@ import Foundation
             report.skip("memory (processes)", reason: "--offscreen")
             return
         }
-        let weston = try WestonSession(size: "3840x2160")
+        let weston = try PrivateCompositor.benchWeston(size: "3840x2160")
         defer { weston.stop() }
         let directory = URL(fileURLWithPath: ChildProcess.benchExecutable).deletingLastPathComponent()
         let demo = directory.appendingPathComponent("damask-demo").path

@@ -1,3 +1,4 @@
+import DamaskProcess
 import Foundation
 
 /// damask-demo's start-up against foot's under the same private headless Weston: the time
@@ -45,7 +46,7 @@ import Foundation
     /// `DAMASK_ROOT`, the current directory or the package this file was compiled from;
     /// nil when none is built.
     static func releaseDemoPath() -> String? {
-        WestonSession.packageRoots.map { $0 + "/.build/static/release/damask-demo" }
+        PackageCheckout.roots.map { $0 + "/.build/static/release/damask-demo" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -70,7 +71,7 @@ import Foundation
         // foot's shell is `sleep`: nothing it prints can change what foot draws first.
         let foot = Program(name: "foot", executable: footPath, arguments: ["sleep", "60"])
 
-        let weston = try WestonSession(size: "1920x1080", seat: true)
+        let weston = try PrivateCompositor.benchWeston(size: "1920x1080", seat: true)
         defer { weston.stop() }
         let environment = weston.clientEnvironment.filter { !$0.key.hasPrefix("DAMASK_") }
         _ = try measure(demo, weston: weston, environment: environment)
@@ -97,7 +98,7 @@ import Foundation
     /// Skipped (with the reason) for a demo not built by `scripts/build-demo-release`.
     private func checkOrderList(demoPath: String) throws {
         guard demoPath == Self.releaseDemoPath(),
-            let listPath = WestonSession.packageRoots.map({ $0 + "/scripts/demo-startup-order.txt" })
+            let listPath = PackageCheckout.roots.map({ $0 + "/scripts/demo-startup-order.txt" })
                 .first(where: { FileManager.default.fileExists(atPath: $0) }),
             let list = try? String(contentsOfFile: listPath, encoding: .utf8)
         else {
@@ -105,18 +106,14 @@ import Foundation
             return
         }
         let listed = Set(list.split(separator: "\n").map(String.init))
-        let nm = Process()
-        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
-        nm.arguments = ["--defined-only", demoPath]
-        let pipe = Pipe()
-        nm.standardOutput = pipe
-        nm.standardError = FileHandle.nullDevice
-        try nm.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        nm.waitUntilExit()
-        guard nm.terminationStatus == 0 else { throw BenchError.helper("nm --defined-only \(demoPath) failed") }
+        let nm = try ChildProcess("/usr/bin/nm", ["--defined-only", demoPath])
+        nm.closeInput()
+        guard nm.waitForExit(timeout: 120) == 0 else {
+            nm.kill()
+            throw BenchError.helper("nm --defined-only \(demoPath) failed: \(nm.standardError)")
+        }
         var defined = Set<String>()
-        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+        for line in nm.lines {
             let fields = line.split(separator: " ")
             if fields.count == 3 { defined.insert(String(fields[2])) }
         }
@@ -163,14 +160,17 @@ import Foundation
 
     /// Starts `program`, waits for its first frame in Weston's log, lets it settle, reads
     /// its peak RSS and stops it.
-    private func measure(_ program: Program, weston: WestonSession, environment: [String: String]) throws -> Start {
+    private func measure(_ program: Program, weston: PrivateCompositor, environment: [String: String]) throws -> Start {
         guard let log = FileHandle(forReadingAtPath: weston.logPath) else {
             throw BenchError.helper("cannot read Weston's log \(weston.logPath)")
         }
         defer { try? log.close() }
         log.seekToEndOfFile()
-        let launched = try LaunchedProgram(program.executable, program.arguments, environment: environment)
-        defer { launched.stop() }
+        let launched = try ChildProcess(program.executable, program.arguments, environment: environment)
+        // Its stdin at end of file from the start, as /dev/null would be; SIGTERM to its
+        // group (foot's shell included), SIGKILL after 3 s, whatever ends the measurement.
+        launched.closeInput()
+        defer { launched.kill(grace: 3) }
         var finder = FirstFrameFinder()
         var pending = Data()
         let deadline = BenchClock.monotonic() + Self.firstFrameTimeout
@@ -199,11 +199,12 @@ import Foundation
         let peak = ProcessProbe(pid: launched.pid).peakResidentBytes()
         // Read to the end: procfs reports a size of 0, and the maps run past one page.
         let maps = ProcessProbe.contents(ofProcFile: "/proc/\(launched.pid)/maps")
-        launched.stop()
+        launched.kill(grace: 3)
         // Let the compositor forget the client before the next one starts.
         usleep(100_000)
         return Start(
-            firstFrameMilliseconds: (frame?.milliseconds ?? 0) - launched.spawnedAtMilliseconds,
+            firstFrameMilliseconds: (frame?.milliseconds ?? 0)
+                - (Double(launched.spawnedAt.tv_sec) * 1000 + Double(launched.spawnedAt.tv_nsec) / 1e6),
             cpuMilliseconds: Double(cpu) / 1e6, peakResidentMiB: Double(peak) / 1_048_576,
             sharesSwiftRuntime: maps.contains("/libswiftCore.so"))
     }

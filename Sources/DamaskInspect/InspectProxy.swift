@@ -1,3 +1,4 @@
+import DamaskProcess
 import Dispatch
 import Foundation
 import Glibc
@@ -79,7 +80,11 @@ public final class InspectProxy {
         environment["WAYLAND_SOCKET"] = nil
         let child: ChildProcess
         do {
-            child = try ChildProcess(options.command, environment: environment)
+            child = try ChildProcess.attached(options.command, environment: environment)
+        } catch ChildProcessError.couldNotStart(_, let reason) {
+            // Nothing ran, so there is nothing to summarize: one line saying why, status 2.
+            DescriptorOutput.standardError("damask-inspect: cannot start \(options.command[0]): \(reason)\n")
+            return 2
         } catch {
             // Nothing ran, so there is nothing to summarize: one line saying why, status 2.
             DescriptorOutput.standardError("damask-inspect: \(error)\n")
@@ -122,10 +127,10 @@ public final class InspectProxy {
                 if signalledAt == nil {
                     signalledAt = elapsed
                     report.interruption = "interrupted by signal \(number): the client was sent SIGTERM"
-                    child.signal(SIGTERM)
+                    child.signalGroup(SIGTERM)
                 } else {
                     report.interruption = "interrupted twice (signal \(number)): the client was killed (SIGKILL) and its connections closed"
-                    child.signal(SIGKILL)
+                    child.signalGroup(SIGKILL)
                     for session in sessions { session.finish(nil) }
                     interruptedTwice = true
                 }
@@ -133,7 +138,7 @@ public final class InspectProxy {
             if interruptedTwice { break }
             if let signalledAt, child.isRunning, elapsed - signalledAt > Self.killGrace {
                 report.interruption = "interrupted: the client did not end within \(Int(Self.killGrace)) s of SIGTERM and was killed (SIGKILL)"
-                child.signal(SIGKILL)
+                child.signalGroup(SIGKILL)
             }
             if fds[1].revents & Int16(POLLIN) != 0 { acceptConnections() }
             for (index, session) in sessions.enumerated() where fds.count > 2 + 2 * index + 1 {
@@ -159,9 +164,9 @@ public final class InspectProxy {
                 }
             }
         }
-        child.wait()
-        report.clientOutcome = child.outcome
-        if child.exitStatus == 127 && report.surfaces.isEmpty && connections == 0 {
+        while child.isRunning { child.waitForExit(timeout: 60) }
+        report.clientOutcome = child.terminationStatus.map { "exit \($0)" } ?? child.terminationSignal.map { "signal \($0)" }
+        if child.terminationStatus == 127 && report.surfaces.isEmpty && connections == 0 {
             // A shell's "not found": the client never ran, so no summary, as above.
             DescriptorOutput.standardError("damask-inspect: cannot start \(options.command.joined(separator: " ")): it exited with status 127 (command not found) before connecting\n")
             return 2

@@ -96,7 +96,12 @@ public final class WaylandSurface: Surface {
     private lazy var pool = BufferPool(
         capacity: 3,
         allocate: { [unowned self] width, height in self.allocateBuffer(width: width, height: height) },
-        destroy: { buffer in ShmBuffer.backing(of: buffer).destroy() })
+        destroy: { buffer in
+            // The pool destroys only released buffers (close() releases the busy ones first,
+            // once the wl_surface is gone): the compositor never reads unmapped memory.
+            assert(!buffer.isBusy, "buffer \(buffer.identifier) destroyed while the compositor holds it")
+            ShmBuffer.backing(of: buffer).destroy()
+        })
     private var nextBufferIdentifier = 0
     /// The scale rules: entered outputs and the preferred fractional scale.
     private var scalePolicy = ScalePolicy()

@@ -1,26 +1,35 @@
 import Foundation
 
-/// The one way the integration tests run a program: spawned in a process group of its own,
-/// its stdout collected line by line and its stderr as text, its stdin open for commands,
-/// and every wait bounded by a deadline after which the whole group is killed.
+/// The one way the package runs a program (the integration tests, `damask-bench`,
+/// `damask-inspect`): spawned in a process group of its own, its stdout collected line by
+/// line and its stderr as text, its stdin open for commands, and every wait bounded by a
+/// deadline after which the whole group is killed.
 ///
 /// ``run(_:_:environment:timeout:)`` runs a program to completion; the initializer starts
-/// one that the test talks to. A program that cannot be started, or that ends before it
+/// one that the test talks to; ``attached(_:environment:)`` starts one on this process's
+/// own terminal and in its process group, with nothing collected. A program that cannot be started, or that ends before it
 /// says what a test waits for, is reported with its path, arguments and what it printed
-/// (``TestProcessError``).
+/// (``ChildProcessError``).
 ///
 /// Ownership: the process (and its group) belongs to this object; `deinit` kills the group
 /// if it is still running and reaps the process. The parent's ends of the three pipes are
 /// owned here: stdin's by ``closeInput()`` / `deinit`, stdout's and stderr's by their reader
 /// threads, which close them at end of file. A waiter thread reaps the process. All state is
 /// guarded by one condition lock, so every method may be called from any thread.
-final class TestProcess: @unchecked Sendable {
+public final class ChildProcess: @unchecked Sendable {
     /// The program's path.
-    let executable: String
+    public let executable: String
     /// Its arguments.
-    let arguments: [String]
-    /// Its process id, which is also its process group id.
-    let pid: pid_t
+    public let arguments: [String]
+    /// Its process id, which is also its process group id unless it was started
+    /// ``attached(_:environment:)``.
+    public let pid: pid_t
+    /// Whether the program leads a process group of its own (started with pipes), which
+    /// signals go to; otherwise they go to the program alone.
+    private let ownsGroup: Bool
+    /// `CLOCK_REALTIME` read just before `posix_spawn` (the clock Weston's log timestamps
+    /// come from), so a measurement can start at the program's `exec`.
+    public let spawnedAt: timespec
 
     private let condition = NSCondition()
     private var outputLines: [String] = []
@@ -36,36 +45,75 @@ final class TestProcess: @unchecked Sendable {
     ///
     /// - Parameter mergingErrors: whether stderr goes into the stdout lines (as a terminal
     ///   would interleave them) instead of ``standardError``.
-    init(
+    public convenience init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
         mergingErrors: Bool = false
     ) throws {
+        try self.init(executable, arguments, environment: environment, streams: .pipes(mergingErrors: mergingErrors))
+    }
+
+    /// Starts `command` (its first word searched in `PATH`) in `environment`, sharing this
+    /// process's stdin, stdout, stderr and process group: a program run for a user at a
+    /// terminal (`damask-inspect`'s client), which reads and prints there and is signalled
+    /// with it. Nothing it prints is collected; ``signalGroup(_:)`` and ``kill(grace:)``
+    /// signal the program alone.
+    public static func attached(_ command: [String], environment: [String: String]? = nil) throws -> ChildProcess {
+        precondition(!command.isEmpty, "a command needs a program")
+        return try ChildProcess(command[0], Array(command.dropFirst()), environment: environment, streams: .inherited)
+    }
+
+    /// How the program's standard streams and process group are set up.
+    private enum Streams {
+        /// Three pipes read and written here, in a process group of its own.
+        case pipes(mergingErrors: Bool)
+        /// This process's own streams and process group; the executable searched in `PATH`.
+        case inherited
+    }
+
+    private init(_ executable: String, _ arguments: [String], environment: [String: String]?, streams: Streams) throws {
         self.executable = executable
         self.arguments = arguments
-        _ = Self.brokenPipesIgnored
-        let input = try Self.makePipe(), output = try Self.makePipe()
-        let errors = mergingErrors ? output : try Self.makePipe()
+        let mergingErrors: Bool
+        let pipes: (input: (read: Int32, write: Int32), output: (read: Int32, write: Int32), errors: (read: Int32, write: Int32))?
+        switch streams {
+        case .pipes(let merging):
+            mergingErrors = merging
+            _ = Self.brokenPipesIgnored
+            let input = try Self.makePipe(), output = try Self.makePipe()
+            let errors = merging ? output : try Self.makePipe()
+            pipes = (input, output, errors)
+        case .inherited:
+            mergingErrors = false
+            pipes = nil
+        }
+        ownsGroup = pipes != nil
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
+        if let pipes {
+            posix_spawn_file_actions_adddup2(&actions, pipes.input.read, 0)
+            posix_spawn_file_actions_adddup2(&actions, pipes.output.write, 1)
+            posix_spawn_file_actions_adddup2(&actions, pipes.errors.write, 2)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A group of its own, so that a deadline kills the program's children too; default
-        // signal dispositions and an empty mask, whatever the spawning thread had.
+        // With pipes, a group of its own, so that a deadline kills the program's children
+        // too; always default signal dispositions and an empty mask, whatever the spawning
+        // thread had.
         var defaults = sigset_t(), empty = sigset_t()
         sigfillset(&defaults)
         sigemptyset(&empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        if ownsGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let environment = environment ?? ProcessInfo.processInfo.environment
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -75,24 +123,40 @@ final class TestProcess: @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        // The child has its copies; the parent keeps only its own ends.
-        close(input.read)
-        close(output.write)
-        if !mergingErrors { close(errors.write) }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        spawnedAt = now
+        let spawned = pipes == nil
+            ? posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+            : posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        if let pipes {
+            // The child has its copies; the parent keeps only its own ends.
+            close(pipes.input.read)
+            close(pipes.output.write)
+            if !mergingErrors { close(pipes.errors.write) }
+            if spawned != 0 {
+                close(pipes.input.write)
+                close(pipes.output.read)
+                if !mergingErrors { close(pipes.errors.read) }
+            }
+        }
         guard spawned == 0 else {
-            close(input.write)
-            close(output.read)
-            if !mergingErrors { close(errors.read) }
-            throw TestProcessError.couldNotStart(
+            throw ChildProcessError.couldNotStart(
                 program: ([executable] + arguments).joined(separator: " "),
                 reason: String(cString: strerror(spawned)))
         }
         pid = child
-        inputDescriptor = input.write
-        errorEnded = mergingErrors  // no separate stderr to read
-        startReader(output.read, isOutput: true)
-        if !mergingErrors { startReader(errors.read, isOutput: false) }
+        if let pipes {
+            inputDescriptor = pipes.input.write
+            errorEnded = mergingErrors  // no separate stderr to read
+            startReader(pipes.output.read, isOutput: true)
+            if !mergingErrors { startReader(pipes.errors.read, isOutput: false) }
+        } else {
+            // Nothing to read or write: its streams are this process's.
+            inputDescriptor = -1
+            outputEnded = true
+            errorEnded = true
+        }
         startWaiter()
     }
 
@@ -104,15 +168,21 @@ final class TestProcess: @unchecked Sendable {
     // MARK: Talking to it
 
     /// Sends one line on stdin (ignored once stdin is closed or the program has gone).
-    func send(_ line: String) {
+    public func send(_ line: String) {
+        write(line + "\n")
+    }
+
+    /// Writes `text` to stdin as it is, without a newline (ignored once stdin is closed or
+    /// the program has gone).
+    public func write(_ text: String) {
         condition.lock()
         let descriptor = inputDescriptor
         condition.unlock()
         guard descriptor >= 0 else { return }
-        let data = Array((line + "\n").utf8)
+        let data = Array(text.utf8)
         var offset = 0
         while offset < data.count {
-            let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return }
             offset += written
@@ -120,7 +190,7 @@ final class TestProcess: @unchecked Sendable {
     }
 
     /// Closes stdin: the program reads end of file. Idempotent.
-    func closeInput() {
+    public func closeInput() {
         condition.lock()
         let descriptor = inputDescriptor
         inputDescriptor = -1
@@ -131,21 +201,21 @@ final class TestProcess: @unchecked Sendable {
     // MARK: What it printed
 
     /// The complete stdout lines so far.
-    var lines: [String] {
+    public var lines: [String] {
         condition.lock()
         defer { condition.unlock() }
         return outputLines
     }
 
     /// Everything printed on stderr so far (empty when merged into stdout).
-    var standardError: String {
+    public var standardError: String {
         condition.lock()
         defer { condition.unlock() }
         return String(decoding: errorData, as: UTF8.self)
     }
 
     /// Everything printed so far, stdout's lines then stderr, for failure messages.
-    var transcript: String {
+    public var transcript: String {
         condition.lock()
         defer { condition.unlock() }
         var text = (outputLines + (partialLine.isEmpty ? [] : [String(decoding: partialLine, as: UTF8.self)]))
@@ -160,7 +230,7 @@ final class TestProcess: @unchecked Sendable {
     /// with its index, or nil after `timeout` seconds or once stdout has ended without one.
     ///
     /// Predicates run outside the lock, so they may read this object (``lines``) too.
-    func waitForLine(
+    public func waitForLine(
         from start: Int = 0, timeout: TimeInterval = 10, where predicate: (String) -> Bool
     ) -> (index: Int, line: String)? {
         var next = start
@@ -180,13 +250,13 @@ final class TestProcess: @unchecked Sendable {
 
     /// Waits until `predicate` holds for the stdout lines, re-checking whenever output
     /// arrives; returns whether it held within `timeout` seconds.
-    func waitUntil(timeout: TimeInterval = 10, _ predicate: ([String]) -> Bool) -> Bool {
+    public func waitUntil(timeout: TimeInterval = 10, _ predicate: ([String]) -> Bool) -> Bool {
         waitForChange(timeout: timeout) { lines, _ in predicate(lines) }
     }
 
     /// Waits until `predicate` holds for the stdout text so far, an unfinished last line
     /// included; returns whether it held within `timeout` seconds.
-    func waitForText(timeout: TimeInterval = 10, _ predicate: (String) -> Bool) -> Bool {
+    public func waitForText(timeout: TimeInterval = 10, _ predicate: (String) -> Bool) -> Bool {
         waitForChange(timeout: timeout) { lines, partial in
             predicate(lines.map { $0 + "\n" }.joined() + String(decoding: partial, as: UTF8.self))
         }
@@ -222,21 +292,21 @@ final class TestProcess: @unchecked Sendable {
     // MARK: Its end
 
     /// Whether the program is still running (not yet reaped).
-    var isRunning: Bool {
+    public var isRunning: Bool {
         condition.lock()
         defer { condition.unlock() }
         return exitStatus == nil && exitSignal == nil
     }
 
     /// The exit status once the program exited normally.
-    var terminationStatus: Int32? {
+    public var terminationStatus: Int32? {
         condition.lock()
         defer { condition.unlock() }
         return exitStatus
     }
 
     /// The signal that ended the program, if one did.
-    var terminationSignal: Int32? {
+    public var terminationSignal: Int32? {
         condition.lock()
         defer { condition.unlock() }
         return exitSignal
@@ -247,7 +317,7 @@ final class TestProcess: @unchecked Sendable {
     /// last is read too (up to 2 s more for the end of its output: a child it left behind
     /// may hold the pipes).
     @discardableResult
-    func waitForExit(timeout: TimeInterval) -> Int32? {
+    public func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         while exitStatus == nil && exitSignal == nil {
@@ -261,7 +331,7 @@ final class TestProcess: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for stdout and stderr to reach end of file (the program
     /// and every child holding them have closed them).
-    func waitForEndOfOutput(timeout: TimeInterval) {
+    public func waitForEndOfOutput(timeout: TimeInterval) {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -271,61 +341,65 @@ final class TestProcess: @unchecked Sendable {
     }
 
     /// The process id, under `Foundation.Process`'s name.
-    var processIdentifier: pid_t { pid }
+    public var processIdentifier: pid_t { pid }
 
     /// How the program ended, under `Foundation.Process`'s names (`.exit` while it runs).
-    var terminationReason: Process.TerminationReason {
+    public var terminationReason: Process.TerminationReason {
         terminationSignal == nil ? .exit : .uncaughtSignal
     }
 
-    /// Sends `signal` to the whole process group.
-    func signalGroup(_ signal: Int32) {
+    /// Sends `signal` to the whole process group (to the program alone when it was started
+    /// ``attached(_:environment:)``).
+    public func signalGroup(_ signal: Int32) {
         guard isRunning else { return }
-        Glibc.kill(-pid, signal)
+        Glibc.kill(signalTarget, signal)
     }
+
+    /// Where signals go: the program's group, or the program alone when it shares ours.
+    private var signalTarget: pid_t { ownsGroup ? -pid : pid }
 
     /// Ends the whole process group: SIGTERM, then SIGKILL after `grace` seconds; waits
     /// until the program is reaped and what it printed has been read (up to 2 s for the end
     /// of its output), so a ``transcript`` taken afterwards is complete. Idempotent.
-    func kill(grace: TimeInterval = 2) {
+    public func kill(grace: TimeInterval = 2) {
         guard isRunning else {
             // It ended by itself: its stderr reader may still be behind its stdout reader.
             waitForEndOfOutput(timeout: 2)
             return
         }
-        Glibc.kill(-pid, SIGTERM)
+        Glibc.kill(signalTarget, SIGTERM)
         if waitForExit(timeout: grace) == nil && isRunning {
-            Glibc.kill(-pid, SIGKILL)
+            Glibc.kill(signalTarget, SIGKILL)
             while isRunning { waitForExit(timeout: 1) }
         }
         // Children that outlived the program in its group go too.
-        Glibc.kill(-pid, SIGKILL)
+        if ownsGroup { Glibc.kill(-pid, SIGKILL) }
     }
 
     // MARK: Running to completion
 
     /// What a program run to completion did.
-    struct Result {
+    public struct Result {
         /// The exit status (128 + the signal when a signal ended it, as a shell reports).
-        var status: Int32
+        public var status: Int32
         /// Stdout and stderr, interleaved as printed.
-        var output: String
+        public var output: String
         /// Whether it ran into the deadline and was killed.
-        var timedOut: Bool
+        public var timedOut: Bool
         /// Whether it exited by itself (not by a signal).
-        var exited: Bool
+        public var exited: Bool
 
         /// How it ended, under `Foundation.Process`'s names.
-        var reason: Process.TerminationReason { exited ? .exit : .uncaughtSignal }
+        public var reason: Process.TerminationReason { exited ? .exit : .uncaughtSignal }
     }
 
     /// Runs a program with stdin at end of file until it exits or `timeout` seconds pass, in
     /// which case its process group is killed and the result says so.
-    static func run(
+    public static func run(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
         timeout: TimeInterval = 60
     ) throws -> Result {
-        let process = try TestProcess(executable, arguments, environment: environment, mergingErrors: true)
+        let process = try ChildProcess(executable, arguments, environment: environment, mergingErrors: true)
         process.closeInput()
         var timedOut = false
         if process.waitForExit(timeout: timeout) == nil && process.isRunning {
@@ -345,7 +419,7 @@ final class TestProcess: @unchecked Sendable {
     }
 
     /// Whether stdout and stderr have both reached end of file.
-    var hasReachedEndOfOutput: Bool {
+    public var hasReachedEndOfOutput: Bool {
         condition.lock()
         defer { condition.unlock() }
         return outputEnded && errorEnded
@@ -362,7 +436,7 @@ final class TestProcess: @unchecked Sendable {
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else {
-            throw TestProcessError.couldNotStart(program: "pipe", reason: String(cString: strerror(errno)))
+            throw ChildProcessError.couldNotStart(program: "pipe", reason: String(cString: strerror(errno)))
         }
         // Only the spawned program gets its ends (as 0, 1, 2); no other child inherits them.
         for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
@@ -427,13 +501,13 @@ final class TestProcess: @unchecked Sendable {
 }
 
 /// Why a program a test needed did not start or did not answer.
-enum TestProcessError: Error, CustomStringConvertible {
+public enum ChildProcessError: Error, CustomStringConvertible {
     /// `posix_spawn` failed (no such program, not executable, …).
     case couldNotStart(program: String, reason: String)
     /// It started but did not say what the test waited for; what it printed.
     case didNotStart(program: String, waitingFor: String, output: String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .couldNotStart(let program, let reason):
             return "could not start \(program): \(reason)"
