@@ -16,7 +16,7 @@ struct DemoHeadlessTests {
         defer { run.removeDirectory() }
         #expect(run.status == 0, "\(run.output)")
         let files = try FileManager.default.contentsOfDirectory(atPath: shots).sorted()
-        #expect(files == ["canvas.png", "chromosome.png", "content-mode.png", "layers.png", "motion.png", "paths.png", "progress.png", "text.png"])
+        #expect(files == ["canvas.png", "chromosome.png", "content-mode.png", "controls.png", "layers.png", "motion.png", "paths.png", "progress.png", "text.png"])
     }
 
     @Test("the same script gives the same damage log and screenshots byte for byte")

@@ -9,7 +9,7 @@ struct DemoRun {
     /// The demo executable, next to the test bundle.
     static let executable = PrivateCompositor.productsDirectory.appendingPathComponent("damask-demo").path
     /// How many scenes the demo has (the tour screenshots each).
-    static let sceneCount = 8
+    static let sceneCount = 9
     /// The bundled tour script.
     static let tourPath = PrivateCompositor.packageRoot
         .appendingPathComponent("Sources/DamaskDemo/Resources/tour.damask").path
