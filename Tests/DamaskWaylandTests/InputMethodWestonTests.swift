@@ -46,6 +46,10 @@ struct InputMethodWestonTests {
                 commit "글"
                 wait surrounding "한글"
                 preedit "ㅁ"
+                wait deactivate
+                wait activate
+                wait surrounding "한글"
+                commit "!"
                 """,
             demoScript: """
                 scene text
@@ -54,7 +58,7 @@ struct InputMethodWestonTests {
                 expect text "한글ㅁ"
                 key Escape
                 click 300 180
-                expect text "한글"
+                expect text "한글!"
 
                 """)
         // The field told the input method its text after each commit (the byte offsets
@@ -65,8 +69,9 @@ struct InputMethodWestonTests {
         #expect(log.contains("content_type 0 0"), "\(log)")
         let serials = log.compactMap { $0.hasPrefix("commit_state ") ? UInt32($0.dropFirst(13)) : nil }
         #expect(serials.count >= 4 && serials == serials.sorted(), "\(log)")
-        // Escape ends editing: the field deactivated the text input (the preedit ㅁ went, the
-        // second expect shows), and the click activated it again.
+        // Escape ends editing: the field deactivated the text input (the preedit ㅁ went:
+        // the input method saw "한글" again), and the click activated it again (its commit
+        // after that reached the field).
         let activations = log.indices.filter { log[$0] == "activate" }
         let deactivations = log.indices.filter { log[$0] == "deactivate" }
         #expect(activations.count >= 2, "\(log)")
@@ -99,15 +104,17 @@ struct InputMethodWestonTests {
                 wait surrounding "c가"
                 key 0x64
                 wait surrounding "c가d"
+                commit "!"
                 """,
             demoScript: """
                 scene text
                 wait idle
                 click 300 180
-                expect text "c가d"
+                expect text "c가d!"
 
                 """)
-        // A key the input method sends back is a change it did not make: a reset precedes it.
+        // A key the input method sends back is a change it did not make: a reset precedes
+        // the surrounding text it sends (the input method's last commit waited for that).
         let keyStep = try #require(log.firstIndex { $0.hasPrefix("step 15:") }, "\(log)")
         #expect(log[keyStep...].contains("reset"), "\(log)")
         #expect(log.contains("script done"), "\(log)")
