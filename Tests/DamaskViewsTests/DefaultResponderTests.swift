@@ -6,7 +6,7 @@ import Testing
 
 /// A window always has a responder for its shortcuts: the default first responder.
 extension ViewsTests {
-    @Suite("Default first responder") @MainActor struct DefaultResponder {
+    @Suite("Default first responder", .shared) @MainActor struct DefaultResponder {
         typealias Recorder = EventDispatch.Recorder
 
         func key(_ text: String) -> Event {

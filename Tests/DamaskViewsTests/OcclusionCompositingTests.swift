@@ -8,7 +8,7 @@ import Testing
 /// painted, only what nothing opaque covers is cleared, and the pixels always equal the
 /// plain back-to-front OVER composite (`Window.render(to:)`).
 extension ViewsTests {
-    @Suite("Occlusion compositing") @MainActor struct OcclusionCompositing {
+    @Suite("Occlusion compositing", .shared) @MainActor struct OcclusionCompositing {
         /// A view whose drawing covers its bounds with `color` and draws a translucent mark.
         final class OpaqueDrawingView: View {
             var color: Color = .blue

@@ -6,7 +6,7 @@ import Testing
 
 /// What a window tells its surface is opaque (``OpaqueArea``): only what is certain.
 extension ViewsTests {
-    @Suite("Opaque area") @MainActor struct OpaqueAreaRules {
+    @Suite("Opaque area", .shared) @MainActor struct OpaqueAreaRules {
         @Test("A window with its default opaque background is opaque everywhere")
         func defaultWindowIsOpaqueEverywhere() async {
             let h = Harness(width: 100, height: 80)

@@ -6,7 +6,7 @@ import Testing
 
 /// Frame pacing, buffers running out, commit reports and the damage flash.
 extension ViewsTests {
-    @Suite("Pacing") @MainActor struct Pacing {
+    @Suite("Pacing", .exclusive) @MainActor struct Pacing {
         @Test("At most one commit per frame callback, however many turns pass")
         func atMostOneCommitPerFrameCallback() async {
             let h = Harness()
