@@ -51,7 +51,6 @@ public final class GraphicsContext {
         savedStates.removeAll(keepingCapacity: true)
         state = GraphicsState(clipRegion: wholeBitmap)
         if !currentPath.isEmpty { currentPath = Path() }
-        currentRequestCount = 0
         drawingRect = .null
         reachedDefaultDrawing = false
     }
@@ -288,17 +287,28 @@ public final class GraphicsContext {
     /// The context views draw into (UIKit's `UIGraphicsGetCurrentContext()`): the top of
     /// this thread's context stack, or nil when the stack is empty.
     public static var current: GraphicsContext? {
-        guard let context = ContextStack.forCurrentThread.contexts.last else { return nil }
-        context.currentRequestCount += 1
+        let stack = ContextStack.forCurrentThread
+        guard let context = stack.contexts.last else { return nil }
+        stack.requestCounts[stack.requestCounts.count - 1] += 1
         return context
     }
 
     // MARK: - The drawing call (for the view system of this package)
 
-    /// How many times this context was handed out as ``current``. The view system reads it
-    /// to tell a `draw(_:)` that asked for the context (and so may draw) from one that
-    /// cannot have drawn.
-    package private(set) var currentRequestCount = 0
+    /// Runs `body` with `context` current on this thread and returns whether `body` asked
+    /// for ``current`` while it was on top: the view system tells a `draw(_:)` that asked
+    /// for the context (and so may draw) from one that cannot have drawn. The answer is
+    /// counted in this call's own stack entry, not on the context.
+    package static func requestsCurrent(whileCurrent context: GraphicsContext, _ body: () -> Void) -> Bool {
+        push(context)
+        body()
+        let stack = ContextStack.forCurrentThread
+        assert(stack.contexts.last === context, "a drawing call left its own pushes on the context stack")
+        let requests = stack.requestCounts.last ?? 0
+        pop()
+        return requests > 0
+    }
+
     /// The area a drawing call with this context redraws (user space), set by the view
     /// system around the call: the `rect` a view's `draw(_:)` receives. `.null` outside one.
     package var drawingRect: CGRect = .null
@@ -312,12 +322,16 @@ public final class GraphicsContext {
 
     /// Makes `context` current on this thread until the matching ``pop()``.
     public static func push(_ context: GraphicsContext) {
-        ContextStack.forCurrentThread.contexts.append(context)
+        let stack = ContextStack.forCurrentThread
+        stack.contexts.append(context)
+        stack.requestCounts.append(0)
     }
 
     /// Removes the context pushed last on this thread; ignored when the stack is empty.
     public static func pop() {
-        _ = ContextStack.forCurrentThread.contexts.popLast()
+        let stack = ContextStack.forCurrentThread
+        _ = stack.contexts.popLast()
+        _ = stack.requestCounts.popLast()
     }
 
     // MARK: - Compositing core
@@ -539,6 +553,9 @@ public final class GraphicsContext {
 /// key's destructor releases when the thread exits.
 private final class ContextStack {
     var contexts: [GraphicsContext] = []
+    /// How many times each entry of `contexts` was handed out as `current` while on top
+    /// (same length as `contexts`).
+    var requestCounts: [Int] = []
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -86,23 +86,34 @@ extension Layer {
     /// Displays the marked area: the delegate's `display(_:)` when it implements it, else
     /// drawing into the backing store. Returns what changed (the caller reports it).
     func displayMarkedArea() -> LayerDisplayResult {
-        if let delegate {
-            let marked = dirtyRect, markedPieces = dirtyPieces
-            dirtyRect = .null
-            delegateDeclinedDisplay = false
-            delegate.display(self)
-            if !delegateDeclinedDisplay {
-                displayCount += 1
-                return .replacedContents
-            }
-            if dirtyRect.isNull {
-                dirtyRect = marked
-                dirtyPieces = markedPieces
-            } else {
-                dirtyRect = dirtyRect.union(marked)  // marked again meanwhile: the bounding box
-            }
+        guard let delegate else { return drawIntoBackingStore() }
+        assert(delegateDisplayCall == nil, "a layer's delegate display(_:) re-entered its own display")
+        let call = DelegateDisplayCall(markedRect: dirtyRect, markedPieces: dirtyPieces)
+        dirtyRect = .null
+        delegateDisplayCall = call
+        delegate.display(self)
+        delegateDisplayCall = nil
+        if let fallback = call.fallbackResult { return fallback }
+        displayCount += 1
+        return .replacedContents
+    }
+
+    /// Displays by drawing because the delegate does not implement `display(_:)`: what the
+    /// default `LayerDelegate.display(_:)` (and `View.display(_:)`) funnel into. Restores
+    /// the marked area, draws it into the backing store and returns the result, which
+    /// also ends the delegate call in progress as declined. Outside such a call (a direct
+    /// call of the default) it does nothing and returns `nil`.
+    @discardableResult func displayDeclinedByDelegate() -> LayerDisplayResult? {
+        guard let call = delegateDisplayCall, call.fallbackResult == nil else { return nil }
+        if dirtyRect.isNull {
+            dirtyRect = call.markedRect
+            dirtyPieces = call.markedPieces
+        } else {
+            dirtyRect = dirtyRect.union(call.markedRect)  // marked again meanwhile: the bounding box
         }
-        return drawIntoBackingStore()
+        let result = drawIntoBackingStore()
+        call.fallbackResult = result
+        return result
     }
 
     /// Draws the dirty area into the backing store, unless the layer is of a kind its host
@@ -130,17 +141,13 @@ extension Layer {
     /// Counts the display unless `counting` is `false` (the probe). Shared by the single
     /// backing store and the tiles.
     func runDraw(in context: GraphicsContext, rect: CGRect, counting: Bool = true) -> Bool {
-        let requestsBefore = context.currentRequestCount
         context.drawingRect = rect
         context.reachedDefaultDrawing = false
-        GraphicsContext.push(context)
-        draw(in: context)
-        GraphicsContext.pop()
+        let requestedCurrentContext = GraphicsContext.requestsCurrent(whileCurrent: context) { draw(in: context) }
         let reachedDefault = context.reachedDefaultDrawing
         context.drawingRect = .null
         if counting { displayCount += 1 }
-        return DrawingClassifier.didDraw(
-            reachedDefault: reachedDefault, requestedCurrentContext: context.currentRequestCount > requestsBefore)
+        return DrawingClassifier.didDraw(reachedDefault: reachedDefault, requestedCurrentContext: requestedCurrentContext)
     }
 
     /// Rounds `rect` outwards to whole backing-store pixels, within the bounds.

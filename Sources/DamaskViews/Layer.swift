@@ -339,8 +339,10 @@ import Foundation
     /// How many times this layer's contents were drawn or displayed.
     public internal(set) var displayCount = 0
 
-    /// Set by the default `LayerDelegate.display(_:)`.
-    var delegateDeclinedDisplay = false
+    /// The delegate `display(_:)` call in progress: set only for the duration of that call
+    /// (nil otherwise), so that the default implementation can hand the display back to
+    /// the layer (``displayDeclinedByDelegate()``), whose result the call returns.
+    var delegateDisplayCall: DelegateDisplayCall?
     /// Whether the drawing path clears the dirty area before drawing.
     var clearsContextBeforeDrawing = true
 

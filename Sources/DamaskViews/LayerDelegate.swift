@@ -23,7 +23,7 @@ import DamaskGraphics
 extension LayerDelegate {
     /// Not implemented: the layer falls back to ``LayerDelegate/draw(_:in:)``.
     public func display(_ layer: Layer) {
-        layer.delegateDeclinedDisplay = true
+        layer.displayDeclinedByDelegate()
     }
 
     /// Not implemented: the layer learns that this kind of delegate does not draw.

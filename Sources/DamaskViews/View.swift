@@ -305,7 +305,7 @@ import Foundation
     /// yourself: then ``draw(_:)`` is not called and no backing store is allocated. The
     /// default declines, and the view draws with ``draw(_:)``.
     open func display(_ layer: Layer) {
-        layer.delegateDeclinedDisplay = true
+        layer.displayDeclinedByDelegate()
     }
 
     /// The action for a change of `key` on the view's layer: inside an animation block

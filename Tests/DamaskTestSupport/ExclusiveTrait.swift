@@ -8,7 +8,8 @@ import Testing
 /// process-wide state (the main queue's display cycle, the open ``Transaction``, byte
 /// counters) or that start compositors and time their answers (two Westons and their
 /// clients slow each other past any bound on a two-core machine) carry `.exclusive` and
-/// so never overlap, while the rest still run in parallel. Waiting for the turn suspends
+/// so never overlap — neither with each other nor with ``SharedTrait`` tests — while the
+/// rest still run in parallel. Waiting for the turn suspends
 /// the test's task (no thread is blocked).
 ///
 /// On a suite it applies to every test inside (recursively); a test inside an exclusive
@@ -25,22 +26,12 @@ public struct ExclusiveTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        if TestGate.isHeldByCurrentTask {
-            try await function()
-            return
-        }
-        await TestGate.shared.enter()
-        do {
-            try await TestGate.$isHeldByCurrentTask.withValue(true) { try await function() }
-        } catch {
-            await TestGate.shared.leave()
-            throw error
-        }
-        await TestGate.shared.leave()
+        try await TestGate.shared.hold(.exclusive, for: test, performing: function)
     }
 }
 
 extension Trait where Self == ExclusiveTrait {
-    /// Runs the test (every test of the suite) alone among the process's exclusive tests.
+    /// Runs the test (every test of the suite) alone among the process's gated tests (``ExclusiveTrait``
+    /// and ``SharedTrait``).
     public static var exclusive: Self { Self() }
 }

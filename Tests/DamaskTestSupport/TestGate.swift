@@ -1,32 +1,101 @@
-/// The process-wide turn that ``ExclusiveTrait`` tests take: one holder at a time, the
-/// waiters admitted first come, first served.
+import Testing
+
+/// The process-wide gate that ``ExclusiveTrait`` and ``SharedTrait`` tests pass: a
+/// readers-writer lock over the process's shared state. Any number of shared holders at a
+/// time, or one exclusive holder; waiters are admitted first come, first served (a waiting
+/// exclusive test holds back the shared tests that arrive after it, so it is never starved).
 ///
 /// An actor, so any task may enter and leave; waiting suspends the task.
 public actor TestGate {
+    /// How a test holds the gate.
+    public enum Mode: Sendable {
+        /// Alongside other shared holders, never alongside an exclusive one.
+        case shared
+        /// Alone.
+        case exclusive
+    }
+
     /// The one gate of the test process.
     public static let shared = TestGate()
 
-    /// Whether the current task (or the task it descends from) holds the turn.
-    @TaskLocal public static var isHeldByCurrentTask = false
+    /// How the current task (or the task it descends from) holds the gate; nil when it
+    /// does not.
+    @TaskLocal public static var currentHold: Mode?
 
-    private var isTaken = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Whether the current task (or the task it descends from) holds the gate exclusively.
+    public static var isHeldByCurrentTask: Bool { currentHold == .exclusive }
 
-    /// Waits for the turn and takes it.
-    public func enter() async {
-        guard isTaken else {
-            isTaken = true
+    /// How many tasks hold the gate shared now.
+    private var sharedHolders = 0
+    /// Whether a task holds the gate exclusively now.
+    private var isHeldExclusively = false
+    private var waiters: [(mode: Mode, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Waits for the turn and takes it (an exclusive turn by default).
+    public func enter(_ mode: Mode = .exclusive) async {
+        if waiters.isEmpty, canAdmit(mode) {
+            admit(mode)
             return
         }
-        await withCheckedContinuation { waiters.append($0) }
+        await withCheckedContinuation { waiters.append((mode, $0)) }
     }
 
-    /// Gives the turn to the next waiter, or frees it.
-    public func leave() {
-        if waiters.isEmpty {
-            isTaken = false
-        } else {
-            waiters.removeFirst().resume()
+    /// Gives up a turn taken with `mode`, and admits the waiters that may now enter.
+    public func leave(_ mode: Mode = .exclusive) {
+        switch mode {
+        case .exclusive:
+            precondition(isHeldExclusively, "TestGate.leave(.exclusive) without an exclusive holder")
+            isHeldExclusively = false
+        case .shared:
+            precondition(sharedHolders > 0, "TestGate.leave(.shared) without a shared holder")
+            sharedHolders -= 1
         }
+        while let next = waiters.first, canAdmit(next.mode) {
+            waiters.removeFirst()
+            admit(next.mode)
+            next.continuation.resume()
+        }
+    }
+
+    private func canAdmit(_ mode: Mode) -> Bool {
+        switch mode {
+        case .exclusive: !isHeldExclusively && sharedHolders == 0
+        case .shared: !isHeldExclusively
+        }
+    }
+
+    private func admit(_ mode: Mode) {
+        switch mode {
+        case .exclusive: isHeldExclusively = true
+        case .shared: sharedHolders += 1
+        }
+        assert(!isHeldExclusively || sharedHolders == 0, "TestGate: an exclusive holder beside shared ones")
+    }
+}
+
+extension TestGate {
+    /// Runs `function` holding the gate in `mode`: at once when the current task already
+    /// holds it at least as strongly, else after waiting for the turn.
+    nonisolated func hold(
+        _ mode: Mode, for test: Test, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        switch (TestGate.currentHold, mode) {
+        case (.exclusive, _), (.shared, .shared):
+            try await function()
+            return
+        case (.shared, .exclusive):
+            preconditionFailure(
+                "\(test.sourceLocation): an exclusive test inside a shared one's scope cannot take the turn")
+        case (nil, _):
+            break
+        }
+        await enter(mode)
+        do {
+            try await TestGate.$currentHold.withValue(mode) { try await function() }
+        } catch {
+            await leave(mode)
+            throw error
+        }
+        await leave(mode)
     }
 }

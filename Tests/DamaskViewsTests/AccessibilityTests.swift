@@ -71,7 +71,7 @@ final class TabStopView: View {
 }
 
 extension ViewsTests {
-    @Suite("Accessibility API", .timeLimit(.minutes(5))) @MainActor struct AccessibilityAPI {
+    @Suite("Accessibility API", .exclusive, .timeLimit(.minutes(5))) @MainActor struct AccessibilityAPI {
         @Test("A plain view is a container with no label, no traits and no action")
         func plainViewDefaults() {
             let view = View(frame: CGRect(x: 0, y: 0, width: 10, height: 10))

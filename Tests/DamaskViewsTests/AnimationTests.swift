@@ -44,7 +44,7 @@ import Testing
 }
 
 extension ViewsTests {
-    @Suite("Animations: Core Animation's model", .timeLimit(.minutes(5))) @MainActor struct Animations {
+    @Suite("Animations: Core Animation's model", .exclusive, .timeLimit(.minutes(5))) @MainActor struct Animations {
         @Test("animate over 0.25 s at 40 Hz: ~10 commits, 0 draws, damage within old ∪ new footprints, completion once")
         func animateRecompositesOnly() async throws {
             let h = Harness()
@@ -495,7 +495,7 @@ extension ViewsTests {
 }
 
 extension ViewsTests {
-    @Suite("Animations: timing details", .timeLimit(.minutes(5))) @MainActor struct AnimationTiming {
+    @Suite("Animations: timing details", .exclusive, .timeLimit(.minutes(5))) @MainActor struct AnimationTiming {
         @Test("fillMode .forwards with isRemovedOnCompletion false holds the end value, and asks for no more frames")
         func fillForwardsHoldsTheEnd() async {
             let h = Harness()

@@ -8,7 +8,7 @@ import Testing
 /// of scripts/mutants.txt that compared only the width: a pool kept handing out buffers of
 /// the old height and no test noticed.
 extension ViewsTests {
-    @Suite("Buffer pool resizing", .timeLimit(.minutes(5))) @MainActor struct BufferPoolResize {
+    @Suite("Buffer pool resizing", .shared, .timeLimit(.minutes(5))) @MainActor struct BufferPoolResize {
         @Test("A change of only the height, or only the width, gives buffers of the new size and destroys the old ones", arguments: [(4, 6), (6, 4)])
         func oneDimensionChanges(newSize: (width: Int, height: Int)) throws {
             var destroyed: [Int] = []

@@ -6,7 +6,7 @@ import Testing
 
 /// Damage equals exactly the pixels a change can affect: no more, no less.
 extension ViewsTests {
-    @Suite("Damage tightness", .timeLimit(.minutes(5))) @MainActor struct DamageTightness {
+    @Suite("Damage tightness", .shared, .timeLimit(.minutes(5))) @MainActor struct DamageTightness {
         /// A progress bar that invalidates only the strip between the old and new value.
         final class ProgressBar: View {
             var progress: CGFloat = 0 {

@@ -6,7 +6,7 @@ import Testing
 
 /// A window always has a responder for its shortcuts: the default first responder.
 extension ViewsTests {
-    @Suite("Default first responder", .timeLimit(.minutes(5))) @MainActor struct DefaultResponder {
+    @Suite("Default first responder", .shared, .timeLimit(.minutes(5))) @MainActor struct DefaultResponder {
         typealias Recorder = EventDispatch.Recorder
 
         func key(_ text: String) -> Event {

@@ -7,7 +7,7 @@ import Testing
 /// One test (at least) per rule of the drawing model (docs/drawing-model.md; the rule
 /// numbers are the seed design's).
 extension ViewsTests {
-    @Suite("Drawing model", .timeLimit(.minutes(5))) @MainActor struct DrawingModel {
+    @Suite("Drawing model", .exclusive, .timeLimit(.minutes(5))) @MainActor struct DrawingModel {
         // Rule 1
         @Test("Rule 1: draw receives the dirty rect, clipped, with the bounds origin as origin")
         func drawReceivesDirtyRectClippedAtBoundsOrigin() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// Hit testing, the responder chain, the implicit grab, hover, touches and key focus.
 extension ViewsTests {
-    @Suite("Event dispatch", .timeLimit(.minutes(5))) @MainActor struct EventDispatch {
+    @Suite("Event dispatch", .shared, .timeLimit(.minutes(5))) @MainActor struct EventDispatch {
         /// Records every event it receives, optionally passing them on.
         final class Recorder: View {
             var log: [String] = []

@@ -7,7 +7,7 @@ import Testing
 /// The frame engine's rules: work proportional to what changed, one pass per drawing
 /// frame, commits only for frames that change something.
 extension ViewsTests {
-    @Suite("Frame engine", .timeLimit(.minutes(5))) @MainActor struct FrameEngine {
+    @Suite("Frame engine", .shared, .timeLimit(.minutes(5))) @MainActor struct FrameEngine {
         /// A window holding `rows` rows of `columns` 8×8 drawing views, each row in its own
         /// container view.
         @MainActor struct Grid {

@@ -7,7 +7,7 @@ import Testing
 /// The key-view loop: which views Tab visits and in which order, and the focus ring's
 /// damage.
 extension ViewsTests {
-    @Suite("Key-view loop", .timeLimit(.minutes(5))) @MainActor struct KeyViewLoop {
+    @Suite("Key-view loop", .shared, .timeLimit(.minutes(5))) @MainActor struct KeyViewLoop {
         /// A focusable view that records the keys it receives.
         final class Control: View {
             var keys: [UInt32] = []

@@ -26,7 +26,7 @@ final class LifecycleView: View {
 /// index and sibling, removal from the superlayer, the view lifecycle hooks, `layerClass`
 /// and the options of an animation block.
 extension ViewsTests {
-    @Suite("Layer tree, view lifecycle and animation options", .timeLimit(.minutes(5))) @MainActor struct LayerTreeAndLifecycle {
+    @Suite("Layer tree, view lifecycle and animation options", .exclusive, .timeLimit(.minutes(5))) @MainActor struct LayerTreeAndLifecycle {
         func ids(_ layers: [Layer]) -> [ObjectIdentifier] { layers.map(ObjectIdentifier.init) }
 
         @Test("insertSublayer at an index (clamped), below and above a sibling (appending for a stranger), and reordering")

@@ -9,7 +9,7 @@ import Testing
 /// test caught: the randomized tests toggle clipping but compare whole frames only after
 /// full repaints of clipped subtrees.
 extension ViewsTests {
-    @Suite("Partial repaints inside clipping views", .timeLimit(.minutes(5))) @MainActor struct MaskedRepaint {
+    @Suite("Partial repaints inside clipping views", .shared, .timeLimit(.minutes(5))) @MainActor struct MaskedRepaint {
         @Test("A subview of a clipping view that redraws shows its new content, with damage exactly its frame")
         func subviewOfAClippingViewRepaints() async {
             let h = Harness()

@@ -8,7 +8,7 @@ import Testing
 /// painted, only what nothing opaque covers is cleared, and the pixels always equal the
 /// plain back-to-front OVER composite (`Window.render(to:)`).
 extension ViewsTests {
-    @Suite("Occlusion compositing", .timeLimit(.minutes(5))) @MainActor struct OcclusionCompositing {
+    @Suite("Occlusion compositing", .shared, .timeLimit(.minutes(5))) @MainActor struct OcclusionCompositing {
         /// A view whose drawing covers its bounds with `color` and draws a translucent mark.
         final class OpaqueDrawingView: View {
             var color: Color = .blue

@@ -6,7 +6,7 @@ import Testing
 
 /// What a window tells its surface is opaque (``OpaqueArea``): only what is certain.
 extension ViewsTests {
-    @Suite("Opaque area", .timeLimit(.minutes(5))) @MainActor struct OpaqueAreaRules {
+    @Suite("Opaque area", .shared, .timeLimit(.minutes(5))) @MainActor struct OpaqueAreaRules {
         @Test("A window with its default opaque background is opaque everywhere")
         func defaultWindowIsOpaqueEverywhere() async {
             let h = Harness(width: 100, height: 80)

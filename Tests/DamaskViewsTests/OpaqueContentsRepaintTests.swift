@@ -8,7 +8,7 @@ import Testing
 /// when those contents alone show in the repaint region, and pixel for pixel what the plan
 /// paints.
 extension ViewsTests {
-    @Suite("Opaque contents repaint", .timeLimit(.minutes(5))) @MainActor struct OpaqueContentsRepaintRules {
+    @Suite("Opaque contents repaint", .shared, .timeLimit(.minutes(5))) @MainActor struct OpaqueContentsRepaintRules {
         /// A window with an opaque canvas filling it and a small overlay in its top-right
         /// corner, settled.
         private func scene(scale: CGFloat = 1, overlay: Color = .red) async -> (Harness, SolidView, SolidView) {

@@ -6,7 +6,7 @@ import Testing
 
 /// Frame pacing, buffers running out, commit reports and the damage flash.
 extension ViewsTests {
-    @Suite("Pacing", .timeLimit(.minutes(5))) @MainActor struct Pacing {
+    @Suite("Pacing", .exclusive, .timeLimit(.minutes(5))) @MainActor struct Pacing {
         @Test("At most one commit per frame callback, however many turns pass")
         func atMostOneCommitPerFrameCallback() async {
             let h = Harness()

@@ -8,7 +8,7 @@ import Testing
 /// keyboard focus forget the held buttons (the compositor may keep the release, as a move
 /// or resize does), and a cancelled touch is forgotten.
 extension ViewsTests {
-    @Suite("Pointer grab cancellation", .timeLimit(.minutes(5))) @MainActor struct PointerGrabCancel {
+    @Suite("Pointer grab cancellation", .shared, .timeLimit(.minutes(5))) @MainActor struct PointerGrabCancel {
         /// Records presses, releases, moves and cancellations.
         final class PressRecorder: View {
             var log: [String] = []

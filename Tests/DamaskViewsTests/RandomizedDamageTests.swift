@@ -8,7 +8,7 @@ import Testing
 /// Randomized scenes: after every commit the screen equals a fresh full render, and every
 /// pixel that changed lies inside the damage sent.
 extension ViewsTests {
-    @Suite("Randomized damage", .timeLimit(.minutes(5))) @MainActor struct RandomizedDamage {
+    @Suite("Randomized damage", .shared, .timeLimit(.minutes(5))) @MainActor struct RandomizedDamage {
         /// How the surface gives buffers back.
         enum ReleasePattern: String, CaseIterable, Sendable {
             case immediate, oneFrameLate, severalLate

@@ -9,7 +9,7 @@ import Testing
 /// the compositor: frame callbacks that stop and come back, buffers the compositor never
 /// gives back, and a storm of scale changes.
 extension ViewsTests {
-    @Suite("Reliability", .timeLimit(.minutes(5))) @MainActor struct Reliability {
+    @Suite("Reliability", .shared, .timeLimit(.minutes(5))) @MainActor struct Reliability {
         /// A drawing view moved and redrawn by a display link every frame, over a plain
         /// coloured backdrop.
         @MainActor struct AnimatedScene {

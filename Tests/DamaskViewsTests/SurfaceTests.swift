@@ -6,7 +6,7 @@ import Testing
 
 /// BufferPool bookkeeping and MemorySurface behaviour.
 extension ViewsTests {
-    @Suite("Surfaces", .timeLimit(.minutes(5))) @MainActor struct Surfaces {
+    @Suite("Surfaces", .shared, .timeLimit(.minutes(5))) @MainActor struct Surfaces {
         func makePool(capacity: Int = 2) -> (BufferPool, () -> Int) {
             var destroyed = 0
             var next = 0

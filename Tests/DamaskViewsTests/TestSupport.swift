@@ -6,11 +6,14 @@ import Testing
 
 @testable import DamaskViews
 
-/// The root of every suite in this module. Serialized, and exclusive across the test
-/// process (also under plain, parallel `swift test`), because the display cycle runs on the
-/// main queue and some state (`Transaction.flush()`, byte and paint counters) is
-/// process-wide.
-@Suite(.serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor struct ViewsTests {}
+/// The root of the window suites in this module. It carries no gate trait: each suite
+/// inside carries `.shared` (its tests run in parallel with each other) or `.exclusive`
+/// (alone), since a shared scope cannot contain an exclusive one. Exclusive are the suites
+/// that touch process-wide state another test's windows would meet: `Transaction` (its
+/// flush reaches every open window, an open transaction holds every window changed
+/// meanwhile), the `WindowRegistry` read by the accessibility API, animation blocks and
+/// completion groups, and wall-clock bounds (Pacing). See docs/testing.md.
+@Suite(.timeLimit(.minutes(5))) @MainActor struct ViewsTests {}
 
 /// Waits for one turn of the main queue: everything queued before (display passes
 /// included) has run when this returns.

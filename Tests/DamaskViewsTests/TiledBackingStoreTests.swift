@@ -65,7 +65,7 @@ private final class ReferenceStripesView: View {
 }
 
 extension ViewsTests {
-    @Suite("Tiled backing stores", .timeLimit(.minutes(5))) @MainActor struct TiledBackingStores {
+    @Suite("Tiled backing stores", .shared, .timeLimit(.minutes(5))) @MainActor struct TiledBackingStores {
         static let clipFrame = CGRect(x: 10, y: 10, width: 150, height: 100)
 
         /// A window with a clipping parent scrolled to `scroll` holding the huge view.

@@ -6,7 +6,7 @@ import Testing
 
 /// The view and layer trees, geometry, conversion and layout.
 extension ViewsTests {
-    @Suite("Tree and geometry", .timeLimit(.minutes(5))) @MainActor struct TreeAndGeometry {
+    @Suite("Tree and geometry", .exclusive, .timeLimit(.minutes(5))) @MainActor struct TreeAndGeometry {
         @Test("Subview operations keep subviews and sublayers in the same order")
         func subviewOperationsKeepLayerOrder() {
             let parent = PlainView()
@@ -170,7 +170,7 @@ extension ViewsTests {
         }
     }
 
-    @Suite("Offscreen rendering", .timeLimit(.minutes(5))) @MainActor struct OffscreenRendering {
+    @Suite("Offscreen rendering", .shared, .timeLimit(.minutes(5))) @MainActor struct OffscreenRendering {
         @Test("A view tree renders to a bitmap without any window")
         func viewTreeRendersWithoutWindow() throws {
             let root = PlainView(frame: CGRect(x: 0, y: 0, width: 30, height: 20))

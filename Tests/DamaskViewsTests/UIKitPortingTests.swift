@@ -34,7 +34,7 @@ private final class HugeView: View {
 }
 
 extension ViewsTests {
-    @Suite("UIKit ports: no silent traps", .timeLimit(.minutes(5))) @MainActor struct UIKitPorting {
+    @Suite("UIKit ports: no silent traps", .shared, .timeLimit(.minutes(5))) @MainActor struct UIKitPorting {
         @Test("A class whose first drawing was empty still draws once it has something to draw")
         func detectionNeverDisablesAClassThatDraws() async {
             let h = Harness()
@@ -91,7 +91,7 @@ extension ViewsTests {
         }
     }
 
-    @Suite("UIKit ports: the API a UIKit programmer types", .timeLimit(.minutes(5))) @MainActor struct UIKitAPI {
+    @Suite("UIKit ports: the API a UIKit programmer types", .shared, .timeLimit(.minutes(5))) @MainActor struct UIKitAPI {
         /// A 20×10 view, red with its right half drawn blue, shown and then widened to 40.
         private func widenedHalfBlueView(contentMode: ContentMode, in h: Harness) async -> SolidView {
             let view = SolidView(frame: CGRect(x: 0, y: 0, width: 20, height: 10), color: .red)
