@@ -7,7 +7,8 @@ import Testing
 /// Where Damask's animations follow Apple's documentation rather than the simplest
 /// reading: nested `UIView` animation blocks inherit (`UIView.AnimationOptions`'
 /// override options), `CAKeyframeAnimation`'s discrete key times, and completion handlers
-/// that never run inside another block's `animations` closure.
+/// that never run inside another block's `animations` closure; a display link's
+/// `preferredFramesPerSecond` that divides the display's rate gives a steady rate.
 extension ViewsTests {
     @Suite("Animations as Apple documents them: nesting, discrete keyframes, completions", .timeLimit(.minutes(5)))
     @MainActor struct AnimationDocumentedRules {
@@ -139,6 +140,27 @@ extension ViewsTests {
             }
             #expect(seen == [0.1, 0.1, 0.1, 0.1, 0.4, 0.4, 0.4, 0.4, 0.7, 0.7, 0.7, 0.7, 1, 1, 1, 1], "\(seen)")
             await driver.runUntilIdle()
+        }
+
+        @Test("preferredFramesPerSecond 30, 20 and 15 settle on every 2nd, 3rd and 4th frame of a 60 Hz display whose frame times jitter by a millisecond", arguments: [(30, 2), (20, 3), (15, 4)])
+        func preferredFramesPerSecondSettlesOnADivisor(preferred: Int, every: Int) async {
+            let h = Harness()
+            await h.settle()
+            var stamps: [UInt32] = []
+            let link = DisplayLink(window: h.window) { _, timestamp in stamps.append(timestamp) }
+            link.preferredFramesPerSecond = preferred
+            // 60 Hz as compositors stamp it: whole milliseconds, 16 or 17 apart, ±1 of jitter.
+            let jitter = [0, 1, -1, 0, 1, 0, -1, 1, 1, -1]
+            var frameAt: [UInt32: Int] = [:]
+            for k in 1...60 {
+                let stamp = UInt32(1000 + (k * 1000 + 30) / 60 + jitter[k % jitter.count])
+                frameAt[stamp] = k
+                h.surface.fireFrame(timestamp: stamp)
+            }
+            let delivered = stamps.compactMap { frameAt[$0] }
+            let gaps = zip(delivered, delivered.dropFirst()).map { $1 - $0 }
+            #expect(!gaps.isEmpty && Set(gaps) == [every], "\(preferred) per second: frames \(delivered)")
+            link.invalidate()
         }
 
         @Test("Discrete key times that break Core Animation's rules (one per value, or not from 0 to 1) are refused and reported")
