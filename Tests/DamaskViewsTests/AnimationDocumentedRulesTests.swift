@@ -10,7 +10,7 @@ import Testing
 /// that never run inside another block's `animations` closure; a display link's
 /// `preferredFramesPerSecond` that divides the display's rate gives a steady rate.
 extension ViewsTests {
-    @Suite("Animations as Apple documents them: nesting, discrete keyframes, completions", .timeLimit(.minutes(5)))
+    @Suite("Animations as Apple documents them: nesting, discrete keyframes, completions", .exclusive, .timeLimit(.minutes(5)))
     @MainActor struct AnimationDocumentedRules {
         /// A view of 10 × 10 points at the origin in a settled window.
         func settledView(_ h: Harness) async -> SolidView {
