@@ -11,7 +11,7 @@ import Testing
 /// `dbus-daemon` owns `org.freedesktop.portal.Desktop` and answers the Settings interface as
 /// xdg-desktop-portal does (values in a variant; `ReadOne`), and emits `SettingChanged`. The
 /// monitor's preference is applied to `Appearance.current`, and a control's pixels show it.
-@Suite("Desktop colour scheme from the settings portal", .serialized, .exclusive) @MainActor struct DesktopColorSchemeTests {
+@Suite("Desktop colour scheme from the settings portal", .serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor struct DesktopColorSchemeTests {
     /// A test portal on `bus`: answers `ReadOne` from `settings` (namespace → key → value),
     /// NotFound for anything else, and emits `SettingChanged` on ``change(_:_:_:)``.
     @MainActor final class TestPortal {

@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("Appearance") @MainActor struct AppearanceTests {
+    @Suite("Appearance", .timeLimit(.minutes(5))) @MainActor struct AppearanceTests {
         @Test("observe(_:) runs its handler on each change while the token lives, never after")
         func observationLifetime() {
             var seen: [Appearance] = []

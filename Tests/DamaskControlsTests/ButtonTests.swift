@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("Button") @MainActor struct ButtonTests {
+    @Suite("Button", .timeLimit(.minutes(5))) @MainActor struct ButtonTests {
         /// A 12×12 image: a white square with a dark centre.
         static func glyph() throws -> Bitmap {
             let bitmap = try Bitmap(width: 12, height: 12)

@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("Control") @MainActor struct ControlTests {
+    @Suite("Control", .timeLimit(.minutes(5))) @MainActor struct ControlTests {
         @Test("a press released inside sends touchDown, touchUpInside and the primary action, in order")
         func clickSendsEventsInOrder() {
             let harness = ControlHarness()

@@ -9,7 +9,7 @@ import Testing
 /// The root of every suite in this module: serialized and exclusive across the test
 /// process, because the display cycle runs on the main queue and ``Appearance/current`` is
 /// process-wide.
-@Suite(.serialized, .exclusive) @MainActor struct ControlsTests {}
+@Suite(.serialized, .exclusive, .timeLimit(.minutes(5))) @MainActor struct ControlsTests {}
 
 /// A window on a memory surface with a manual frame clock, and input fed through
 /// `Window.dispatch(_:)` as the Wayland seat and the script player feed it.

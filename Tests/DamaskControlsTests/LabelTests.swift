@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("Label") @MainActor struct LabelTests {
+    @Suite("Label", .timeLimit(.minutes(5))) @MainActor struct LabelTests {
         static let sample = "Damask wraps text to the width of its label. Привет, мир. 漢字も折り返す。"
 
         @Test("wraps at word boundaries, truncates the last line shown with an ellipsis")

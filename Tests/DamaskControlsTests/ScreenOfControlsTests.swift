@@ -6,7 +6,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("A screen of controls") @MainActor struct ScreenOfControlsTests {
+    @Suite("A screen of controls", .timeLimit(.minutes(5))) @MainActor struct ScreenOfControlsTests {
         /// Creates `count` views with `make` in rows of stacks (or plain views at the same
         /// frames), lays them out and draws the first frame on a 1280×800 window; the CPU
         /// seconds it took.

@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("StackView") @MainActor struct StackViewTests {
+    @Suite("StackView", .timeLimit(.minutes(5))) @MainActor struct StackViewTests {
         /// A view with a fixed intrinsic size.
         final class Sized: View {
             let size: CGSize

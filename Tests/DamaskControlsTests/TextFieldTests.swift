@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("TextField") @MainActor struct TextFieldTests {
+    @Suite("TextField", .timeLimit(.minutes(5))) @MainActor struct TextFieldTests {
         @Test("typing sends editingDidBegin, editingChanged per edit, and Return the primary action then editingDidEnd")
         func editingEvents() async {
             let harness = ControlHarness(width: 240, height: 60)

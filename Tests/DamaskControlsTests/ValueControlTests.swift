@@ -5,7 +5,7 @@ import Testing
 @testable import DamaskControls
 
 extension ControlsTests {
-    @Suite("Slider, Switch, ProgressView, ActivityIndicatorView") @MainActor struct ValueControlTests {
+    @Suite("Slider, Switch, ProgressView, ActivityIndicatorView", .timeLimit(.minutes(5))) @MainActor struct ValueControlTests {
         @Test("a slider jumps to a press, follows a drag, sends valueChanged each move, and clamps")
         func sliderTracks() {
             let harness = ControlHarness(width: 120, height: 40)

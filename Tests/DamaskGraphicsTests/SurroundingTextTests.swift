@@ -4,7 +4,7 @@ import Testing
 
 /// What a text field tells an input method about the text around its caret
 /// (``EditableText/surroundingText(limit:)``): UTF-8 byte offsets, no preedit, bounded.
-@Suite("Surrounding text for input methods")
+@Suite("Surrounding text for input methods", .timeLimit(.minutes(5)))
 struct SurroundingTextTests {
     @Test("the caret and the selection's anchor are UTF-8 bytes of the text")
     func byteOffsets() {

@@ -7,7 +7,7 @@ import Testing
 /// The draws a commit reports: those of the passes since the last commit that reached the
 /// screen, never those of a pass that presented nothing.
 extension ViewsTests {
-    @Suite("Pass draws", .shared) @MainActor struct PassDrawsTests {
+    @Suite("Pass draws", .shared, .timeLimit(.minutes(5))) @MainActor struct PassDrawsTests {
         @Test("A draw in a pass that presented nothing is not counted in the next commit's report")
         func drawOfAPassThatPresentedNothingDoesNotLeak() async {
             let h = Harness(width: 40, height: 30)

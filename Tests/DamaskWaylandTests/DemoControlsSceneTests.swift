@@ -5,7 +5,7 @@ import Testing
 /// The demo's controls scene driven by input scripts, headless, in both appearances: clicks
 /// on the light panel's button, slider and switch change what they should and damage only
 /// their part of the panel.
-@Suite("damask-demo controls scene, scripted", .exclusive)
+@Suite("damask-demo controls scene, scripted", .exclusive, .timeLimit(.minutes(5)))
 struct DemoControlsSceneTests {
     static let fast = ["--headless", "--speed", "fast"]
 

@@ -5,7 +5,7 @@ import Testing
 /// The demo's text field under GNOME Shell (headless, a private system bus for it) with IBus
 /// (Hangul) as the input method: mutter's text-input-v3 reaches IBus through the shell.
 /// Keys come through RemoteDesktop.
-@Suite("the demo's text field with IBus under GNOME Shell", .exclusive, .integration)
+@Suite("the demo's text field with IBus under GNOME Shell", .exclusive, .integration, .timeLimit(.minutes(10)))
 struct GnomeShellTextInputTests {
     @Test("IBus Hangul in GNOME Shell types 한국 into the demo's field from Hangul, g k s r n r and space; the field reports it as its surrounding text")
     func ibusHangul() throws {

@@ -5,7 +5,7 @@ import Testing
 /// `ibus-wayland` as Weston's `[input-method]`; Weston runs nested in Xvfb, and keys typed
 /// with `xdotool` go through Weston's seat to IBus (its keyboard grab) and come back to the
 /// demo's field as zwp_text_input_v1 preedit and commit strings.
-@Suite("IBus under Weston (ibus-hangul through ibus-wayland)", .serialized, .exclusive, .integration)
+@Suite("IBus under Weston (ibus-hangul through ibus-wayland)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct IBusWestonTests {
     @Test("Keys typed through Weston's seat reach ibus-hangul and become Hangul in the demo's field")
     func typesHangul() throws {

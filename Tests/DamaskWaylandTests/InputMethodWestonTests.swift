@@ -6,7 +6,7 @@ import Testing
 /// (``ScriptedInputMethod``) as its `[input-method]`; the demo's text field is focused by
 /// its script and read back with `expect text`, while the input method's log shows what
 /// the field told it (surrounding text, content type, commit_state serials, resets).
-@Suite("Input methods under Weston (zwp_text_input_v1)", .serialized, .exclusive, .integration)
+@Suite("Input methods under Weston (zwp_text_input_v1)", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct InputMethodWestonTests {
     /// Runs the demo on a Weston whose input method plays `imScript`; the demo plays
     /// `demoScript` and must pass. Returns the input method's log and the x of every

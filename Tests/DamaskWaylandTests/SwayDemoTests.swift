@@ -4,7 +4,7 @@ import Testing
 
 /// The demo under sway 1.7 (wlroots 0.15), the third compositor family: the window maps,
 /// draws, and sends the same damage as under Weston.
-@Suite("damask-demo under sway", .exclusive, .integration)
+@Suite("damask-demo under sway", .exclusive, .integration, .timeLimit(.minutes(10)))
 struct SwayDemoTests {
     @Test("a progress step under sway sends exactly the damage rects it sends under Weston")
     func progressStepDamageAsUnderWeston() throws {

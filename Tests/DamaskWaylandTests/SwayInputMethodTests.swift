@@ -6,7 +6,7 @@ import Testing
 /// scripted input method and Fcitx 5 (Korean, Chinese) typing into GTK 4's entry, a
 /// text-input-v3 client that already works. The same harness types into the demo once the
 /// demo speaks text-input-v3.
-@Suite("input methods under sway", .exclusive, .integration)
+@Suite("input methods under sway", .exclusive, .integration, .timeLimit(.minutes(10)))
 struct SwayInputMethodTests {
     @Test("the scripted input method's preedit, commit and delete reach GTK 4 under sway, and its surrounding text comes back")
     func scriptedInputMethodDrivesGtk() throws {

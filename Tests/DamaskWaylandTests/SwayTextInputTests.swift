@@ -8,7 +8,7 @@ import Testing
 /// Korean and Chinese end to end; the field's text is read back through the clipboard
 /// (Ctrl+A, Ctrl+C in the demo, then `wl-paste`) and through the surrounding text the demo
 /// reports to the input method.
-@Suite("the demo's text field with input methods under sway", .serialized, .exclusive, .integration)
+@Suite("the demo's text field with input methods under sway", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct SwayTextInputTests {
     /// The demo on `sway` with its text field focused by its script (then it stays open),
     /// with WAYLAND_DEBUG=1 so that a test sees the text-input events it receives.

@@ -6,7 +6,7 @@ import Testing
 /// this pins the client's side of the protocol — enable on focus with the field's state in
 /// one commit, changes sent as the text and caret move, disable on blur — and that mutter
 /// accepts every request (no protocol error: the demo exits 0).
-@Suite("zwp_text_input_v3 under mutter", .serialized, .exclusive, .integration)
+@Suite("zwp_text_input_v3 under mutter", .serialized, .exclusive, .integration, .timeLimit(.minutes(10)))
 struct TextInputV3MutterTests {
     @Test("Focusing the field enables text-input v3 with its surrounding text, content type and cursor rectangle; typing updates them; Escape disables")
     func enableUpdateDisable() throws {
