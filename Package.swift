@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "DamaskWayland", targets: ["DamaskWayland"]),
         .library(name: "DamaskPlayback", targets: ["DamaskPlayback"]),
         .library(name: "DamaskAccessibility", targets: ["DamaskAccessibility"]),
+        .library(name: "DamaskControls", targets: ["DamaskControls"]),
         .executable(name: "damask-demo", targets: ["DamaskDemo"]),
         .executable(name: "damask-bench", targets: ["DamaskBench"]),
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
@@ -83,6 +84,10 @@ let package = Package(
             dependencies: ["DamaskGraphics"],
             swiftSettings: strictSettings),
         .target(
+            name: "DamaskControls",
+            dependencies: ["DamaskViews", "DamaskGraphics"],
+            swiftSettings: strictSettings),
+        .target(
             name: "DamaskWayland",
             dependencies: [
                 "DamaskViews", "DamaskGraphics", "CDamaskShims", "CWaylandClient",
@@ -114,7 +119,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "CDamaskInspectScan", "CPixman", "CCairo"],
+            dependencies: [
+                "DamaskWayland", "DamaskViews", "DamaskControls", "DamaskGraphics", "DamaskInspect", "CDamaskInspectScan",
+                "CPixman", "CCairo",
+            ],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose
@@ -153,8 +161,12 @@ let package = Package(
             dependencies: ["DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "DamaskControlsTests",
+            dependencies: ["DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "DamaskPlaybackTests",
-            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskControls", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         // UIKit conformance, written against DamaskViews' public API only (no @testable).
         .testTarget(

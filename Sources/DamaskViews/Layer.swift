@@ -326,7 +326,7 @@ import Foundation
     /// pixman image; owned by the layer, dropped with the store.
     private var backingStoreContext: GraphicsContext?
     /// The bounds size (points) the backing store was drawn for.
-    private var backingStorePointSize: CGSize = .zero
+    private(set) var backingStorePointSize: CGSize = .zero
 
     /// The tiled backing store of a layer too large for one bitmap (see
     /// ``TiledBackingStore``); `nil` otherwise.
@@ -407,6 +407,9 @@ import Foundation
 
     /// How many times this layer's contents were drawn or displayed.
     public internal(set) var displayCount = 0
+    /// How many times this layer moved its drawn pixels instead of redrawing them
+    /// (``scrollContents(dx:dy:)``).
+    public internal(set) var contentsScrollCount = 0
 
     /// Set by the default `LayerDelegate.display(_:)`.
     var delegateDeclinedDisplay = false
