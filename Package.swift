@@ -113,7 +113,8 @@ let package = Package(
         .executableTarget(
             name: "DamaskDemo",
             dependencies: [
-                "DamaskWayland", "DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskAccessibility", "CDamaskShims",
+                "DamaskWayland", "DamaskPlayback", "DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskAccessibility",
+                "CDamaskShims",
             ],
             resources: [.copy("Resources")],
             swiftSettings: strictSettings),
@@ -175,7 +176,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskAccessibilityTests",
-            dependencies: ["DamaskAccessibility", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            // DamaskControls: the desktop colour-scheme test switches the controls' appearance.
+            dependencies: ["DamaskAccessibility", "DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "DamaskInspectTests", dependencies: ["DamaskInspect", "DamaskGraphics", "CDamaskInspectScan", "DamaskTestSupport"], swiftSettings: strictSettings),
         // README's and docs/architecture.md's module tables against this manifest.

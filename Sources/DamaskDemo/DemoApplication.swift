@@ -43,6 +43,7 @@ final class DemoApplication {
         DemoSceneEntry(name: "content-mode", sidebarTitle: "Content mode") { ContentModeScene(environment: $0) },
         DemoSceneEntry(name: "text", sidebarTitle: "Text") { TextScene(environment: $0) },
         DemoSceneEntry(name: "motion", sidebarTitle: "Motion") { MotionScene(environment: $0) },
+        DemoSceneEntry(name: "controls", sidebarTitle: "Controls") { ControlsScene(environment: $0) },
     ]
 
     /// The scene names, in sidebar order.

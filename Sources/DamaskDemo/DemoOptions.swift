@@ -1,3 +1,4 @@
+import DamaskControls
 import Foundation
 
 /// The command line of `damask-demo`.
@@ -18,6 +19,8 @@ struct DemoOptions {
     var keymap = "us"
     var screenshotDirectory: String?
     var snapshotPath: String?
+    /// A fixed appearance; nil: follow the desktop (not with `--headless`, which is light).
+    var appearance: Appearance?
     var showHelp = false
 
     /// One line per option, printed by `--help`.
@@ -29,7 +32,7 @@ struct DemoOptions {
         Options:
           --size WxH            initial window size in points (default 800x600)
           --scene NAME          scene to show first (progress, chromosome, paths, layers,
-                                canvas, content-mode, text, motion)
+                                canvas, content-mode, text, motion, controls)
           --headless            no compositor: render into memory with a simulated frame clock
           --scale N             output scale in --headless mode (default 1)
           --play FILE           play an input script, then exit (0: every expect held,
@@ -42,6 +45,8 @@ struct DemoOptions {
           --keymap LAYOUT[:VARIANT]  xkb layout for scripted keys (default us)
           --screenshots DIR     with --play: write a screenshot of every scene into DIR
           --snapshot FILE       on SIGUSR1, write the window's last presented frame to FILE (PNG)
+          --appearance light|dark  fixed appearance (default: the desktop's, followed live
+                                through the settings portal; light with --headless)
           --help                show this help and exit
         """
 
@@ -90,6 +95,12 @@ struct DemoOptions {
             case "--keymap": keymap = try value(for: argument)
             case "--screenshots": screenshotDirectory = try value(for: argument)
             case "--snapshot": snapshotPath = try value(for: argument)
+            case "--appearance":
+                let text = try value(for: argument)
+                guard let parsed = Appearance(rawValue: text) else {
+                    throw DemoError.usage("--appearance expects light or dark, got '\(text)'")
+                }
+                appearance = parsed
             default:
                 throw DemoError.usage("unknown option '\(argument)' (see damask-demo --help)")
             }

@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -24,6 +25,8 @@ final class DemoRootView: View {
     var onQuit: @MainActor () -> Void = {}
     /// The scene shown now.
     private(set) var currentScene: DemoScene
+    /// The background follows the appearance while this is held.
+    private var appearanceObservation: AppearanceObservation?
     /// The index of ``currentScene`` in ``sceneEntries``.
     private(set) var currentIndex: Int
 
@@ -44,6 +47,10 @@ final class DemoRootView: View {
         statsOverlay = StatsOverlayView(frame: CGRect(x: 0, y: 8, width: 230, height: 64), environment: environment)
         super.init(frame: frame)
         backgroundColor = DemoStyle.windowBackground
+        appearanceObservation = Appearance.observe { [weak self] _ in
+            self?.backgroundColor = DemoStyle.windowBackground
+            self?.window?.backgroundColor = DemoStyle.windowBackground
+        }
         addSubview(sidebar)
         addSubview(currentScene)
         addSubview(statsOverlay)

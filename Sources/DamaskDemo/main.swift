@@ -1,5 +1,6 @@
 import CDamaskShims
 import DamaskAccessibility
+import DamaskControls
 import DamaskWayland
 import Foundation
 
@@ -27,6 +28,8 @@ if options.showHelp {
     exit(0)
 }
 
+// A fixed appearance is set before the first scene is made.
+if let appearance = options.appearance { Appearance.current = appearance }
 let application = DemoApplication(options: options)
 do {
     try application.start()
@@ -48,4 +51,19 @@ let accessibility = AccessibilityBridge(
 // After what start() queued (the first display pass): its connect to the session bus, a
 // round trip of about a millisecond, does not delay the first frame.
 Task { @MainActor in accessibility.start() }
+// The desktop's light or dark setting, followed live (docs/controls.md): not headless (its
+// playback is deterministic) nor with a fixed --appearance. No session bus or no portal:
+// the demo stays light.
+var colorSchemeMonitor: DesktopColorSchemeMonitor?
+if options.appearance == nil, !options.headless {
+    Task { @MainActor in
+        colorSchemeMonitor = try? DesktopColorSchemeMonitor(
+            watcher: DescriptorWatcher { descriptor, handler in
+                let watch = MainLoop.shared.watch(descriptor, handler: handler)
+                return { watch.cancel() }
+            })
+        colorSchemeMonitor?.onChange = { Appearance.current = $0.isDark ? .dark : .light }
+        colorSchemeMonitor?.start()
+    }
+}
 MainLoop.shared.run()

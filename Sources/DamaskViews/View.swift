@@ -432,6 +432,38 @@ import Foundation
         }
     }
 
+    // MARK: Sizing (UIKit's intrinsic content size and size that fits)
+
+    /// The value of a dimension of ``intrinsicContentSize`` the view has no size of its own
+    /// for (UIKit's `UIView.noIntrinsicMetric`).
+    public static let noIntrinsicMetric: CGFloat = -1
+
+    /// The size the view's content wants, ``noIntrinsicMetric`` in a dimension it has no
+    /// preference in. Stacks (`DamaskControls.StackView`) lay out by it. Default: no
+    /// preference in either dimension.
+    open var intrinsicContentSize: CGSize {
+        CGSize(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric)
+    }
+
+    /// Tells the superview that ``intrinsicContentSize`` changed: it lays out again.
+    open func invalidateIntrinsicContentSize() {
+        superview?.setNeedsLayout()
+    }
+
+    /// The size that best fits `size` (a text view wraps to its width, for example).
+    /// Default: the intrinsic size where there is one, the current size elsewhere.
+    open func sizeThatFits(_ size: CGSize) -> CGSize {
+        let intrinsic = intrinsicContentSize
+        return CGSize(
+            width: intrinsic.width == View.noIntrinsicMetric ? bounds.width : intrinsic.width,
+            height: intrinsic.height == View.noIntrinsicMetric ? bounds.height : intrinsic.height)
+    }
+
+    /// Resizes the view to ``sizeThatFits(_:)`` its current size, keeping its origin.
+    public func sizeToFit() {
+        frame.size = sizeThatFits(bounds.size)
+    }
+
     // MARK: Accessibility (the rest, and the defaults' reasons, in View+Accessibility.swift)
 
     /// Whether assistive technologies see this view as one element (its subviews are then

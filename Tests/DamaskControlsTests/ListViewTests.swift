@@ -139,7 +139,7 @@ extension ControlsTests {
             list.contentOffset = CGPoint(x: 0, y: 48)
             harness.present()
             let image = try #require(harness.surface.presentedBitmap)
-            try ControlsHarness.expectMatchesReference(image, "list")
+            try ReferenceImage.check(image, named: "list")
             withExtendedLifetime(source) {}
         }
     }

@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -8,11 +9,11 @@ import Foundation
 final class CanvasScene: DemoScene {
     /// The pad.
     let canvasView: CanvasView
-    private let infoLabel: LabelView
+    private let infoLabel: Label
 
     init(environment: DemoEnvironment) {
         canvasView = CanvasView(frame: CGRect(x: DemoStyle.margin, y: 156, width: 572, height: 300))
-        infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 466, width: 572, height: 36), font: DemoStyle.captionFont)
+        infoLabel = Label.scene(frame: CGRect(x: DemoStyle.margin, y: 466, width: 572, height: 36), font: DemoStyle.captionFont)
         super.init(
             name: "canvas", sidebarTitle: "Canvas", title: "Drawing pad: setNeedsDisplay(_:)",
             summary: "Drag to draw. Each segment goes into an offscreen bitmap and invalidates\n"
@@ -21,7 +22,7 @@ final class CanvasScene: DemoScene {
         canvasView.onDraw = { [weak self] view in self?.canvasDidDraw(view) }
         addSubview(canvasView)
         addSubview(infoLabel)
-        let clear = ButtonView(frame: CGRect(x: DemoStyle.margin, y: contentTop, width: 100, height: 30), title: "Clear")
+        let clear = Button(frame: CGRect(x: DemoStyle.margin, y: contentTop, width: 100, height: 30), title: "Clear")
         clear.action = { [weak self] in self?.canvasView.clear() }
         addSubview(clear)
         infoLabel.text = "Drag in the white area."

@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -15,9 +16,9 @@ import Foundation
 final class ChromosomeScene: DemoScene {
     /// The blocks.
     let chromosomeBlockView: ChromosomeBlockView
-    private let spinner: ActivitySpinnerView
-    private let statusLabel: LabelView
-    private let countLabel: LabelView
+    private let spinner: ActivityIndicatorView
+    private let statusLabel: Label
+    private let countLabel: Label
     private var spinnerLink: DisplayLink?
     private var framesSinceLoadStart = 0
     private var arrived: Result<String, any Error>?
@@ -32,11 +33,11 @@ final class ChromosomeScene: DemoScene {
 
     init(environment: DemoEnvironment) {
         chromosomeBlockView = ChromosomeBlockView(frame: CGRect(x: DemoStyle.margin, y: 156, width: 572, height: 312))
-        spinner = ActivitySpinnerView(frame: CGRect(x: DemoStyle.margin + 266, y: 292, width: 40, height: 40))
-        statusLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 476, width: 572, height: 36), font: DemoStyle.captionFont)
-        countLabel = LabelView(
+        spinner = ActivityIndicatorView(frame: CGRect(x: DemoStyle.margin + 266, y: 292, width: 40, height: 40))
+        statusLabel = Label.scene(frame: CGRect(x: DemoStyle.margin, y: 476, width: 572, height: 36), font: DemoStyle.captionFont)
+        countLabel = Label.scene(
             frame: CGRect(x: DemoStyle.margin, y: 512, width: 572, height: 18), font: DemoStyle.captionFont,
-            color: DemoStyle.secondaryText)
+            role: .secondaryText)
         super.init(
             name: "chromosome", sidebarTitle: "Chromosome", title: "setNeedsDisplay vs displayNow",
             summary: "The sequence arrives from a background task and is drawn in the next pass.\n"
@@ -56,7 +57,7 @@ final class ChromosomeScene: DemoScene {
         ]
         var x = DemoStyle.margin
         for (title, width, action) in buttons {
-            let button = ButtonView(frame: CGRect(x: x, y: contentTop, width: width, height: 30), title: title)
+            let button = Button(frame: CGRect(x: x, y: contentTop, width: width, height: 30), title: title)
             button.action = { [weak self] in if let self { action(self) } }
             addSubview(button)
             x += width + 10

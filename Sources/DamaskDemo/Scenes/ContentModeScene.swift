@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -13,14 +14,14 @@ final class ContentModeScene: DemoScene {
     let redrawView = PatternView(frame: .zero, caption: ".redraw")
     /// The view in `.scaleToFill` mode.
     let scaleView = PatternView(frame: .zero, caption: ".scaleToFill")
-    private let redrawLabel: LabelView
-    private let scaleLabel: LabelView
+    private let redrawLabel: Label
+    private let scaleLabel: Label
     private var sizeFactor: CGFloat = 1
     private var animationStart: UInt32?
 
     init(environment: DemoEnvironment) {
-        redrawLabel = LabelView(frame: .zero, font: DemoStyle.captionFont)
-        scaleLabel = LabelView(frame: .zero, font: DemoStyle.captionFont)
+        redrawLabel = Label.scene(frame: .zero, font: DemoStyle.captionFont)
+        scaleLabel = Label.scene(frame: .zero, font: DemoStyle.captionFont)
         super.init(
             name: "content-mode", sidebarTitle: "Content mode", title: "contentMode on resize",
             summary: "Resize the window, or use the buttons: .redraw calls draw(_:) at every new size,\n"
@@ -35,7 +36,7 @@ final class ContentModeScene: DemoScene {
             ("Animate", { $0.toggleAnimation() }),
         ]
         for (index, (title, action)) in buttons.enumerated() {
-            let button = ButtonView(
+            let button = Button(
                 frame: CGRect(x: DemoStyle.margin + CGFloat(index) * 110, y: contentTop, width: 100, height: 30),
                 title: title)
             button.action = { [weak self] in if let self { action(self) } }

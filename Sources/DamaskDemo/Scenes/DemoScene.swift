@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -25,8 +26,10 @@ class DemoScene: View {
     /// The top of the area below the header, in scene points.
     let contentTop: CGFloat = 112
 
-    private let titleLabel: LabelView
-    private let summaryLabel: LabelView
+    private let titleLabel: Label
+    private let summaryLabel: Label
+    /// The scene's background follows the appearance while this is held.
+    private var appearanceObservation: AppearanceObservation?
 
     /// Creates a scene named `name`, listed as `sidebarTitle`, with a header showing
     /// `title` and `summary`.
@@ -35,14 +38,15 @@ class DemoScene: View {
         self.sidebarTitle = sidebarTitle
         self.environment = environment
         let width: CGFloat = 560
-        titleLabel = LabelView(
+        titleLabel = Label.scene(
             frame: CGRect(x: DemoStyle.margin, y: 20, width: width, height: 30), text: title,
             font: DemoStyle.titleFont)
-        summaryLabel = LabelView(
+        summaryLabel = Label.scene(
             frame: CGRect(x: DemoStyle.margin, y: 56, width: width, height: 48), text: summary,
-            color: DemoStyle.secondaryText)
+            role: .secondaryText)
         super.init(frame: .zero)
         backgroundColor = DemoStyle.windowBackground
+        appearanceObservation = Appearance.observe { [weak self] _ in self?.appearanceDidChange() }
         clipsToBounds = true
         addSubview(titleLabel)
         addSubview(summaryLabel)
@@ -52,8 +56,8 @@ class DemoScene: View {
     }
 
     override func layoutSubviews() {
-        for case let label as LabelView in subviews where label.preferredWidth > 0 {
-            let width = max(0, min(label.preferredWidth, bounds.width - DemoStyle.margin - label.frame.minX))
+        for case let label as Label in subviews where label.preferredMaxLayoutWidth > 0 {
+            let width = max(0, min(label.preferredMaxLayoutWidth, bounds.width - DemoStyle.margin - label.frame.minX))
             if label.frame.width != width { label.frame.size.width = width }
         }
         layoutButtonRow()
@@ -61,7 +65,7 @@ class DemoScene: View {
 
     /// The buttons of the row at ``contentTop`` with the frames the scene gave them, left
     /// to right; found at the first layout.
-    private var buttonRow: [(button: ButtonView, frame: CGRect)]?
+    private var buttonRow: [(button: Button, frame: CGRect)]?
 
     /// Fits the row of buttons at ``contentTop`` into the scene's width: as the scene made
     /// it when it fits; else narrower buttons (never narrower than their titles) with
@@ -69,8 +73,8 @@ class DemoScene: View {
     /// a button off.
     private func layoutButtonRow() {
         if buttonRow == nil {
-            buttonRow = subviews.compactMap { view -> (button: ButtonView, frame: CGRect)? in
-                guard let button = view as? ButtonView, button.frame.minY == contentTop else { return nil }
+            buttonRow = subviews.compactMap { view -> (button: Button, frame: CGRect)? in
+                guard let button = view as? Button, button.frame.minY == contentTop else { return nil }
                 return (button, button.frame)
             }.sorted { $0.frame.minX < $1.frame.minX }
         }
@@ -82,7 +86,7 @@ class DemoScene: View {
         var frames = row.map(\.frame)
         if last.frame.maxX > right {
             let available = right - first.frame.minX - gap * CGFloat(row.count - 1)
-            let minimum = row.map { DemoStyle.buttonFont.measure($0.button.title).width.rounded(.up) + 12 }
+            let minimum = row.map { $0.button.titleFont.measure($0.button.title).width.rounded(.up) + 12 }
             let natural = row.map(\.frame.width)
             let factor = available / natural.reduce(0, +)
             let widths = zip(natural, minimum).map { max($0 * factor, $1).rounded(.down) }
@@ -134,6 +138,12 @@ class DemoScene: View {
     /// override it call `super`.
     func sceneWillDisappear() {
         if animationLink != nil { toggleAnimation() }
+    }
+
+    /// The appearance changed (the controls redraw by themselves). Default: the scene's
+    /// background follows; subclasses that override it call `super`.
+    func appearanceDidChange() {
+        backgroundColor = DemoStyle.windowBackground
     }
 
     /// Handles a key the window's global shortcuts did not take; returns whether it did.

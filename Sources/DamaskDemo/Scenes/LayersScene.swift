@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -26,7 +27,7 @@ final class LayersScene: DemoScene {
     private let circleDelegate = RedCircleDelegate()
     private let standaloneDelegate = RedCircleDelegate()
     private let prebuiltDelegate = PrebuiltContentsDelegate(pixelSize: 200)
-    private let captions: [LabelView]
+    private let captions: [Label]
     private var scaleIndex = 1
 
     /// The contents scales the standalone layer cycles through.
@@ -34,7 +35,7 @@ final class LayersScene: DemoScene {
 
     init(environment: DemoEnvironment) {
         captions = (0..<3).map { index in
-            LabelView(
+            Label.scene(
                 frame: CGRect(x: DemoStyle.margin + CGFloat(index) * 196, y: 364, width: 186, height: 70),
                 font: DemoStyle.captionFont)
         }
@@ -82,7 +83,7 @@ final class LayersScene: DemoScene {
         ]
         var x = DemoStyle.margin
         for (title, width, action) in buttons {
-            let button = ButtonView(frame: CGRect(x: x, y: contentTop, width: width, height: 30), title: title)
+            let button = Button(frame: CGRect(x: x, y: contentTop, width: width, height: 30), title: title)
             button.action = { [weak self] in
                 guard let self else { return }
                 action(self)

@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -30,19 +31,19 @@ final class MotionScene: DemoScene {
     /// The animation's length in seconds.
     static let duration: TimeInterval = 1
 
-    private let infoLabel: LabelView
+    private let infoLabel: Label
 
     init(environment: DemoEnvironment) {
         slideTile = MotionTileView(frame: CGRect(x: 24, y: 170, width: 80, height: 80), color: .systemBlue)
         fadeTile = MotionTileView(frame: CGRect(x: 24, y: 290, width: 80, height: 80), color: .systemGreen)
         rotateTile = MotionTileView(frame: CGRect(x: 184, y: 290, width: 80, height: 80), color: .orange)
         scaleTile = MotionTileView(frame: CGRect(x: 344, y: 290, width: 80, height: 80), color: .systemRed)
-        infoLabel = LabelView(
+        infoLabel = Label.scene(
             frame: CGRect(x: DemoStyle.margin, y: 420, width: 572, height: 54),
             text: "View.animate(withDuration: 1) sets center, alpha and transform at once; the frames\n"
                 + "interpolate presentation values and only recomposite (S: draws stay put, D: footprints).\n"
                 + "The grey square is a standalone Layer: its colour and corners animate implicitly.",
-            font: DemoStyle.captionFont, color: DemoStyle.secondaryText)
+            font: DemoStyle.captionFont, role: .secondaryText)
         super.init(
             name: "motion", sidebarTitle: "Motion", title: "Animations: compositing only",
             summary: "Tiles slide, fade, rotate and scale with easing; no frame calls draw(_:).\n"
@@ -55,7 +56,7 @@ final class MotionScene: DemoScene {
         standaloneLayer.backgroundColor = .gray
         layer.addSublayer(standaloneLayer)
         addSubview(infoLabel)
-        let button = ButtonView(
+        let button = Button(
             frame: CGRect(x: DemoStyle.margin, y: contentTop, width: 120, height: 30), title: "Animate")
         button.action = { [weak self] in self?.play() }
         addSubview(button)

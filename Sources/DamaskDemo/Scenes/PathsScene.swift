@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -15,7 +16,7 @@ final class PathsScene: DemoScene {
     /// The filled star.
     let starView: StarView
     /// The caption under the panels: the transform and the views' draw counts.
-    let infoLabel: LabelView
+    let infoLabel: Label
     private var scale: CGFloat = 1
     private var rotationDegrees: CGFloat = 0
 
@@ -24,7 +25,7 @@ final class PathsScene: DemoScene {
         // they fill their panel instead of being cut off by it.
         triangleView = TriangleView(frame: CGRect(x: 40, y: 40, width: 120, height: 120))
         starView = StarView(frame: CGRect(x: 40, y: 40, width: 120, height: 120))
-        infoLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 54), font: DemoStyle.captionFont)
+        infoLabel = Label.scene(frame: CGRect(x: DemoStyle.margin, y: 440, width: 572, height: 54), font: DemoStyle.captionFont)
         super.init(
             name: "paths", sidebarTitle: "Paths", title: "Paths: stroke and fill",
             summary: "A triangle stroked 2 points wide and a star path built once, filled in draw(_:).\n"
@@ -47,7 +48,7 @@ final class PathsScene: DemoScene {
             ("Reset", { $0.reset() }),
         ]
         for (index, (title, action)) in buttons.enumerated() {
-            let button = ButtonView(
+            let button = Button(
                 frame: CGRect(x: DemoStyle.margin + CGFloat(index) * 104, y: contentTop, width: 96, height: 30),
                 title: title)
             button.action = { [weak self] in if let self { action(self) } }

@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -10,8 +11,8 @@ import Foundation
 final class ProgressScene: DemoScene {
     /// The bar.
     let progressView: ProgressView
-    private let counterLabel: LabelView
-    private let rectLabel: LabelView
+    private let counterLabel: Label
+    private let rectLabel: Label
     private var lastTimestamp: UInt32?
     private var direction: CGFloat = 1
     private var setCountBeforeTurn = 0
@@ -21,10 +22,10 @@ final class ProgressScene: DemoScene {
 
     init(environment: DemoEnvironment) {
         progressView = ProgressView(frame: CGRect(x: DemoStyle.margin, y: 152, width: 560, height: 36))
-        counterLabel = LabelView(frame: CGRect(x: DemoStyle.margin, y: 200, width: 560, height: 18), font: DemoStyle.captionFont)
-        rectLabel = LabelView(
+        counterLabel = Label.scene(frame: CGRect(x: DemoStyle.margin, y: 200, width: 560, height: 18), font: DemoStyle.captionFont)
+        rectLabel = Label.scene(
             frame: CGRect(x: DemoStyle.margin, y: 220, width: 560, height: 18), font: DemoStyle.captionFont,
-            color: DemoStyle.secondaryText)
+            role: .secondaryText)
         super.init(
             name: "progress", sidebarTitle: "Progress", title: "setNeedsDisplay coalesces",
             summary: "Each step sets progress three times; the bar draws once per frame with the\n"
@@ -41,7 +42,7 @@ final class ProgressScene: DemoScene {
             ("Animate", { $0.toggleAnimation() }),
         ]
         for (index, (title, action)) in buttons.enumerated() {
-            let button = ButtonView(
+            let button = Button(
                 frame: CGRect(x: DemoStyle.margin + CGFloat(index) * 110, y: contentTop, width: 100, height: 30),
                 title: title)
             button.action = { [weak self] in if let self { action(self) } }

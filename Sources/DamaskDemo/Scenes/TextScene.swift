@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskViews
 import Foundation
@@ -10,10 +11,10 @@ import Foundation
 /// Main-actor.
 final class TextScene: DemoScene {
     /// The field.
-    let textField: TextFieldView
-    private let hintLabel: LabelView
+    let textField: TextField
+    private let hintLabel: Label
     /// Per language: the caption naming it and its fonts, and the sentence.
-    private(set) var languageLabels: [(caption: LabelView, sentence: LabelView)] = []
+    private(set) var languageLabels: [(caption: Label, sentence: Label)] = []
 
     /// The sentences shown, by language (the first four from the seed documents).
     static let sentences: [(language: String, text: String)] = [
@@ -59,10 +60,10 @@ final class TextScene: DemoScene {
     }
 
     init(environment: DemoEnvironment) {
-        textField = TextFieldView(frame: CGRect(x: DemoStyle.margin, y: 160, width: 420, height: 40), text: "")
-        hintLabel = LabelView(
+        textField = TextField(frame: CGRect(x: DemoStyle.margin, y: 160, width: 420, height: 40), text: "")
+        hintLabel = Label.scene(
             frame: CGRect(x: DemoStyle.margin, y: 214, width: 572, height: 54), font: DemoStyle.captionFont,
-            color: DemoStyle.secondaryText)
+            role: .secondaryText)
         super.init(
             name: "text", sidebarTitle: "Text", title: "Text: a field and six languages",
             summary: "Click the field and type (any xkb layout: Russian, Greek, Arabic, Hebrew…). A blink\n"
@@ -73,14 +74,14 @@ final class TextScene: DemoScene {
         addSubview(hintLabel)
         hintLabel.text = "Press S (outside the field) for the statistics overlay: a blink damages\n"
             + "\(Int(textField.cursorRect.width)) × \(Int(textField.cursorRect.height)) points. "
-            + "The cursor stops blinking after \(TextFieldView.maximumBlinks) blinks without typing."
+            + "The cursor stops blinking after \(TextField.maximumBlinks) blinks without typing."
         var top: CGFloat = 280
         for (language, text) in Self.sentences {
             let fonts = Self.sentenceFont.faceNames(for: text).joined(separator: ", ")
-            let caption = LabelView(
+            let caption = Label.scene(
                 frame: CGRect(x: DemoStyle.margin, y: top, width: 572, height: 16),
-                text: "\(language) — \(fonts)", font: DemoStyle.captionFont, color: DemoStyle.secondaryText)
-            let sentence = LabelView(
+                text: "\(language) — \(fonts)", font: DemoStyle.captionFont, role: .secondaryText)
+            let sentence = Label.scene(
                 frame: CGRect(x: DemoStyle.margin, y: top + 16, width: 572, height: 24), text: text,
                 font: Self.sentenceFont)
             addSubview(caption)

@@ -2,7 +2,16 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// A one-line editable text field with a blinking cursor, as a desktop user expects one.
+/// A one-line editable text field with a blinking cursor, as a desktop user expects one
+/// (UIKit's `UITextField`).
+///
+/// Empty, it shows its ``placeholder`` in the secondary text colour. With
+/// ``isSecureTextEntry`` every character shows as "•", and copying or cutting is refused
+/// (pasting in still works). It is a ``Control``: it sends ``ControlEvent/editingDidBegin``
+/// when it becomes first responder, ``ControlEvent/editingChanged`` after every edit that
+/// changes the text, ``ControlEvent/primaryActionTriggered`` on Return and
+/// ``ControlEvent/editingDidEnd`` when it resigns. Its colours follow
+/// ``Appearance/current``.
 ///
 /// Clicking it makes it the first responder; typed text, Backspace, Delete, ← → Home End
 /// edit; Escape or Return ends editing. Text is edited by grapheme cluster (``EditableText``):
@@ -30,38 +39,54 @@ import Foundation
 /// timer; a display link would wake every frame) that runs only while the field is focused
 /// and stops (cursor shown) after ``maximumBlinks`` blinks of inactivity, as GTK does.
 /// Main-actor.
-final class TextFieldView: View, TextInput {
+open class TextField: Control, TextInput {
     /// The text, the caret and the selection, in grapheme clusters.
-    private(set) var editor: EditableText
+    public private(set) var editor: EditableText
     /// The text laid out in chunks: edits lay out only what they change, drawing only
     /// what is in view (a line of any length shows).
     private var layout: TextLayout
-    /// The text.
-    var text: String { editor.text }
+    /// The text; setting it puts the cursor at its end.
+    public var text: String {
+        get { editor.text }
+        set { setText(newValue) }
+    }
     /// The cursor position, in characters (grapheme clusters) from the start.
-    var cursorIndex: Int { editor.caret }
+    public var cursorIndex: Int { editor.caret }
     /// The selected characters (empty when nothing is selected).
-    var selection: Range<Int> { editor.selection }
+    public var selection: Range<Int> { editor.selection }
     /// How far the text is scrolled left, in points (0 when it fits).
-    private(set) var scrollOffset: CGFloat = 0
+    public private(set) var scrollOffset: CGFloat = 0
     /// Whether the cursor is drawn now.
-    private(set) var isCursorVisible = true
+    public private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.
-    private(set) var blinkCount = 0
-    /// Called when the field stops being the first responder.
-    var onEndEditing: @MainActor () -> Void = {}
+    public private(set) var blinkCount = 0
+    /// Called when the field stops being the first responder (as
+    /// ``ControlEvent/editingDidEnd``).
+    public var onEndEditing: @MainActor () -> Void = {}
+    /// What the field shows while it is empty, in the secondary text colour.
+    open var placeholder: String = "" {
+        didSet { if placeholder != oldValue && editor.count == 0 { setNeedsDisplay(textArea) } }
+    }
+    /// Whether the text shows as "•" per character (a password); copying is refused.
+    open var isSecureTextEntry = false {
+        didSet {
+            guard isSecureTextEntry != oldValue else { return }
+            layout = TextLayout(displayedEditor, font: font)
+            scrollOffset = 0
+            scrollToCaret()
+            setNeedsDisplay()
+        }
+    }
 
     /// Half a blink period, in milliseconds.
-    static let blinkInterval: UInt32 = 500
+    public static let blinkInterval: UInt32 = 500
     /// Blinks after the last edit before the cursor stays on.
-    static let maximumBlinks = 10
+    public static let maximumBlinks = 10
     /// The inner padding in points, left and right of the text.
-    static let padding: CGFloat = 10
-    /// The selection's background while the field is focused, and while it is not.
-    static let selectionColor = Color(red: 0.70, green: 0.82, blue: 1.0)
-    static let inactiveSelectionColor = Color(white: 0.86)
+    public static let padding: CGFloat = 10
 
-    private let font = Font.system(size: 16)
+    /// The font of the text.
+    public let font: Font
     private var blinkTimer: FrameTimer?
     private var blinksSinceEdit = 0
     /// What a drag extends by: characters after a single click, words after a double.
@@ -71,26 +96,63 @@ final class TextFieldView: View, TextInput {
     private var isDragging = false
 
     /// Creates a field showing `text` with the cursor at its end.
-    init(frame: CGRect, text: String = "") {
+    public init(frame: CGRect = .zero, text: String = "", placeholder: String = "", font: Font = .system(size: 16)) {
         editor = EditableText(text)
+        self.font = font
+        self.placeholder = placeholder
         layout = TextLayout(editor, font: font)
         super.init(frame: frame)
         contentMode = .redraw  // lays its drawing out in its bounds: a new size redraws
-        backgroundColor = .white
+        backgroundColor = Palette.current.panel
         cursor = .text
-        isAccessibilityElement = true  // an editable entry (TextFieldView+Accessibility.swift)
+        isAccessibilityElement = true  // an editable entry (TextField+Accessibility.swift)
         accessibilityTraits = .textEntry
         scrollToCaret()
     }
 
+    /// Named by its placeholder unless a label is set (what it asks for is what it is).
+    open override var accessibilityLabel: String? {
+        get { super.accessibilityLabel ?? (placeholder.isEmpty ? nil : placeholder) }
+        set { super.accessibilityLabel = newValue }
+    }
+
+    /// The editor the layout shows: the text, or a "•" per cluster for secure entry (the
+    /// clusters line up one to one, so carets and selections index both alike).
+    private var displayedEditor: EditableText {
+        isSecureTextEntry ? EditableText(String(repeating: "•", count: editor.count)) : editor
+    }
+
+    /// The panel's colour and a redraw in the new appearance.
+    open override func appearanceDidChange() {
+        backgroundColor = palette.panel
+        super.appearanceDidChange()
+    }
+
+    /// Takes the panel colour of the appearance it now inherits.
+    open override func didMoveToSuperview() {
+        super.didMoveToSuperview()
+        if backgroundColor != palette.panel { backgroundColor = palette.panel }
+    }
+
+    /// Takes the panel colour of the appearance it inherits in its window.
+    open override func didMoveToWindow() {
+        super.didMoveToWindow()
+        if backgroundColor != palette.panel { backgroundColor = palette.panel }
+    }
+
+    /// Room for one line of text in the font, and a hundred points of it.
+    open override var intrinsicContentSize: CGSize {
+        CGSize(width: 100 + 2 * Self.padding, height: (font.lineHeight + 16).rounded(.up))
+    }
+
     /// The cursor's rect in view points (whole pixels at scale 1).
-    var cursorRect: CGRect {
+    public var cursorRect: CGRect {
         CGRect(x: xOffset(ofCharacter: cursorIndex).rounded(), y: 8, width: 2, height: bounds.height - 16)
     }
 
     /// The area the text is drawn and clipped to: inside the border, `padding` from the
     /// sides (less 2 points, so a caret at either end shows whole).
-    var textArea: CGRect {
+    public var textArea: CGRect {
         CGRect(x: Self.padding - 2, y: 2, width: max(bounds.width - 2 * Self.padding + 4, 0), height: max(bounds.height - 4, 0))
     }
 
@@ -114,7 +176,7 @@ final class TextFieldView: View, TextInput {
     }
 
     /// The rects (view points) of the selected text.
-    var selectionRects: [CGRect] {
+    public var selectionRects: [CGRect] {
         guard editor.hasSelection else { return [] }
         return layout.selectionRanges(for: selection, visible: visibleX).map {
             CGRect(x: textOriginX + $0.lowerBound, y: 6, width: $0.upperBound - $0.lowerBound, height: bounds.height - 12)
@@ -123,37 +185,43 @@ final class TextFieldView: View, TextInput {
 
     /// The underline of an input method's preedit (view points): one point thick, two
     /// below the baseline, under each visually contiguous piece of it.
-    var preeditUnderlineRects: [CGRect] {
+    public var preeditUnderlineRects: [CGRect] {
         guard let marked = editor.markedRange, !marked.isEmpty else { return [] }
         return layout.selectionRanges(for: marked, visible: visibleX).map {
             CGRect(x: textOriginX + $0.lowerBound, y: baseline + 2, width: $0.upperBound - $0.lowerBound, height: 1)
         }
     }
 
-    override func layoutSubviews() {
+    open override func layoutSubviews() {
         super.layoutSubviews()
         // A new width: keep the caret in view (the whole field redraws anyway, .redraw).
         scrollToCaret()
     }
 
-    override func draw(_ rect: CGRect) {
+    open override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
-        context.setStrokeColor(isFirstResponder ? DemoStyle.sidebarSelection : Color(white: 0.7))
+        let palette = self.palette
+        context.setStrokeColor(isFirstResponder ? palette.accent : palette.border)
         context.setLineWidth(isFirstResponder ? 2 : 1)
         context.stroke(bounds.insetBy(dx: isFirstResponder ? 1 : 0.5, dy: isFirstResponder ? 1 : 0.5))
         context.saveGState()
         context.clip(to: textArea)
         if editor.hasSelection {
-            context.setFillColor(isFirstResponder ? Self.selectionColor : Self.inactiveSelectionColor)
+            context.setFillColor(isFirstResponder ? palette.selection : palette.inactiveSelection)
             context.fill(selectionRects)
         }
-        layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: DemoStyle.text)
+        if editor.count == 0, editor.markedRange == nil, !placeholder.isEmpty {
+            context.draw(
+                font.truncate(placeholder, toWidth: visibleTextWidth), at: CGPoint(x: textOriginX, y: baseline),
+                font: font, color: isEnabled ? palette.secondaryText : palette.disabledText)
+        }
+        layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: isEnabled ? palette.text : palette.disabledText)
         if !preeditUnderlineRects.isEmpty {
-            context.setFillColor(DemoStyle.text)
+            context.setFillColor(palette.text)
             context.fill(preeditUnderlineRects)
         }
         if isFirstResponder, isCursorVisible, !editor.hasSelection, !editor.isCaretHidden {
-            context.setFillColor(DemoStyle.text)
+            context.setFillColor(palette.text)
             context.fill(cursorRect)
         }
         context.restoreGState()
@@ -161,27 +229,28 @@ final class TextFieldView: View, TextInput {
 
     // MARK: Focus
 
-    override var canBecomeFirstResponder: Bool { true }
+    open override var canBecomeFirstResponder: Bool { isEnabled }
 
     /// Tab reaches the field (and leaves it).
-    override var canBecomeFocused: Bool { true }
+    open override var canBecomeFocused: Bool { isEnabled }
 
     /// A click anywhere else ends editing, as in a desktop text field.
-    override var resignsOnPressOutside: Bool { true }
+    open override var resignsOnPressOutside: Bool { true }
 
     @discardableResult
-    override func becomeFirstResponder() -> Bool {
+    open override func becomeFirstResponder() -> Bool {
         let wasFocused = isFirstResponder
         guard super.becomeFirstResponder() else { return false }
         if !wasFocused {
             setNeedsDisplay()
             restartBlinking()
+            sendActions(for: .editingDidBegin)
         }
         return true
     }
 
     @discardableResult
-    override func resignFirstResponder() -> Bool {
+    open override func resignFirstResponder() -> Bool {
         let wasFocused = isFirstResponder
         guard super.resignFirstResponder() else { return false }
         if wasFocused {
@@ -190,6 +259,7 @@ final class TextFieldView: View, TextInput {
             stopBlinking()
             setNeedsDisplay()
             onEndEditing()
+            sendActions(for: .editingDidEnd)
         }
         return true
     }
@@ -233,10 +303,10 @@ final class TextFieldView: View, TextInput {
     // MARK: Editing
 
     /// Replaces the text, puts the cursor at its end and scrolls to it.
-    func setText(_ newText: String) {
+    public func setText(_ newText: String) {
         let before = editor
         editor = EditableText(newText)
-        layout = TextLayout(editor, font: font)
+        layout = TextLayout(displayedEditor, font: font)
         postAccessibilityChanges(since: before)
         scrollOffset = 0
         scrollToCaret()
@@ -271,17 +341,26 @@ final class TextFieldView: View, TextInput {
 
     /// Applies `change` to the editor, scrolls the caret into view and invalidates what
     /// differs; `restartsBlink` restarts the cursor's blinking (any key or click does).
-    func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
+    public func change(restartsBlink: Bool = true, _ change: (inout EditableText) -> Void) {
         let before = snapshot
         // A copy of the editor only while an assistive technology listens: copying it
         // otherwise would make the edit below copy the whole text.
         let editorBefore = AccessibilityCenter.isObserved ? editor : nil
+        let hadPlaceholder = editor.count == 0 && editor.markedRange == nil && !placeholder.isEmpty
+        let revisionBefore = editor.revision
         change(&editor)
-        layout.update(for: editor)
+        if isSecureTextEntry {
+            layout = TextLayout(displayedEditor, font: font)
+        } else {
+            layout.update(for: editor)
+        }
         if let editorBefore { postAccessibilityChanges(since: editorBefore) }
         scrollToCaret()
         invalidateChanges(since: before)
+        let hasPlaceholder = editor.count == 0 && editor.markedRange == nil && !placeholder.isEmpty
+        if hadPlaceholder != hasPlaceholder { setNeedsDisplay(textArea) }
         if restartsBlink { restartBlinking() }
+        if editor.revision != revisionBefore { sendActions(for: .editingChanged) }
     }
 
     /// Scrolls so that the caret is inside the visible text width, and no further than the
@@ -336,11 +415,11 @@ final class TextFieldView: View, TextInput {
     }
 
     /// An input method's update (a preedit, a commit, a deletion): applied as one change.
-    func applyInputMethodUpdate(_ update: InputMethodUpdate) {
+    public func applyInputMethodUpdate(_ update: InputMethodUpdate) {
         change { $0.apply(update) }
     }
 
-    override func keyDown(_ event: KeyEvent) {
+    open override func keyDown(_ event: KeyEvent) {
         // A key during a composition ends it first (the preedit goes), so that what the
         // key does sees the text without it.
         if editor.markedRange != nil { change { $0.unmarkText() } }
@@ -379,7 +458,10 @@ final class TextFieldView: View, TextInput {
         case 0xff50: change { $0.moveCaret(to: 0, extending: extending) }  // Home
         case 0xff57: change { $0.moveCaret(to: $0.count, extending: extending) }  // End
         case 0xff63 where extending: paste(from: .clipboard)  // Shift+Insert
-        case 0xff1b, 0xff0d, 0xff8d: resignFirstResponder()  // Escape, Return, KP_Enter
+        case 0xff0d, 0xff8d:  // Return, KP_Enter: the primary action, then editing ends
+            sendActions(for: .primaryActionTriggered)
+            resignFirstResponder()
+        case 0xff1b: resignFirstResponder()  // Escape
         default:
             let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
             guard !event.text.isEmpty, printable else { return super.keyDown(event) }
@@ -391,14 +473,14 @@ final class TextFieldView: View, TextInput {
     // MARK: Clipboard
 
     /// Ctrl+C: puts the selected text on the clipboard (nothing selected: nothing happens).
-    func copy() {
-        guard editor.hasSelection else { return }
+    public func copy() {
+        guard editor.hasSelection, !isSecureTextEntry else { return }
         window?.surface.pasteboard(.clipboard)?.setString(editor.selectedText)
     }
 
     /// Ctrl+X: copies the selection, then deletes it.
-    func cut() {
-        guard editor.hasSelection else { return }
+    public func cut() {
+        guard editor.hasSelection, !isSecureTextEntry else { return }
         copy()
         change { $0.deleteSelection() }
     }
@@ -406,7 +488,7 @@ final class TextFieldView: View, TextInput {
     /// Ctrl+V (clipboard) or a middle click (primary selection): inserts the pasteboard's
     /// text at the caret when it arrives, replacing the selection; line breaks become
     /// spaces, other control characters are dropped (the field holds one line).
-    func paste(from kind: PasteboardKind) {
+    public func paste(from kind: PasteboardKind) {
         guard let pasteboard = window?.surface.pasteboard(kind) else { return }
         pasteboard.requestString { [weak self] text in
             guard let self, let text, !text.isEmpty else { return }
@@ -420,7 +502,7 @@ final class TextFieldView: View, TextInput {
 
     /// Offers the selected text as the primary selection (after the user selected it).
     private func publishPrimarySelection() {
-        guard editor.hasSelection else { return }
+        guard editor.hasSelection, !isSecureTextEntry else { return }
         window?.surface.pasteboard(.primarySelection)?.setString(editor.selectedText)
     }
 
@@ -429,7 +511,8 @@ final class TextFieldView: View, TextInput {
         layout.characterIndex(closestTo: point.x - textOriginX)
     }
 
-    override func pointerDown(_ event: PointerEvent) {
+    open override func pointerDown(_ event: PointerEvent) {
+        guard isEnabled else { return }
         if editor.markedRange != nil { change { $0.unmarkText() } }  // a click ends a composition
         if event.button == .middle {
             // Pastes the primary selection where it was clicked, as X11 and GTK do.
@@ -460,7 +543,7 @@ final class TextFieldView: View, TextInput {
         }
     }
 
-    override func pointerMoved(_ event: PointerEvent) {
+    open override func pointerMoved(_ event: PointerEvent) {
         guard isDragging else { return super.pointerMoved(event) }
         let index = characterIndex(at: event.location(in: self))
         guard dragSelectsWords else {
@@ -479,7 +562,7 @@ final class TextFieldView: View, TextInput {
         }
     }
 
-    override func pointerUp(_ event: PointerEvent) {
+    open override func pointerUp(_ event: PointerEvent) {
         guard isDragging else { return super.pointerUp(event) }
         isDragging = false
         publishPrimarySelection()

@@ -5,16 +5,16 @@ import Foundation
 /// The text field to assistive technologies: an editable entry whose text, caret and
 /// selection are read and changed through AT-SPI's Text and EditableText interfaces, as if
 /// the user typed (the same edits and invalidation as keys).
-extension TextFieldView: AccessibilityTextProviding {
-    var accessibilityText: String { text }
-    var accessibilitySelectedRange: Range<Int> { editor.hasSelection ? selection : cursorIndex..<cursorIndex }
-    var isAccessibilityTextEditable: Bool { true }
+extension TextField: AccessibilityTextProviding {
+    public var accessibilityText: String { isSecureTextEntry ? String(repeating: "•", count: editor.count) : text }
+    public var accessibilitySelectedRange: Range<Int> { editor.hasSelection ? selection : cursorIndex..<cursorIndex }
+    public var isAccessibilityTextEditable: Bool { true }
 
-    func setAccessibilitySelectedRange(_ range: Range<Int>) {
+    public func setAccessibilitySelectedRange(_ range: Range<Int>) {
         change { $0.select(range) }
     }
 
-    func replaceAccessibilityText(in range: Range<Int>, with newText: String) -> Bool {
+    public func replaceAccessibilityText(in range: Range<Int>, with newText: String) -> Bool {
         let before = text
         change { editor in
             editor.select(range)

@@ -1,12 +1,15 @@
+import DamaskControls
 import DamaskGraphics
 import Foundation
 
 /// The demo's colours, fonts and metrics, in one place so every scene looks alike.
 ///
+/// The colours the controls share come from the current appearance's ``Palette`` (the
+/// light palette is the demo's original look); the sidebar is dark in both appearances.
 /// Main-actor: fonts are shared objects created on first use.
 @MainActor enum DemoStyle {
     /// The window behind everything.
-    static let windowBackground = Color(red: 0.93, green: 0.94, blue: 0.96)
+    static var windowBackground: Color { Palette.current.windowBackground }
     /// The sidebar's background.
     static let sidebarBackground = Color(red: 0.17, green: 0.20, blue: 0.26)
     /// The selected sidebar row.
@@ -15,17 +18,11 @@ import Foundation
     /// of the background, well apart from the selection's accent.
     static let sidebarHover = Color(red: 0.25, green: 0.29, blue: 0.37)
     /// Primary text.
-    static let text = Color(red: 0.13, green: 0.15, blue: 0.19)
+    static var text: Color { Palette.current.text }
     /// Secondary text.
-    static let secondaryText = Color(red: 0.38, green: 0.41, blue: 0.47)
+    static var secondaryText: Color { Palette.current.secondaryText }
     /// Text on the dark sidebar.
     static let sidebarText = Color(red: 0.88, green: 0.90, blue: 0.94)
-    /// A button's face.
-    static let buttonFace = Color(red: 0.26, green: 0.47, blue: 0.85)
-    /// A button's face while the pointer is over it.
-    static let buttonHovered = Color(red: 0.36, green: 0.57, blue: 0.93)
-    /// A pressed button's face.
-    static let buttonPressed = Color(red: 0.17, green: 0.33, blue: 0.65)
     /// Panels that hold a demonstrated view.
     static let panel = Color.white
 
