@@ -6,7 +6,7 @@ import Foundation
 /// A 100,000-row ``ListView`` filling a 3840×2160 window: the CPU time of a frame that
 /// scrolls it by one row against a `memcpy` of the window's pixels, measured pair by pair
 /// in the same run; and the memory after scrolling through every row against the memory
-/// after the first screen.
+/// after the first screen. Then a screen of 200 controls against 200 plain views.
 @MainActor struct ControlsSuite {
     /// Where figures go.
     let report: BenchReport
@@ -90,6 +90,71 @@ import Foundation
             measureScrolling(list: list, window: window, surface: surface)
         }
         withExtendedLifetime((window, rows)) {}
+        if sampler.includes("200 controls") { measureScreenOfControls() }
+    }
+
+    /// A 1280×800 window's first frame with 200 controls (buttons, labels, switches,
+    /// sliders, progress bars) in 25 rows of horizontal stacks inside a vertical stack:
+    /// created, laid out, drawn, composited and presented. The baseline is 200 plain views
+    /// with a background colour at the same places, made and presented the same way.
+    private func measureScreenOfControls() {
+        let size = CGSize(width: 1280, height: 800)
+        let columns = 8, rowCount = 25
+        let controls = {
+            let surface = BenchSurface(size: size)
+            let window = Window(surface: surface)
+            let column = StackView(frame: CGRect(origin: .zero, size: size))
+            column.axis = .vertical
+            column.distribution = .fillEqually
+            for rowIndex in 0..<rowCount {
+                let row = StackView(arrangedSubviews: (0..<columns).map { index -> View in
+                    switch (rowIndex + index) % 5 {
+                    case 0: return Button(title: "Button \(index)")
+                    case 1: return Label(text: "Label \(rowIndex).\(index)")
+                    case 2: return Switch(isOn: index % 2 == 0)
+                    case 3: return Slider(value: Float(index) / 8)
+                    default: return ProgressView(progress: CGFloat(index) / 8)
+                    }
+                })
+                row.distribution = .fillEqually
+                row.spacing = 8
+                row.alignment = .center
+                column.addArrangedSubview(row)
+            }
+            window.contentView.addSubview(column)
+            window.flush()
+            surface.fireFrame()
+        }
+        let plain = {
+            let surface = BenchSurface(size: size)
+            let window = Window(surface: surface)
+            let container = View(frame: CGRect(origin: .zero, size: size))
+            for rowIndex in 0..<rowCount {
+                for index in 0..<columns {
+                    let view = View(frame: CGRect(x: CGFloat(index) * 160, y: CGFloat(rowIndex) * 32, width: 152, height: 24))
+                    view.backgroundColor = .gray
+                    container.addSubview(view)
+                }
+            }
+            window.contentView.addSubview(container)
+            window.flush()
+            surface.fireFrame()
+        }
+        let result = sampler.compare(controls, against: plain)
+        report.add(
+            Figure(
+                suite: "controls", name: "200 controls in stacks: create, lay out, first frame (1280x800)",
+                metric: "time", unit: "ms", value: result.subject.scaled(by: 1e-6),
+                baseline: "200 plain views, same frame", baselineValue: result.baseline.scaled(by: 1e-6),
+                ratio: result.ratio, note: "a new window each run; CPU time, median"))
+        report.check(
+            Target(
+                statement: "200 controls created, laid out and presented ≤ 16 ms CPU",
+                measured: result.subject.median / 1e6, limit: 16, unit: "ms"))
+        report.check(
+            Target(
+                statement: "200 controls created, laid out and presented ≤ 3× 200 plain views",
+                measured: result.ratio.median, limit: 3, unit: "×"))
     }
 
     /// One frame scrolling by one row (a cell reused and drawn, the rest moved by
