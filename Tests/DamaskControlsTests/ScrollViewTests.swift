@@ -133,6 +133,23 @@ extension ControlsTests {
             #expect(!scrollView.isDecelerating)
         }
 
+        @Test("both scroll indicators look as the reference, partway through wide and tall content")
+        func indicatorsReferenceImage() throws {
+            let harness = ControlsHarness(width: 120, height: 90)
+            let scrollView = ScrollView(frame: CGRect(x: 0, y: 0, width: 120, height: 90))
+            scrollView.backgroundColor = .white
+            scrollView.contentSize = CGSize(width: 480, height: 360)
+            for index in 0..<4 {
+                let block = CountingView(frame: CGRect(x: CGFloat(index) * 110 + 10, y: CGFloat(index) * 80 + 10, width: 90, height: 60))
+                block.color = Color(red: 0.9, green: 0.6 + CGFloat(index) / 10, blue: 0.3)
+                scrollView.addSubview(block)
+            }
+            harness.root.addSubview(scrollView)
+            scrollView.contentOffset = CGPoint(x: 120, y: 90)
+            harness.present()
+            try ReferenceImage.check(try #require(harness.surface.presentedBitmap), named: "scroll-indicators")
+        }
+
         @Test("the vertical indicator shows where the visible part is; hidden when the content fits")
         func indicators() {
             let harness = ControlsHarness(width: 100, height: 100)
