@@ -126,7 +126,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .executableTarget(
             name: "DamaskBench",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskInspect", "DamaskProcess", "CDamaskInspectScan", "CPixman", "CCairo"],
+            dependencies: [
+                "DamaskWayland", "DamaskViews", "DamaskControls", "DamaskGraphics", "DamaskInspect", "DamaskProcess",
+                "CDamaskInspectScan", "CPixman", "CCairo",
+            ],
             swiftSettings: strictSettings),
 
         // A scriptable client for the integration tests: a window with known content whose
@@ -170,7 +173,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "DamaskPlaybackTests",
-            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskGraphics", "DamaskTestSupport"],
+            dependencies: ["DamaskPlayback", "DamaskViews", "DamaskControls", "DamaskGraphics", "DamaskTestSupport"],
             swiftSettings: strictSettings),
         // UIKit conformance, written against DamaskViews' public API only (no @testable).
         .testTarget(

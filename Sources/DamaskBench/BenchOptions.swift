@@ -1,7 +1,9 @@
 /// The command line of `damask-bench`.
 struct BenchOptions {
     /// The measurement suites, in the order `all` runs them.
-    static let suiteNames = ["graphics", "views", "typing", "damage", "latency", "idle", "memory", "startup", "inspect"]
+    static let suiteNames = [
+        "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "inspect",
+    ]
 
     /// The suites to run.
     var suites: [String] = []
@@ -57,6 +59,9 @@ struct BenchOptions {
           graphics   rasterizer throughput vs pixman_image_fill_rectangles, memset, memcpy
           views      a pass over 1,000 views, 10 dirty vs none; one changed view among
              10/100/1,000/10,000; an idle pass; passes per drawing frame
+          controls   a 100,000-row list at 3840x2160 scrolled by one row per frame vs
+                     memcpy of the window; memory after showing every row vs the first
+                     screen; 200 controls in stacks made and presented vs 200 plain views
           typing     a keystroke (edit, layout, damage, draw, present) at the end of a
                      100,000-character field vs a 10-character one; 10,000 keys typed
                      into an empty field, the last 1,000 vs the first 1,000

@@ -23,6 +23,7 @@ import Foundation
                 switch suite {
                 case "graphics": try GraphicsSuite(report: report, sampler: sampler).run()
                 case "views": ViewsSuite(report: report, sampler: sampler).run()
+                case "controls": try ControlsSuite(report: report, sampler: sampler).run()
                 case "typing": TypingSuite(report: report, sampler: sampler).run()
                 case "damage":
                     DamageSuite(report: report, frames: options.frames, warmUps: options.warmUps).run()

@@ -27,6 +27,13 @@ public enum ScriptCommand: Equatable, Sendable {
     case drag(from: CGPoint, to: CGPoint, steps: Int)
     /// `scroll DX DY`: wheel steps where the pointer is; positive DY scrolls down.
     case scroll(dx: Int, dy: Int)
+    /// `wheel DX DY`: a high-resolution wheel where the pointer is, in 120ths of a detent
+    /// (`wl_pointer.axis_value120`); positive DY scrolls down.
+    case wheel(dx: Int, dy: Int)
+    /// `touchpad DX DY`: two fingers on a touchpad scroll DX, DY points where the pointer is.
+    case touchpadScroll(dx: Double, dy: Double)
+    /// `touchpad end`: the fingers lift (`axis_stop`); a kinetic scroll may follow.
+    case touchpadEnd
     /// `key CHORD`: press and release a key with modifiers, e.g. `ctrl+shift+a`.
     case key(KeyChord)
     /// `keydown KEYSYM`: press one key and keep it down.

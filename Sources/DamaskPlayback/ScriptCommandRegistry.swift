@@ -5,7 +5,7 @@ public struct ScriptCommandRegistry: Sendable {
     /// The names of the built-in commands, which cannot be registered.
     public static let builtinNames: Set<String> = [
         "size", "scale", "layout", "move", "press", "release", "click", "drag", "scroll", "key",
-        "keydown", "keyup", "type", "touch", "wait", "screenshot", "expect", "ime",
+        "keydown", "keyup", "type", "touch", "wait", "screenshot", "expect", "ime", "wheel", "touchpad",
     ]
 
     /// Creates a registry holding `definitions`.

@@ -99,6 +99,18 @@ public final class ScriptParser {
             return .scroll(
                 dx: try reader.integer("DX", in: Self.scrollStepRange),
                 dy: try reader.integer("DY", in: Self.scrollStepRange))
+        case "wheel":
+            return .wheel(
+                dx: try reader.integer("DX", in: Self.wheelStepRange),
+                dy: try reader.integer("DY", in: Self.wheelStepRange))
+        case "touchpad":
+            if reader.peek() == "end" {
+                _ = reader.optionalWord()
+                return .touchpadEnd
+            }
+            return .touchpadScroll(
+                dx: try reader.number("DX", in: Self.coordinateRange),
+                dy: try reader.number("DY", in: Self.coordinateRange))
         case "key": return .key(try parseChord(&reader))
         case "keydown": return .keyDown(try keyName(&reader))
         case "keyup": return .keyUp(try keyName(&reader))
@@ -334,6 +346,8 @@ public final class ScriptParser {
     public static let coordinateRange: ClosedRange<Double> = -1_000_000...1_000_000
     /// The wheel steps one `scroll` may take per axis, shared with ``ScriptRecorder``.
     public static let scrollStepRange: ClosedRange<Int> = -10_000...10_000
+    /// The high-resolution wheel steps (120 per detent) one `wheel` may take per axis.
+    public static let wheelStepRange: ClosedRange<Int> = -1_200_000...1_200_000
     /// The longest `wait DURATION`, in milliseconds (an hour), shared with ``ScriptRecorder``.
     public static let maximumWaitMilliseconds: Double = 3_600_000
 

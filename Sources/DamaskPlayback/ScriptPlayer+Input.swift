@@ -43,6 +43,29 @@ extension ScriptPlayer {
                 ScrollEvent(
                     location: pointerLocation, deltaX: CGFloat(dx) * options.scrollPointsPerStep,
                     deltaY: CGFloat(dy) * options.scrollPointsPerStep, discreteX: dx, discreteY: dy,
+                    source: .wheel, modifiers: modifierFlags, timestamp: clock)))
+    }
+
+    /// A high-resolution wheel: `dx120`, `dy120` in 120ths of a detent, whole detents also
+    /// as discrete steps, as `wl_pointer` version 8 delivers them.
+    func wheel(dx120: Int, dy120: Int) async {
+        await enterIfNeeded()
+        await send(
+            .scroll(
+                ScrollEvent(
+                    location: pointerLocation, deltaX: CGFloat(dx120) / 120 * options.scrollPointsPerStep,
+                    deltaY: CGFloat(dy120) / 120 * options.scrollPointsPerStep, discreteX: dx120 / 120,
+                    discreteY: dy120 / 120, steps120X: dx120, steps120Y: dy120, source: .wheel,
+                    modifiers: modifierFlags, timestamp: clock)))
+    }
+
+    /// Fingers on a touchpad scroll by `dx`, `dy` points; `ends`: they lift.
+    func touchpad(dx: CGFloat, dy: CGFloat, ends: Bool) async {
+        await enterIfNeeded()
+        await send(
+            .scroll(
+                ScrollEvent(
+                    location: pointerLocation, deltaX: dx, deltaY: dy, source: .finger, endsGesture: ends,
                     modifiers: modifierFlags, timestamp: clock)))
     }
 

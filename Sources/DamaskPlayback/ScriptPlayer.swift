@@ -156,6 +156,12 @@ import Foundation
             await releaseButton(.left, clickCount: 1)
         case .scroll(let dx, let dy):
             await scroll(dx: dx, dy: dy)
+        case .wheel(let dx, let dy):
+            await wheel(dx120: dx, dy120: dy)
+        case .touchpadScroll(let dx, let dy):
+            await touchpad(dx: CGFloat(dx), dy: CGFloat(dy), ends: false)
+        case .touchpadEnd:
+            await touchpad(dx: 0, dy: 0, ends: true)
         case .key(let chord):
             try await press(chord, at: location)
         case .keyDown(let name):

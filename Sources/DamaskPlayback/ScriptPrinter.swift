@@ -28,6 +28,9 @@ public enum ScriptPrinter {
         case .drag(let from, let to, let steps):
             return "drag \(format(from)) \(format(to)) steps \(steps)"
         case .scroll(let dx, let dy): return "scroll \(dx) \(dy)"
+        case .wheel(let dx, let dy): return "wheel \(dx) \(dy)"
+        case .touchpadScroll(let dx, let dy): return "touchpad \(format(dx)) \(format(dy))"
+        case .touchpadEnd: return "touchpad end"
         case .key(let chord): return "key \(chord)"
         case .keyDown(let name): return "keydown \(name)"
         case .keyUp(let name): return "keyup \(name)"

@@ -149,6 +149,20 @@ public final class ScriptRecorder {
         flushText()
         flushPress()
         emitHeldModifiers()
+        if event.source == .finger {
+            guard event.deltaX.isFinite, event.deltaY.isFinite else { return }
+            emitPointerMove(to: event.location, at: time)
+            if event.deltaX != 0 || event.deltaY != 0 {
+                emit(.touchpadScroll(dx: Double(event.deltaX), dy: Double(event.deltaY)), start: time, last: time)
+            }
+            if event.endsGesture { emit(.touchpadEnd, start: time, last: time) }
+            return
+        }
+        if event.steps120X % 120 != 0 || event.steps120Y % 120 != 0 {
+            emitPointerMove(to: event.location, at: time)
+            emit(.wheel(dx: event.steps120X, dy: event.steps120Y), start: time, last: time)
+            return
+        }
         var dx = event.discreteX
         var dy = event.discreteY
         if dx == 0 && dy == 0 {
@@ -328,6 +342,13 @@ public final class ScriptRecorder {
         switch command {
         case .move(let point): return .move(clamp(point))
         case .scroll(let dx, let dy): return .scroll(dx: clamp(dx), dy: clamp(dy))
+        case .wheel(let dx, let dy):
+            let range = ScriptParser.wheelStepRange
+            return .wheel(
+                dx: min(max(dx, range.lowerBound), range.upperBound), dy: min(max(dy, range.lowerBound), range.upperBound))
+        case .touchpadScroll(let dx, let dy):
+            let range = ScriptParser.coordinateRange
+            return .touchpadScroll(dx: min(max(dx, range.lowerBound), range.upperBound), dy: min(max(dy, range.lowerBound), range.upperBound))
         case .touchDown(let id, let point): return id < 0 ? nil : .touchDown(id: id, at: clamp(point))
         case .touchMove(let id, let point): return id < 0 ? nil : .touchMove(id: id, to: clamp(point))
         case .touchUp(let id): return id < 0 ? nil : .touchUp(id: id)

@@ -338,6 +338,9 @@ import Foundation
 
     /// How many times this layer's contents were drawn or displayed.
     public internal(set) var displayCount = 0
+    /// How many times this layer moved its drawn pixels instead of redrawing them
+    /// (``scrollContents(dx:dy:)``).
+    public internal(set) var contentsScrollCount = 0
 
     /// The delegate `display(_:)` call in progress: set only for the duration of that call
     /// (nil otherwise), so that the default implementation can hand the display back to

@@ -28,6 +28,9 @@ import DamaskGraphics
     func layerCompositingDidChange(_ layer: Layer)
     /// A layer drew what ``LayerDisplayResult`` describes.
     func layer(_ layer: Layer, didDisplay result: LayerDisplayResult)
+    /// A layer moved its drawn pixels inside its backing store (a scroll): `rect` (layer
+    /// coordinates) changed on screen without a draw.
+    func layerDidMoveContents(_ layer: Layer, in rect: CGRect)
     /// A tiled layer drew a tile that compositing needed.
     func layerDidDrawWhileCompositing(_ layer: Layer)
     /// Something the opaque area reads changed without a compositing change.

@@ -62,6 +62,9 @@ private let environmentFlashesDamage: Bool = {
     public let statistics = WindowStatistics()
     /// Which kinds of layer this window's layers showed not to draw.
     let drawingClassifier = DrawingClassifier()
+    /// How many times layers in this window moved their retained pixels instead of drawing
+    /// (``Layer/scrollContents(dx:dy:)``).
+    public private(set) var contentsMoveCount = 0
     /// How many display passes ran (including those that committed nothing).
     public var passCount: Int { scheduler.passCount }
     /// Whether each frame's damage is tinted for one frame (default: `DAMASK_DEBUG=damage`).
@@ -276,6 +279,16 @@ private let environmentFlashesDamage: Bool = {
         damage.forgetPresentedState(of: layer)
         damage.compositingChanged = true
         opaqueAreaIsStale = true
+        scheduler.setNeedsPass()
+    }
+
+    /// A layer moved the pixels of its backing store (``Layer/scrollContents(dx:dy:)``):
+    /// `rect` (layer coordinates) changed on screen, but nothing was drawn, so no draw is
+    /// counted.
+    func layerDidMoveContents(_ layer: Layer, in rect: CGRect) {
+        contentsMoveCount += 1
+        damage.add(currentPlacement(of: layer).footprint(ofContentRect: rect, in: layer))
+        if passConsumesChanges { return }
         scheduler.setNeedsPass()
     }
 

@@ -40,6 +40,12 @@ struct PointerEventAssembler {
     private var scrollY: CGFloat = 0
     private var discreteX = 0
     private var discreteY = 0
+    private var steps120X = 0
+    private var steps120Y = 0
+    /// Whether this frame carried `axis_value120` (then `axis_discrete` is not counted twice).
+    private var hasValue120 = false
+    private var scrollSource = ScrollSource.unknown
+    private var scrollStops = false
     private var hasScroll = false
     private var scrollTime: UInt32 = 0
     private var clicks = ClickCounter()
@@ -77,16 +83,37 @@ struct PointerEventAssembler {
         scrollTime = time
     }
 
-    /// Wheel steps along one axis (`axis_discrete`).
+    /// Wheel steps along one axis (`axis_discrete`, before `wl_pointer` version 8): also
+    /// whole detents × 120 of high-resolution steps.
     mutating func axisDiscrete(horizontal: Bool, steps: Int) {
         if horizontal { discreteX += steps } else { discreteY += steps }
+        if !hasValue120 {
+            if horizontal { steps120X += steps * 120 } else { steps120Y += steps * 120 }
+        }
         hasScroll = true
+    }
+
+    /// High-resolution wheel movement along one axis, in 120ths of a detent
+    /// (`axis_value120`, version 8); a whole detent also counts as a discrete step.
+    mutating func axisValue120(horizontal: Bool, value: Int) {
+        hasValue120 = true
+        if horizontal { steps120X += value } else { steps120Y += value }
+        if value % 120 == 0 {
+            if horizontal { discreteX += value / 120 } else { discreteY += value / 120 }
+        }
+        hasScroll = true
+    }
+
+    /// What device the frame's axis events come from (`axis_source`).
+    mutating func axisSource(_ source: ScrollSource) {
+        scrollSource = source
     }
 
     /// The end of a scroll gesture on one axis (`axis_stop`): a scroll with no distance, so
     /// that kinetic scrolling can stop.
     mutating func axisStop(time: UInt32) {
         hasScroll = true
+        scrollStops = true
         scrollTime = time
     }
 
@@ -134,9 +161,11 @@ struct PointerEventAssembler {
         if hasScroll, let surface = focus {
             result.append(Routed(surface: surface, event: .scroll(ScrollEvent(
                 location: location, deltaX: scrollX, deltaY: scrollY, discreteX: discreteX,
-                discreteY: discreteY, modifiers: modifiers, timestamp: scrollTime))))
+                discreteY: discreteY, steps120X: steps120X, steps120Y: steps120Y, source: scrollSource,
+                endsGesture: scrollStops, modifiers: modifiers, timestamp: scrollTime))))
         }
         (scrollX, scrollY, discreteX, discreteY, hasScroll) = (0, 0, 0, 0, false)
+        (steps120X, steps120Y, hasValue120, scrollSource, scrollStops) = (0, 0, false, .unknown, false)
         return result
     }
 

@@ -185,7 +185,20 @@ public final class WaylandPointer {
                 let pointer = owner(data, as: WaylandPointer.self)
                 MainActor.assumeIsolated { pointer.endFrame() }
             },
-            axis_source: { _, _, _ in },
+            axis_source: { data, _, source in
+                let pointer = owner(data, as: WaylandPointer.self)
+                MainActor.assumeIsolated {
+                    let kind: ScrollSource
+                    switch source {
+                    case WL_POINTER_AXIS_SOURCE_WHEEL.rawValue: kind = .wheel
+                    case WL_POINTER_AXIS_SOURCE_FINGER.rawValue: kind = .finger
+                    case WL_POINTER_AXIS_SOURCE_CONTINUOUS.rawValue: kind = .continuous
+                    case WL_POINTER_AXIS_SOURCE_WHEEL_TILT.rawValue: kind = .wheelTilt
+                    default: kind = .unknown
+                    }
+                    pointer.assembler.axisSource(kind)
+                }
+            },
             axis_stop: { data, _, time, _ in
                 let pointer = owner(data, as: WaylandPointer.self)
                 MainActor.assumeIsolated { pointer.assembler.axisStop(time: time) }
@@ -200,11 +213,9 @@ public final class WaylandPointer {
             axis_value120: { data, _, axis, value in
                 let pointer = owner(data, as: WaylandPointer.self)
                 MainActor.assumeIsolated {
-                    // Whole detents only; partial detents arrive as smooth `axis` values too.
-                    if value % 120 == 0 {
-                        pointer.assembler.axisDiscrete(
-                            horizontal: axis == WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue, steps: Int(value / 120))
-                    }
+                    // Every fraction of a detent; the distance arrives as a smooth `axis` value too.
+                    pointer.assembler.axisValue120(
+                        horizontal: axis == WL_POINTER_AXIS_HORIZONTAL_SCROLL.rawValue, value: Int(value))
                 }
             }))
 }

@@ -30,7 +30,8 @@ struct BenchTests {
         let result = try TestProcess.run(Self.executable, ["--help"], timeout: 10)
         #expect(result.status == 0)
         for word in [
-            "graphics", "views", "typing", "damage", "latency", "idle", "memory", "startup", "all", "--demo", "--json", "--repeats",
+            "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "all", "--demo", "--json",
+            "--repeats",
             "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--help",
         ] {
             #expect(result.output.contains(word), "\(word) missing from --help")

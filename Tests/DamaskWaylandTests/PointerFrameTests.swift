@@ -68,7 +68,36 @@ struct PointerFrameTests {
         _ = assembler.frame(modifiers: [])
         assembler.axisStop(time: 30)
         let events = assembler.frame(modifiers: [])
-        #expect(events.first?.event == .scroll(ScrollEvent(location: .zero, timestamp: 30)))
+        #expect(events.first?.event == .scroll(ScrollEvent(location: .zero, endsGesture: true, timestamp: 30)))
+    }
+
+    @Test("axis_value120 keeps fractions of a detent; whole detents count as discrete steps too")
+    func value120AndSource() {
+        var assembler = PointerEventAssembler()
+        assembler.enter(surface: surfaceA, at: CGPoint(x: 4, y: 5))
+        _ = assembler.frame(modifiers: [])
+        assembler.axisSource(.wheel)
+        assembler.axisValue120(horizontal: false, value: 30)
+        assembler.axis(horizontal: false, value: 2.5, time: 40)
+        var events = assembler.frame(modifiers: [])
+        #expect(events.first?.event == .scroll(ScrollEvent(
+            location: CGPoint(x: 4, y: 5), deltaY: 2.5, discreteY: 0, steps120Y: 30, source: .wheel, timestamp: 40)))
+        assembler.axisSource(.wheel)
+        assembler.axisValue120(horizontal: true, value: -240)
+        assembler.axis(horizontal: true, value: -20, time: 50)
+        events = assembler.frame(modifiers: [])
+        #expect(events.first?.event == .scroll(ScrollEvent(
+            location: CGPoint(x: 4, y: 5), deltaX: -20, discreteX: -2, steps120X: -240, source: .wheel, timestamp: 50)))
+        // A compositor before version 8: axis_discrete gives whole detents × 120.
+        assembler.axisDiscrete(horizontal: false, steps: 3)
+        assembler.axis(horizontal: false, value: 30, time: 60)
+        events = assembler.frame(modifiers: [])
+        if case .scroll(let scroll) = events.first?.event {
+            #expect(scroll.steps120Y == 360)
+            #expect(scroll.source == .unknown, "the source is per frame")
+        } else {
+            Issue.record("no scroll event: \(events)")
+        }
     }
 
     @Test("Leaving one surface and entering another in one frame keeps that order")

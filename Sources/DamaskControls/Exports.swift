@@ -1,0 +1,2 @@
+@_exported import DamaskGraphics
+@_exported import DamaskViews

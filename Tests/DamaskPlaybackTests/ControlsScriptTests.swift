@@ -1,0 +1,127 @@
+import DamaskControls
+import DamaskGraphics
+import DamaskTestSupport
+import DamaskViews
+import Foundation
+import Testing
+
+@testable import DamaskPlayback
+
+/// Rows "Row N" for the scripted list.
+@MainActor private final class ScriptRows: ListViewDataSource {
+    func numberOfRows(in listView: ListView) -> Int { 1000 }
+
+    func listView(_ listView: ListView, cellForRow row: Int) -> ListViewCell {
+        let cell = listView.dequeueReusableCell(withIdentifier: "row")
+        cell.text = "Row \(row)"
+        return cell
+    }
+}
+
+/// The scroll view, list and text view driven by input scripts: the wheel (whole detents
+/// and `axis_value120` fractions), the touchpad with its kinetic end, and the keyboard.
+@MainActor
+@Suite("Controls driven by scripts", .exclusive)
+struct ControlsScriptTests {
+    private func play(_ text: String, in window: Window) async throws -> PlaybackReport {
+        let script = try ScriptParser().parse(text, file: "controls.dsc")
+        return try await ScriptPlayer(window: window, options: PlaybackOptions()).play(script)
+    }
+
+    private func makeWindow() -> (MemorySurface, Window) {
+        let surface = MemorySurface(
+            size: CGSize(width: 200, height: 100), bufferCapacity: 2, releasePolicy: .immediate,
+            frameClock: .simulated(intervalMilliseconds: 16))
+        return (surface, Window(surface: surface))
+    }
+
+    @Test("wheel and scroll move a list by detents and fractions; each one-row frame draws one cell")
+    func wheelScrollsTheList() async throws {
+        let (_, window) = makeWindow()
+        let rows = ScriptRows()
+        let list = ListView(frame: CGRect(x: 0, y: 0, width: 200, height: 100))
+        list.rowHeight = 20
+        list.lineScrollDistance = 40
+        list.dataSource = rows
+        window.contentView.addSubview(list)
+        window.flush()  // the first screen, before the script's counts start
+        let report = try await play(
+            """
+            move 100 50
+            wheel 0 60
+            wait idle
+            expect draws 1
+            expect damage exactly 0 0 200 100
+            scroll 0 2
+            wheel 0 -30
+            wheel 0 15
+            """, in: window)
+        #expect(report.failures.map(\.description) == [])
+        #expect(list.contentOffset.y == 95, "20 + 80 - 10 + 5")
+        withExtendedLifetime(rows) {}
+    }
+
+    @Test("↓ End Home PageDown by script select rows and keep the selection visible")
+    func keysDriveTheList() async throws {
+        let (_, window) = makeWindow()
+        let rows = ScriptRows()
+        let list = ListView(frame: CGRect(x: 0, y: 0, width: 200, height: 100))
+        list.rowHeight = 20
+        list.dataSource = rows
+        window.contentView.addSubview(list)
+        #expect(list.becomeFirstResponder())
+        var report = try await play("key Down\nkey Down\nkey Page_Down", in: window)
+        #expect(report.failures.isEmpty)
+        #expect(list.selectedRow == 5)
+        report = try await play("key End", in: window)
+        #expect(list.selectedRow == 999)
+        #expect(list.contentOffset.y == 19_900)
+        report = try await play("key Home\nkey Up", in: window)
+        #expect(list.selectedRow == 0)
+        #expect(list.contentOffset.y == 0)
+        withExtendedLifetime(rows) {}
+    }
+
+    @Test("a touchpad flick by script scrolls on after the fingers lift, then stops")
+    func touchpadKinetic() async throws {
+        let (_, window) = makeWindow()
+        let scrollView = ScrollView(frame: CGRect(x: 0, y: 0, width: 200, height: 100))
+        scrollView.contentSize = CGSize(width: 200, height: 5000)
+        window.contentView.addSubview(scrollView)
+        let report = try await play(
+            """
+            move 100 50
+            touchpad 0 10
+            wait 10ms
+            touchpad 0 10
+            wait 10ms
+            touchpad 0 10
+            touchpad end
+            """, in: window)
+        #expect(report.failures.isEmpty)
+        #expect(scrollView.contentOffset.y == 30)
+        #expect(scrollView.isDecelerating)
+        _ = try await play("wait frames 400", in: window)
+        #expect(scrollView.contentOffset.y > 100, "kept moving after the fingers lifted")
+        #expect(!scrollView.isDecelerating, "and stopped")
+    }
+
+    @Test("typing, Return and Shift+arrows by script edit a text view across lines")
+    func typingIntoTheTextView() async throws {
+        let (_, window) = makeWindow()
+        let textView = TextView(frame: CGRect(x: 0, y: 0, width: 200, height: 100))
+        window.contentView.addSubview(textView)
+        #expect(textView.becomeFirstResponder())
+        let report = try await play(
+            """
+            type "one"
+            key Return
+            type "two"
+            key shift+Up
+            """, in: window)
+        #expect(report.failures.map(\.description) == [])
+        #expect(textView.text == "one\ntwo")
+        #expect(textView.selectedRange == 3..<7)
+        #expect(ScriptPrinter.line(for: .wheel(dx: 0, dy: -60)) == "wheel 0 -60")
+    }
+}
