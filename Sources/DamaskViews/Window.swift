@@ -376,22 +376,6 @@ private let environmentFlashesDamage: Bool = {
         scheduler.transactionDidCommit()
     }
 
-    // MARK: Display links and timers
-
-    /// Ticks `client` (a display link or a timer) on this window's frames.
-    func add(_ client: any FrameTickClient) {
-        scheduler.add(client)
-    }
-
-    /// Stops ticking `client`.
-    func remove(_ client: any FrameTickClient) {
-        scheduler.remove(client)
-    }
-
-    func displayLinkDidChangeState() {
-        scheduler.clientDidChangeState()
-    }
-
     // MARK: SurfaceDelegate
 
     /// Resizes the root layer and content view and repaints everything.
