@@ -31,7 +31,7 @@ import Testing
 }
 
 extension ControlsTests {
-    @Suite("ListView") @MainActor struct ListViewTests {
+    @Suite("ListView", .timeLimit(.minutes(5))) @MainActor struct ListViewTests {
         private func makeList(
             rows: Int, in harness: ControlsHarness, frame: CGRect, titleEvery: Int = 1
         ) -> (ListView, NumberedRows) {

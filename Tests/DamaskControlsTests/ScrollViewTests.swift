@@ -15,7 +15,7 @@ final class CountingView: View {
 }
 
 extension ControlsTests {
-    @Suite("ScrollView") @MainActor struct ScrollViewTests {
+    @Suite("ScrollView", .timeLimit(.minutes(5))) @MainActor struct ScrollViewTests {
         /// A 100×100 scroll view over 100×1000 points of content: ten coloured blocks.
         private func makeScrollView(in harness: ControlsHarness) -> (ScrollView, [CountingView]) {
             let scrollView = ScrollView(frame: CGRect(x: 0, y: 0, width: 100, height: 100))

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension ControlsTests {
-    @Suite("TextView") @MainActor struct TextViewTests {
+    @Suite("TextView", .timeLimit(.minutes(5))) @MainActor struct TextViewTests {
         private static let hundredLines = (0..<100).map { "Line \($0): the quick brown fox" }.joined(separator: "\n")
 
         private func makeTextView(in harness: ControlsHarness, text: String = hundredLines) -> TextView {

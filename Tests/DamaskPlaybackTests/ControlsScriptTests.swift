@@ -21,7 +21,7 @@ import Testing
 /// The scroll view, list and text view driven by input scripts: the wheel (whole detents
 /// and `axis_value120` fractions), the touchpad with its kinetic end, and the keyboard.
 @MainActor
-@Suite("Controls driven by scripts", .exclusive)
+@Suite("Controls driven by scripts", .exclusive, .timeLimit(.minutes(5)))
 struct ControlsScriptTests {
     private func play(_ text: String, in window: Window) async throws -> PlaybackReport {
         let script = try ScriptParser().parse(text, file: "controls.dsc")

@@ -39,7 +39,7 @@ private final class PageView: View {
 }
 
 extension ViewsTests {
-    @Suite("Scrolling by moving retained pixels") @MainActor struct ScrollContentsTests {
+    @Suite("Scrolling by moving retained pixels", .exclusive, .timeLimit(.minutes(5))) @MainActor struct ScrollContentsTests {
         @Test("a scroll moves the pixels, draws only the uncovered strip and damages the whole view")
         func scrollDrawsOnlyTheStrip() throws {
             let harness = Harness(width: 60, height: 80)
