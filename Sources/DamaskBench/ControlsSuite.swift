@@ -45,7 +45,7 @@ import Foundation
             window.flush()
             surface.fireFrame()
         }
-        let firstScreenBytes = Layer.liveBackingStoreBytes
+        let firstScreenBytes = window.statistics.liveBackingStoreBytes
         let firstScreenResident = ProcessProbe(pid: getpid()).residentBytes()
         let firstScreenCells = list.createdCellCount
 
@@ -60,7 +60,7 @@ import Foundation
             surface.fireFrame()
             frames += 1
         }
-        let afterBytes = Layer.liveBackingStoreBytes
+        let afterBytes = window.statistics.liveBackingStoreBytes
         let afterResident = ProcessProbe(pid: getpid()).residentBytes()
         let memoryRatio = Double(afterResident) / Double(max(1, firstScreenResident))
         let mebibyte = 1_048_576.0

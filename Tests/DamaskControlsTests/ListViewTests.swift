@@ -70,7 +70,7 @@ extension ControlsTests {
             let harness = ControlsHarness(width: 200, height: 220)
             let (list, source) = makeList(
                 rows: 100_000, in: harness, frame: CGRect(x: 0, y: 0, width: 40, height: 220), titleEvery: 333)
-            let firstScreenBytes = Layer.liveBackingStoreBytes
+            let firstScreenBytes = harness.window.statistics.liveBackingStoreBytes
             let firstCells = list.createdCellCount
             #expect(list.contentSize.height == 2_000_000)
             var offset: CGFloat = 0
@@ -83,7 +83,7 @@ extension ControlsTests {
             #expect(list.cellForRow(at: 99_999) != nil)
             #expect(source.configuredRows.last == 99_999)
             #expect(list.createdCellCount <= firstCells + 1)
-            #expect(Layer.liveBackingStoreBytes <= firstScreenBytes + firstScreenBytes / 10)
+            #expect(harness.window.statistics.liveBackingStoreBytes <= firstScreenBytes + firstScreenBytes / 10)
             #expect(source.configuredRows.count >= 100_000, "every row was shown")
         }
 
