@@ -7,62 +7,51 @@ import Testing
 
 extension ControlsTests {
     @Suite("A screen of controls", .timeLimit(.minutes(5))) @MainActor struct ScreenOfControlsTests {
-        /// Creates `count` views with `make` in rows of stacks (or plain views at the same
-        /// frames), lays them out and draws the first frame on a 1280×800 window; the CPU
-        /// seconds it took.
-        static func firstFrame(count: Int, controls: Bool) async -> Double {
+        /// The cost target (200 controls made, laid out and drawn in ≤ 16 ms, ≤ 3× a
+        /// plain tree) is measured by `damask-bench controls` in a release build, never by a
+        /// timed test: here a parallel run shares the main thread, so its CPU clock would
+        /// count other tests' work. This test pins what the bench's figure rests on: one
+        /// first frame lays every control out inside the window and draws each one once.
+        @Test("200 controls in stacks are laid out inside the window and drawn once each by the first frame")
+        func twoHundredControlsFirstFrame() async {
             let harness = ControlHarness(width: 1280, height: 800)
             await harness.settle()
-            let start = ThreadCPUTime.now()
-            let columns = 8
             let column = StackView(frame: CGRect(x: 0, y: 0, width: 1280, height: 800))
             column.axis = .vertical
             column.distribution = .fillEqually
-            let plain = View(frame: CGRect(x: 0, y: 0, width: 1280, height: 800))
-            for rowIndex in 0..<(count / columns) {
-                if controls {
-                    let row = StackView(arrangedSubviews: (0..<columns).map { index -> View in
-                        switch (rowIndex + index) % 5 {
-                        case 0: return Button(title: "Button \(index)")
-                        case 1: return Label(text: "Label \(rowIndex).\(index)")
-                        case 2: return Switch(isOn: index % 2 == 0)
-                        case 3: return Slider(value: Float(index) / 8)
-                        default: return ProgressView(progress: CGFloat(index) / 8)
-                        }
-                    })
-                    row.distribution = .fillEqually
-                    row.spacing = 8
-                    row.alignment = .center
-                    column.addArrangedSubview(row)
-                } else {
-                    for index in 0..<columns {
-                        let view = View(frame: CGRect(x: CGFloat(index) * 160, y: CGFloat(rowIndex) * 32, width: 152, height: 24))
-                        view.backgroundColor = .gray
-                        plain.addSubview(view)
+            var controls: [View] = []
+            for rowIndex in 0..<25 {
+                let row = StackView(arrangedSubviews: (0..<8).map { index -> View in
+                    switch (rowIndex + index) % 5 {
+                    case 0: return Button(title: "Button \(index)")
+                    case 1: return Label(text: "Label \(rowIndex).\(index)")
+                    case 2: return Switch(isOn: index % 2 == 0)
+                    case 3: return Slider(value: Float(index) / 8)
+                    default: return ProgressView(progress: CGFloat(index) / 8)
                     }
-                }
+                })
+                row.distribution = .fillEqually
+                row.spacing = 8
+                row.alignment = .center
+                column.addArrangedSubview(row)
+                controls += row.arrangedSubviews
             }
-            harness.root.addSubview(controls ? column : plain)
+            let drawsBefore = harness.window.drawCount
+            harness.root.addSubview(column)
             await harness.step()
-            return ThreadCPUTime.since(start)
-        }
 
-        /// The target is 16 ms in a release build (and 3× a plain tree); this debug
-        /// build measured 39 ms and 5.8× (plain views that draw nothing are a cheap
-        /// baseline). The bound here, 64 ms of CPU (times the sanitizers' slowdown), catches a
-        /// regression by a factor, not the release target.
-        @Test("200 controls in stacks are made, laid out and drawn for the first frame within 64 ms of CPU (debug build); the ratio to a plain tree is printed")
-        func twoHundredControls() async {
-            // Warm the font and glyph caches and the code paths once; then the best of three.
-            _ = await Self.firstFrame(count: 200, controls: true)
-            _ = await Self.firstFrame(count: 200, controls: false)
-            var controls = Double.infinity, plain = Double.infinity
-            for _ in 0..<3 {
-                controls = min(controls, await Self.firstFrame(count: 200, controls: true))
-                plain = min(plain, await Self.firstFrame(count: 200, controls: false))
+            #expect(controls.count == 200)
+            let screen = CGRect(x: 0, y: 0, width: 1280, height: 800)
+            let outside = controls.filter { control in
+                let frame = control.convert(control.bounds, to: nil)
+                return frame.isEmpty || !screen.contains(frame)
             }
-            print("200 controls: \(controls * 1000) ms CPU; 200 plain views: \(plain * 1000) ms; ratio \(controls / plain)")
-            #expect(controls < WallClockBound.seconds(0.064), "\(controls * 1000) ms")
+            #expect(outside.isEmpty, "\(outside.count) controls not laid out inside the window")
+            let draws = harness.window.drawCount - drawsBefore
+            #expect(draws >= 200 && draws <= 200 + 2 * 25 + 1, "\(draws) draws for 200 controls in 25 stacks")
+            let commits = harness.commitCount
+            await harness.step()
+            #expect(harness.commitCount == commits, "a laid-out screen keeps committing")
         }
     }
 }
