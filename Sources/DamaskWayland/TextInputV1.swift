@@ -20,7 +20,7 @@ import Foundation
 /// - `keysym` (a key the input method did not use, sent back) reaches the field as a key.
 ///
 /// Owns its `zwp_text_input_v1` proxy (destroyed in ``destroy()``); listener data is
-/// `Unmanaged.passUnretained(self)`: the owning ``TextInputSession`` destroys this before
+/// ``listenerData(for:)`` (unretained): the owning ``TextInputSession`` destroys this before
 /// it goes.
 @MainActor
 final class TextInputV1: TextInputBinding {
@@ -48,7 +48,7 @@ final class TextInputV1: TextInputBinding {
         self.session = session
         seatProxy = seat
         proxy = zwp_text_input_manager_v1_create_text_input(manager)
-        zwp_text_input_v1_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        zwp_text_input_v1_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     func enable(on surface: OpaquePointer, state: TextInputState) {

@@ -21,7 +21,7 @@ import Foundation
 /// - events while disabled are dropped at `done`; a string that is not UTF-8 is rejected.
 ///
 /// Owns its `zwp_text_input_v3` proxy (destroyed in ``destroy()``); listener data is
-/// `Unmanaged.passUnretained(self)`: the owning ``TextInputSession`` destroys this before
+/// ``listenerData(for:)`` (unretained): the owning ``TextInputSession`` destroys this before
 /// it goes.
 @MainActor
 final class TextInputV3: TextInputBinding {
@@ -42,7 +42,7 @@ final class TextInputV3: TextInputBinding {
     init(manager: OpaquePointer, seat: OpaquePointer, session: TextInputSession) {
         self.session = session
         proxy = zwp_text_input_manager_v3_get_text_input(manager, seat)
-        zwp_text_input_v3_add_listener(proxy, Self.listener.pointer, Unmanaged.passUnretained(self).toOpaque())
+        zwp_text_input_v3_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
     }
 
     func enable(on surface: OpaquePointer, state: TextInputState) {

@@ -75,7 +75,9 @@ struct InputMethodWestonTests {
         let activations = log.indices.filter { log[$0] == "activate" }
         let deactivations = log.indices.filter { log[$0] == "deactivate" }
         #expect(activations.count >= 2, "\(log)")
-        #expect(deactivations.first.map { $0 > activations[0] && $0 < activations[1] } == true, "\(log)")
+        #expect(
+            activations.count >= 2 && deactivations.first.map { $0 > activations[0] && $0 < activations[1] } == true,
+            "\(log)")
         #expect(log.contains("script done"), "\(log)")
         // The cursor rectangle followed the caret: right as syllables were committed, back
         // left when one was deleted.
