@@ -93,18 +93,6 @@ import Foundation
         if view.window !== oldWindow { view.notifyDidMoveToWindow() }
     }
 
-    /// Moves `view` in front of its siblings.
-    public func bringSubviewToFront(_ view: View) {
-        guard view.superview === self else { return }
-        insertSubview(view, at: subviews.count)
-    }
-
-    /// Moves `view` behind its siblings.
-    public func sendSubviewToBack(_ view: View) {
-        guard view.superview === self else { return }
-        insertSubview(view, at: 0)
-    }
-
     /// Removes the view from its superview; the area it covered is repainted and its
     /// backing stores (and those of its subviews) are freed.
     public func removeFromSuperview() {
@@ -125,16 +113,6 @@ import Foundation
         superview = nil
         layer.detachFromSuperlayer()
         parent.accessibilityChildrenDidChange()
-    }
-
-    /// Whether `ancestor` is this view or one of its superviews.
-    public func isDescendant(of ancestor: View) -> Bool {
-        var view: View? = self
-        while let current = view {
-            if current === ancestor { return true }
-            view = current.superview
-        }
-        return false
     }
 
     /// Called after `subview` was added. Default: nothing.
