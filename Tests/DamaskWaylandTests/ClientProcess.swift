@@ -46,6 +46,11 @@ final class ClientProcess: @unchecked Sendable {
         process.waitForExit(timeout: timeout)
     }
 
+    /// The IDs of the process's threads now (empty when its task list cannot be read).
+    func threadIDs() -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? [])
+    }
+
     /// Total context switches of all the process's threads: each is a wake-up or a
     /// preemption, so an idle program's count does not grow.
     ///

@@ -184,23 +184,35 @@ struct DemoAccessibilityTests {
     }
 
     /// Waits until the process's context switches stop changing over a 1.5 s step (up to
-    /// 60 s), then returns how many it makes in the next `seconds`.
+    /// 60 s), then returns how many it makes in the next `seconds`; nil if it never settles.
+    ///
+    /// The count sums the threads alive when it is read, so a thread that starts or ends
+    /// inside the window (a thread pool retiring a worker some seconds after a one-off job,
+    /// such as the `gsettings get` the colour-scheme fallback runs at start) would make the
+    /// difference meaningless, even negative: such a window is measured again, up to three
+    /// times. A program that keeps starting or ending threads never gives a clean window,
+    /// which fails the check (nil is not 0).
     static func idleWakeUps(_ client: ClientProcess, seconds: UInt32) -> Int? {
-        var last = client.contextSwitches()
-        var settled = false
-        for _ in 0..<40 {
-            usleep(1_500_000)
-            let now = client.contextSwitches()
-            if now == last {
-                settled = true
-                break
+        for _ in 0..<3 {
+            var last = client.contextSwitches()
+            var settled = false
+            for _ in 0..<40 {
+                usleep(1_500_000)
+                let now = client.contextSwitches()
+                if now == last {
+                    settled = true
+                    break
+                }
+                last = now
             }
-            last = now
+            guard settled else { return nil }
+            let threads = client.threadIDs()
+            let before = client.contextSwitches()
+            sleep(seconds)  // the observation window is the behaviour under test
+            let after = client.contextSwitches()
+            if client.threadIDs() == threads, !threads.isEmpty { return after - before }
         }
-        guard settled else { return nil }
-        let before = client.contextSwitches()
-        sleep(seconds)  // the observation window is the behaviour under test
-        return client.contextSwitches() - before
+        return nil
     }
 
     @Test("With no assistive technology the demo follows org.a11y.Status on the session bus only, opens no accessibility-bus connection and wakes up 0 times; IsEnabled connects it, and disabling disconnects")
