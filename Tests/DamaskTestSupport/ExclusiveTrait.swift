@@ -17,16 +17,16 @@ import Testing
 public struct ExclusiveTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    /// Scopes each test case, never a whole suite (a suite holding the turn would keep its
-    /// own tests waiting for ever).
+    /// Scopes each test function, outside its time limit, never a whole suite (see
+    /// ``TestGate/Scope``).
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
+        TestGate.scope(.exclusive, for: test, testCase: testCase) == nil ? nil : self
     }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestGate.shared.hold(.exclusive, for: test, performing: function)
+        try await TestGate.shared.provideScope(.exclusive, for: test, testCase: testCase, performing: function)
     }
 }
 

@@ -13,15 +13,16 @@ import Testing
 public struct SharedTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    /// Scopes each test case, never a whole suite.
+    /// Scopes each test function, outside its time limit, never a whole suite (see
+    /// ``TestGate/Scope``).
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
+        TestGate.scope(.shared, for: test, testCase: testCase) == nil ? nil : self
     }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await TestGate.shared.hold(.shared, for: test, performing: function)
+        try await TestGate.shared.provideScope(.shared, for: test, testCase: testCase, performing: function)
     }
 }
 

@@ -15,6 +15,9 @@ public actor TestGate {
         case exclusive
     }
 
+    /// A gate of its own (the test process uses ``shared``).
+    public init() {}
+
     /// The one gate of the test process.
     public static let shared = TestGate()
 
@@ -30,6 +33,9 @@ public actor TestGate {
     /// Whether a task holds the gate exclusively now.
     private var isHeldExclusively = false
     private var waiters: [(mode: Mode, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// How many tasks wait for their turn now.
+    public var waiterCount: Int { waiters.count }
 
     /// Waits for the turn and takes it (an exclusive turn by default).
     public func enter(_ mode: Mode = .exclusive) async {
@@ -74,6 +80,60 @@ public actor TestGate {
 }
 
 extension TestGate {
+    /// Which scope of a test a gate trait holds the gate for.
+    ///
+    /// Swift Testing starts a test case's `.timeLimit` clock before it applies the case's
+    /// scoping traits, but applies a test function's own scope (`testCase == nil`) outside
+    /// every time limit. So the gate is taken at the function's scope: the wait for the turn —
+    /// minutes, when quick tests queue behind exclusive compositor tests in a parallel run —
+    /// is not counted against the test's time limit, and the limit measures only the test.
+    /// A suite's scope never holds the gate (its tests would wait for it for ever, and it
+    /// would hold the turn for the whole suite).
+    public enum Scope: Equatable, Sendable {
+        /// The test function's scope, around all its cases: takes the gate.
+        case function
+        /// One case of a parameterized exclusive test: its cases take turns (Swift Testing
+        /// runs the cases of one function in parallel unless the suite is `.serialized`).
+        case parameterizedCase
+    }
+
+    /// The scope a gate trait in `mode` provides for `test` (and `testCase`), or nil.
+    public static func scope(_ mode: Mode, for test: Test, testCase: Test.Case?) -> Scope? {
+        if test.isSuite { return nil }
+        guard testCase != nil else { return .function }
+        return mode == .exclusive && test.isParameterized ? .parameterizedCase : nil
+    }
+
+    /// The lock the cases of the current parameterized exclusive test take turns on; nil
+    /// outside such a test.
+    @TaskLocal static var caseTurns: TestGate?
+
+    /// Runs `function` in the scope a gate trait in `mode` provides for `test`.
+    nonisolated func provideScope(
+        _ mode: Mode, for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        switch TestGate.scope(mode, for: test, testCase: testCase) {
+        case .function:
+            try await hold(mode, for: test) {
+                guard mode == .exclusive, test.isParameterized else { return try await function() }
+                try await TestGate.$caseTurns.withValue(TestGate()) { try await function() }
+            }
+        case .parameterizedCase:
+            guard let turns = TestGate.caseTurns else { return try await function() }
+            await turns.enter(.exclusive)
+            // Without the lock in scope, a second gate trait on the same test (the suite's
+            // and the function's own) passes through instead of waiting for itself.
+            do { try await TestGate.$caseTurns.withValue(nil) { try await function() } } catch {
+                await turns.leave(.exclusive)
+                throw error
+            }
+            await turns.leave(.exclusive)
+        case nil:
+            try await function()
+        }
+    }
+
     /// Runs `function` holding the gate in `mode`: at once when the current task already
     /// holds it at least as strongly, else after waiting for the turn.
     nonisolated func hold(
