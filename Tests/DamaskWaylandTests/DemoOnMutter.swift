@@ -217,8 +217,17 @@ final class DemoOnMutter: DemoSeat {
                 let entered = demo.process.waitForLine(from: before, timeout: 0.3) {
                     $0.contains("wl_pointer@") && $0.contains(".enter(")
                 }
-                guard let entered else { continue }
-                return demo.contentOrigin(pointerAt: x, y, event: entered.line, contentHeight: contentHeight)
+                guard entered != nil else { continue }
+                // Under load an enter can arrive after the short wait, while the pointer is
+                // already at the next grid point: the enter found may belong to an earlier
+                // point. Enter again at this one (move(to:) passes through the corner, so it
+                // leaves and re-enters) and take the position from that enter alone.
+                let confirming = demo.process.lines.count
+                move(to: x, y)
+                guard let confirmed = demo.process.waitForLine(from: confirming, timeout: 10, where: {
+                    $0.contains("wl_pointer@") && $0.contains(".enter(")
+                }) else { continue }
+                return demo.contentOrigin(pointerAt: x, y, event: confirmed.line, contentHeight: contentHeight)
             }
         }
         return nil

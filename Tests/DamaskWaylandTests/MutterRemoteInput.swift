@@ -154,10 +154,17 @@ final class MutterRemoteInput {
             for x in stride(from: 40, to: 800, by: 150) {
                 let before = client.lines.count
                 move(to: x, y)
-                if let enter = client.waitForLine(from: before, timeout: 0.3, where: { $0.hasPrefix("enter ") }) {
-                    let local = enter.line.split(separator: " ").compactMap { Int($0) }
-                    return (x - local[0], y - local[1])
+                guard client.waitForLine(from: before, timeout: 0.3, where: { $0.hasPrefix("enter ") }) != nil else {
+                    continue
                 }
+                // A late enter may belong to an earlier grid point: enter again at this one
+                // (through the corner) and take the position from that enter alone.
+                let confirming = client.lines.count
+                move(to: x, y)
+                guard let enter = client.waitForLine(from: confirming, timeout: 10, where: { $0.hasPrefix("enter ") })
+                else { continue }
+                let local = enter.line.split(separator: " ").compactMap { Int($0) }
+                return (x - local[0], y - local[1])
             }
         }
         return nil
