@@ -104,7 +104,7 @@ let package = Package(
         // The AT-SPI2 bridge: the view tree on the accessibility bus (docs/accessibility.md).
         .target(
             name: "DamaskAccessibility",
-            dependencies: ["DamaskViews", "DamaskGraphics", "CDBus"],
+            dependencies: ["DamaskViews", "DamaskGraphics", "DamaskProcess", "CDBus"],
             swiftSettings: strictSettings),
 
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.

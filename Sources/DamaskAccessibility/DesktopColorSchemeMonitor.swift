@@ -1,3 +1,4 @@
+import DamaskProcess
 import Foundation
 
 /// Follows the desktop's light or dark preference over D-Bus, live.
@@ -21,7 +22,7 @@ import Foundation
 /// `gsettings get` children; ``stop()`` (or its going away) closes the one and kills the
 /// others still running.
 /// Main-actor; the connection is read from the main queue, the children's output is read
-/// on a pipe's handler thread and handed to the main queue.
+/// by ``ChildProcess``'s reader thread and handed to the main queue once the child ended.
 @MainActor public final class DesktopColorSchemeMonitor {
     /// Where the preference was read.
     public enum Source: Sendable, Equatable {
@@ -94,7 +95,7 @@ import Foundation
     /// Stops following: closes the connection and ends the `gsettings` child.
     public func stop() {
         connection.close()
-        for child in gsettingsChildren where child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        for child in gsettingsChildren where child.isRunning { child.signalGroup(SIGKILL) }
         gsettingsChildren.removeAll()
     }
 
@@ -121,22 +122,24 @@ import Foundation
     /// Whether the dconf signal is followed (the fallback started).
     private var followsDconf = false
 
-    /// Runs `gsettings get`; its answer is parsed on the main queue. The child is killed by
-    /// ``stop()`` if it is still running (SIGKILL: a test runner may block SIGTERM in children).
+    /// Runs `gsettings get` (a ``ChildProcess``: its own process group, stdout read by the
+    /// child's reader thread); a thread of its own waits for the child to end (at most
+    /// ``gsettingsTimeout`` seconds, then it is killed) and hands the lines it printed to the
+    /// main queue, where they are parsed. ``stop()`` kills the child if it is still running
+    /// (SIGKILL: a test runner may block SIGTERM in children). Its stderr is collected and
+    /// dropped.
     private func readGSettings() {
-        guard let path = gsettingsPath else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["get", Self.gnomeNamespace, Self.key]
-        if let gsettingsEnvironment { process.environment = gsettingsEnvironment }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let buffer = LineBuffer()
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            let lines = buffer.append(data)
+        guard let path = gsettingsPath,
+            let child = try? ChildProcess(path, ["get", Self.gnomeNamespace, Self.key], environment: gsettingsEnvironment)
+        else { return }
+        child.closeInput()
+        gsettingsChildren.removeAll { !$0.isRunning }
+        gsettingsChildren.append(child)
+        let timeout = Self.gsettingsTimeout
+        Thread.detachNewThread { [weak self] in
+            if child.waitForExit(timeout: timeout) == nil, child.isRunning { child.kill(grace: 0) }
+            child.waitForEndOfOutput(timeout: 1)
+            let lines = child.lines
             guard !lines.isEmpty else { return }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
@@ -144,17 +147,14 @@ import Foundation
                 }
             }
         }
-        do {
-            try process.run()
-            gsettingsChildren.append(process)
-            gsettingsChildren.removeAll { !$0.isRunning }
-        } catch {
-            output.fileHandleForReading.readabilityHandler = nil
-        }
     }
 
-    /// The `gsettings get` children that may still run.
-    private var gsettingsChildren: [Process] = []
+    /// How long a `gsettings get` may run before it is killed, in seconds.
+    static let gsettingsTimeout: TimeInterval = 10
+
+    /// The `gsettings get` children that may still run (owned here; each also held by the
+    /// thread waiting for it until it ends).
+    private var gsettingsChildren: [ChildProcess] = []
 
     /// `'prefer-dark'`: the value between the quotes.
     private func handleGSettingsLine(_ line: String) {

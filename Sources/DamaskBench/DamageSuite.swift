@@ -148,7 +148,37 @@ import Foundation
                     suite: "damage", name: "64x64 change \(width)x\(height): \(label)", metric: "CPU/frame",
                     unit: "ms", value: Statistics(work), baseline: "full repaint",
                     baselineValue: Statistics(repaints), ratio: Statistics(ratios), note: note))
+            measureWarmPixelFloor(floor, firstFrame: warmUps + frames, name: "64x64 change \(width)x\(height): \(label)",
+                fullRepaint: fullRepaint)
         }
+    }
+
+    /// The pixel floor's frames in blocks back to back, each block paired with a block of
+    /// full repaints, exactly as ``measureWarm(_:in:name:firstFrame:fullRepaint:)`` pairs the
+    /// scenario: the floor under the warm figure. Its distance from the cold floor is what
+    /// evicting the pixels alone costs; the scenario's distance from its own warm figure
+    /// adds what evicting the toolkit's code and objects costs.
+    private func measureWarmPixelFloor(_ floor: PixelFloor, firstFrame: Int, name: String, fullRepaint: () -> Double) {
+        let blockSize = 5
+        var warm: [Double] = [], warmRepaints: [Double] = [], warmRatios: [Double] = []
+        var index = firstFrame
+        for _ in 0..<max(1, frames / blockSize) {
+            var block: [Double] = []
+            for _ in 0..<blockSize {
+                block.append(floor.frame(index))
+                index += 1
+            }
+            let repaintBlock = (0..<blockSize).map { _ in fullRepaint() }
+            let floorMedian = Statistics(block).median, repaintMedian = Statistics(repaintBlock).median
+            warm.append(contentsOf: block)
+            warmRepaints.append(contentsOf: repaintBlock)
+            warmRatios.append(repaintMedian > 0 ? floorMedian / repaintMedian : 0)
+        }
+        report.add(
+            Figure(
+                suite: "damage", name: name, metric: "CPU/frame warm", unit: "ms", value: Statistics(warm),
+                baseline: "full repaint, warm", baselineValue: Statistics(warmRepaints), ratio: Statistics(warmRatios),
+                note: "blocks of \(blockSize) frames back to back, paired block by block"))
     }
 
     /// Each frame of `scenario` paired with a full repaint of the reference window (before

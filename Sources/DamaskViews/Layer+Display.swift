@@ -88,12 +88,12 @@ extension Layer {
     func displayMarkedArea() -> LayerDisplayResult {
         guard let delegate else { return drawIntoBackingStore() }
         assert(delegateDisplayCall == nil, "a layer's delegate display(_:) re-entered its own display")
-        let call = DelegateDisplayCall(markedRect: dirtyRect, markedPieces: dirtyPieces)
+        delegateDisplayCall = DelegateDisplayCall(markedRect: dirtyRect, markedPieces: dirtyPieces)
         dirtyRect = .null
-        delegateDisplayCall = call
         delegate.display(self)
+        let fallback = delegateDisplayCall?.fallbackResult
         delegateDisplayCall = nil
-        if let fallback = call.fallbackResult { return fallback }
+        if let fallback { return fallback }
         displayCount += 1
         return .replacedContents
     }
@@ -112,7 +112,7 @@ extension Layer {
             dirtyRect = dirtyRect.union(call.markedRect)  // marked again meanwhile: the bounding box
         }
         let result = drawIntoBackingStore()
-        call.fallbackResult = result
+        delegateDisplayCall?.fallbackResult = result
         return result
     }
 

@@ -344,7 +344,8 @@ import Foundation
 
     /// The delegate `display(_:)` call in progress: set only for the duration of that call
     /// (nil otherwise), so that the default implementation can hand the display back to
-    /// the layer (``displayDeclinedByDelegate()``), whose result the call returns.
+    /// the layer (``displayDeclinedByDelegate()``), whose result the call returns. Why this
+    /// cannot be a return value: see ``DelegateDisplayCall``.
     var delegateDisplayCall: DelegateDisplayCall?
     /// Whether the drawing path clears the dirty area before drawing.
     var clearsContextBeforeDrawing = true
