@@ -48,6 +48,8 @@ final class MutterRemoteInput {
             call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (1.0, 1.0)))
         elif w[0] == 'button':
             call(session, S, 'NotifyPointerButton', GLib.Variant('(ib)', (int(w[1]), w[2] == 'down')))
+        elif w[0] == 'wheel':
+            call(session, S, 'NotifyPointerAxisDiscrete', GLib.Variant('(ui)', (0, int(w[1]))))
         elif w[0] == 'keysym':
             call(session, S, 'NotifyKeyboardKeysym', GLib.Variant('(ub)', (int(w[1], 16), w[2] == 'down')))
         elif w[0] == 'tap':
@@ -131,6 +133,9 @@ final class MutterRemoteInput {
 
     /// Moves the pointer to (x, y) in monitor coordinates.
     func move(to x: Int, _ y: Int) { send("move \(x) \(y)") }
+
+    /// Turns the wheel by `steps` detents (positive: down), through `NotifyPointerAxisDiscrete`.
+    func wheel(_ steps: Int) { send("wheel \(steps)") }
 
     /// Presses and releases the left button.
     func click() {
