@@ -52,7 +52,9 @@ struct GnomeInputTests {
 
     @Test("mutter 43 binds wl_seat at version 8: a wheel detent arrives as axis_value120 120, scrolls a ScrollView 40 points and counts one step")
     func wheelThroughSeatVersion8() throws {
-        let gnome = try MutterRemoteInput(clientArguments: ["--scroll-view", "--seat-version"])
+        // WAYLAND_DEBUG: the client's stderr (merged into its lines) shows the wire events.
+        let gnome = try MutterRemoteInput(
+            clientArguments: ["--scroll-view", "--seat-version"], clientEnvironment: ["WAYLAND_DEBUG": "1"])
         let client = gnome.client
         try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
         #expect(client.lines.contains("seat-version 8"), "mutter 43 offers wl_seat 8: \(client.lines.prefix(8))")
@@ -73,6 +75,10 @@ struct GnomeInputTests {
         #expect(wheel?.line == "wheel 0 120", "\(client.lines.suffix(8))")
         let scroll = client.lines[plain...].first { $0.hasPrefix("scroll ") }
         #expect(scroll?.split(separator: " ").last == "1", "\(String(describing: scroll))")
+        // On the wire: axis_value120 of a whole detent, and no axis_discrete (version 8).
+        let wire = client.lines.filter { $0.contains("wl_pointer@") }
+        #expect(wire.contains { $0.contains(".axis_value120(0, 120)") }, "\(wire.suffix(12))")
+        #expect(!wire.contains { $0.contains(".axis_discrete(") }, "\(wire.suffix(12))")
         gnome.stop()
     }
 

@@ -60,7 +60,9 @@ final class MutterRemoteInput {
         print('ok', flush=True)
     """#
 
-    init(clientArguments: [String] = []) throws {
+    /// Starts mutter, the test client (with `clientArguments`, and `clientEnvironment` added
+    /// to mutter's client environment) and the input session.
+    init(clientArguments: [String] = [], clientEnvironment: [String: String] = [:]) throws {
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else { throw MutterError.missing(python) }
         scriptPath = FileManager.default.temporaryDirectory
@@ -69,7 +71,8 @@ final class MutterRemoteInput {
 
         let environment: [String: String]
         (session, environment) = try Self.startMutter(size: "800x600", base: ProcessInfo.processInfo.environment)
-        client = try InputTestClient(arguments: clientArguments, environment: environment)
+        client = try InputTestClient(
+            arguments: clientArguments, environment: environment.merging(clientEnvironment) { $1 })
 
         injector = try TestProcess(python, [scriptPath], environment: environment)
         guard readInjectorLine() == "started" else {
