@@ -23,11 +23,8 @@ import Foundation
 /// Only the rows on screen have cells: when a row scrolls out, its cell goes to a reuse
 /// pool per identifier, and the data source gets it back for the row scrolling in, so a
 /// list of 100,000 rows holds as many cells as fit on screen (plus one) however far it is
-/// scrolled. The rows are drawn into one viewport-sized view over the visible area (the
-/// cells draw there; they are not subviews): a scroll moves its pixels with
-/// ``View/scrollContents(dx:dy:)`` and draws only the rows that scroll in, in the cells
-/// reused for them. A cell that changes (``ListViewCell/isSelected``, its text) redraws
-/// its row.
+/// scrolled. Scrolling moves the cells by compositing; the only drawing is the cell that
+/// was reused for a new row (the newly exposed strip).
 ///
 /// Keys (while the list is the first responder): ↑ ↓ select the previous or next row,
 /// Home and End the first and last, Page Up and Page Down move by a screenful; the
@@ -59,11 +56,6 @@ open class ListView: ScrollView {
     /// Registered cell classes, by identifier.
     private var registeredClasses: [String: ListViewCell.Type] = [:]
 
-    /// The view the rows are drawn into, over the visible area.
-    private let rowCanvas = ListRowCanvasView()
-    /// The content offset the canvas was last drawn at.
-    private var canvasOffset: CGPoint = .zero
-
     /// How many cells the list ever created (for tests and the bench: it stays at about
     /// a screenful however far the list scrolls).
     public private(set) var createdCellCount = 0
@@ -73,9 +65,6 @@ open class ListView: ScrollView {
         super.init(frame: frame)
         backgroundColor = .white
         showsHorizontalScrollIndicator = false
-        rowCanvas.owner = self
-        insertSubview(rowCanvas, at: 0)
-        rowCanvas.frame = CGRect(origin: .zero, size: frame.size)
     }
 
     open override var canBecomeFirstResponder: Bool { true }
@@ -137,13 +126,15 @@ open class ListView: ScrollView {
         if let selected = selectedRow, selected >= numberOfRows { selectedRow = nil }
         contentSize = CGSize(width: bounds.width, height: CGFloat(numberOfRows) * rowHeight)
         contentOffset = clamped(contentOffset)
-        rowCanvas.setNeedsDisplay()
         tileRows()
     }
 
     private func enqueue(_ cell: ListViewCell) {
-        cell.list = nil
-        guard let identifier = cell.reuseIdentifier else { return }
+        cell.isHidden = true
+        guard let identifier = cell.reuseIdentifier else {
+            cell.removeFromSuperview()
+            return
+        }
         reusePool[identifier, default: []].append(cell)
     }
 
@@ -166,45 +157,9 @@ open class ListView: ScrollView {
             let cell = dataSource.listView(self, cellForRow: row)
             cell.frame = rectForRow(row)
             cell.isSelected = row == selectedRow
+            cell.isHidden = false
+            if cell.superview !== self { insertSubview(cell, at: 0) }
             visibleCellsByRow[row] = cell
-            cell.list = self
-            setNeedsDisplay(ofRow: row)
-        }
-    }
-
-    // MARK: Drawing
-
-    /// Marks `row`'s part of the canvas for redrawing.
-    private func setNeedsDisplay(ofRow row: Int) {
-        let rect = rectForRow(row).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y)
-        guard rect.intersects(rowCanvas.bounds) else { return }
-        rowCanvas.setNeedsDisplay(rect)
-    }
-
-    /// A visible cell changed: its row is drawn again.
-    func cellNeedsDisplay(_ cell: ListViewCell) {
-        guard let row = visibleCellsByRow.first(where: { $0.value === cell })?.key else { return }
-        setNeedsDisplay(ofRow: row)
-    }
-
-    /// Draws the rows crossing `rect` (canvas coordinates; the canvas shows the content
-    /// from ``canvasOffset``): the background, then each row's cell in its place.
-    func drawRows(in rect: CGRect, context: GraphicsContext) {
-        context.setFillColor(backgroundColor ?? .white)
-        context.fill(rect)
-        guard rowHeight > 0 else { return }
-        let content = rect.offsetBy(dx: canvasOffset.x, dy: canvasOffset.y)
-        let first = max(0, Int((content.minY / rowHeight).rounded(.down)))
-        let last = min(numberOfRows, Int((content.maxY / rowHeight).rounded(.up)))
-        guard first < last else { return }
-        for row in first..<last {
-            guard let cell = visibleCellsByRow[row] else { continue }
-            let place = rectForRow(row)
-            context.saveGState()
-            context.translateBy(x: place.minX - canvasOffset.x, y: place.minY - canvasOffset.y)
-            context.clip(to: CGRect(origin: .zero, size: place.size))
-            cell.draw(CGRect(origin: .zero, size: place.size))
-            context.restoreGState()
         }
     }
 
@@ -233,23 +188,11 @@ open class ListView: ScrollView {
         if contentSize.width != bounds.width {
             contentSize = CGSize(width: bounds.width, height: CGFloat(numberOfRows) * rowHeight)
         }
-        if rowCanvas.bounds.size != bounds.size || rowCanvas.frame.origin != contentOffset {
-            rowCanvas.frame = CGRect(origin: contentOffset, size: bounds.size)
-            canvasOffset = contentOffset
-            rowCanvas.setNeedsDisplay()
-        }
         tileRows()
         super.layoutSubviews()
     }
 
-    /// Moves the canvas's pixels by the scroll (only the strip that scrolls in is drawn),
-    /// then gives the rows scrolling in their cells.
     open override func contentOffsetDidChange(from oldOffset: CGPoint) {
-        let offset = contentOffset
-        rowCanvas.frame = CGRect(origin: offset, size: bounds.size)
-        let dx = offset.x - canvasOffset.x, dy = offset.y - canvasOffset.y
-        canvasOffset = offset
-        rowCanvas.scrollContents(dx: -dx, dy: -dy)
         tileRows()
         super.contentOffsetDidChange(from: oldOffset)
     }

@@ -48,22 +48,6 @@ open class ListViewCell: View {
         layer.needsDisplayOnBoundsChange = true
     }
 
-    /// The list showing the cell (set while it shows a row): it draws the cell's row
-    /// again when the cell needs display.
-    weak var list: ListView?
-
-    /// Marks the cell for redrawing: its list redraws the cell's row.
-    open override func setNeedsDisplay() {
-        super.setNeedsDisplay()
-        list?.cellNeedsDisplay(self)
-    }
-
-    /// Marks the cell for redrawing: its list redraws the cell's row.
-    open override func setNeedsDisplay(_ rect: CGRect) {
-        super.setNeedsDisplay(rect)
-        list?.cellNeedsDisplay(self)
-    }
-
     /// Resets the cell before it shows another row. The default clears the selection;
     /// the text is set again by the data source.
     open func prepareForReuse() {

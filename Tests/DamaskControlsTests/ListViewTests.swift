@@ -1,5 +1,4 @@
 import DamaskControls
-import DamaskGraphics
 import Foundation
 import Testing
 
@@ -64,38 +63,6 @@ extension ControlsTests {
             #expect(list.createdCellCount <= 6, "cells are reused")
             #expect(list.visibleRows == 30..<35)
             #expect(list.cellForRow(at: 34)?.text == "Row 34")
-        }
-
-        @Test("a one-row scroll moves the drawn rows' pixels (scrollContents) and draws only the row scrolling in; the pixels equal a fresh draw")
-        func oneRowScrollMovesRetainedPixels() throws {
-            let harness = ControlsHarness(width: 120, height: 100)
-            let (list, source) = makeList(rows: 1000, in: harness, frame: CGRect(x: 0, y: 0, width: 120, height: 100))
-            let moves = harness.window.contentsMoveCount
-            let draws = harness.window.drawCount
-            for step in 1...10 {
-                list.contentOffset = CGPoint(x: 0, y: CGFloat(step) * 20)
-                harness.present()
-                #expect(harness.window.contentsMoveCount == moves + step, "the drawn rows moved, step \(step)")
-                #expect(harness.window.drawCount == draws + step, "one draw: the row scrolling in, step \(step)")
-                #expect(harness.lastDamage.boundingBox == CGRect(x: 0, y: 0, width: 120, height: 100))
-            }
-            #expect(source.configuredRows.suffix(10) == Array(5...14), "each row configured once, as it scrolled in")
-            // Part of a row (an eighth of a 40-point detent): a 5-point strip, one draw.
-            list.contentOffset = CGPoint(x: 0, y: 205)
-            harness.present()
-            #expect(harness.window.drawCount == draws + 11)
-            let scrolled = try #require(harness.surface.presentedBitmap).copy()
-
-            // The same list drawn from scratch at that offset.
-            let fresh = ControlsHarness(width: 120, height: 100)
-            let (other, otherSource) = makeList(rows: 1000, in: fresh, frame: CGRect(x: 0, y: 0, width: 120, height: 100))
-            other.contentOffset = CGPoint(x: 0, y: 205)
-            other.subviews.forEach { $0.setNeedsDisplay() }
-            fresh.present()
-            let expected = try #require(fresh.surface.presentedBitmap)
-            #expect(other.cellForRow(at: 15)?.text == "Row 15")
-            #expect(Bitmap.difference(scrolled, expected, tolerance: 0).differingPixelCount == 0)
-            withExtendedLifetime((source, otherSource)) {}
         }
 
         @Test("100,000 rows: memory after scrolling through all of them stays at the first screen's")
