@@ -136,7 +136,7 @@ let package = Package(
         // changes are driven line by line on stdin (see its main.swift).
         .executableTarget(
             name: "DamaskTestClient",
-            dependencies: ["DamaskWayland", "DamaskViews", "DamaskGraphics"],
+            dependencies: ["DamaskWayland", "DamaskControls", "DamaskViews", "DamaskGraphics"],
             swiftSettings: strictSettings),
 
         // libFuzzer targets (scripts/fuzz builds them with -sanitize=fuzzer,address and

@@ -46,17 +46,32 @@ extension ScriptPlayer {
                     source: .wheel, modifiers: modifierFlags, timestamp: clock)))
     }
 
-    /// A high-resolution wheel: `dx120`, `dy120` in 120ths of a detent, whole detents also
-    /// as discrete steps, as `wl_pointer` version 8 delivers them.
+    /// A high-resolution wheel: `dx120`, `dy120` in 120ths of a detent, as `wl_pointer`
+    /// version 8 delivers them: the whole movement in the steps, and a discrete step for
+    /// each whole detent completed, counted from a remainder carried between commands (a
+    /// turn the other way starts it from zero), as `WaylandPointer` counts them.
     func wheel(dx120: Int, dy120: Int) async {
         await enterIfNeeded()
+        let detentsX = Self.detents(adding: dx120, to: &wheelRemainder120.x)
+        let detentsY = Self.detents(adding: dy120, to: &wheelRemainder120.y)
         await send(
             .scroll(
                 ScrollEvent(
                     location: pointerLocation, deltaX: CGFloat(dx120) / 120 * options.scrollPointsPerStep,
-                    deltaY: CGFloat(dy120) / 120 * options.scrollPointsPerStep, discreteX: dx120 / 120,
-                    discreteY: dy120 / 120, steps120X: dx120, steps120Y: dy120, source: .wheel,
+                    deltaY: CGFloat(dy120) / 120 * options.scrollPointsPerStep, discreteX: detentsX,
+                    discreteY: detentsY, steps120X: dx120, steps120Y: dy120, source: .wheel,
                     modifiers: modifierFlags, timestamp: clock)))
+    }
+
+    /// Adds `value` 120ths to `remainder` (dropped first when `value` goes the other way)
+    /// and returns the whole detents completed, keeping the rest in `remainder`.
+    static func detents(adding value: Int, to remainder: inout Int) -> Int {
+        guard value != 0 else { return 0 }
+        if (remainder > 0 && value < 0) || (remainder < 0 && value > 0) { remainder = 0 }
+        remainder += value
+        let detents = remainder / 120
+        remainder -= detents * 120
+        return detents
     }
 
     /// Fingers on a touchpad scroll by `dx`, `dy` points; `ends`: they lift.

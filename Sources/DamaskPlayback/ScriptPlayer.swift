@@ -54,6 +54,9 @@ import Foundation
     var hasKeyboardFocus = false
     /// Where each touch point down now is, by id.
     var touchLocations: [Int32: CGPoint] = [:]
+    /// The high-resolution wheel's 120ths not yet counted as a whole discrete step, per
+    /// axis (`wheel`), carried from one command to the next as the Wayland pointer does.
+    var wheelRemainder120 = (x: 0, y: 0)
     var report = PlaybackReport()
     var damageSinceCheck = Region()
     var drawsSinceCheck = 0

@@ -30,12 +30,19 @@ import Foundation
 //   focus 1|0                     keyboard focus gained or lost
 //   pointer down|up X Y BUTTON CLICKS
 //   scroll DX DY STEPS-X STEPS-Y
+//   wheel V120-X V120-Y           (after each scroll line) its high-resolution steps
 //   key down|up KEYSYM repeat=0|1 ms=MS text=TEXT
 //                                 (KEYSYM in hex; MS since start; TEXT to the end of the line)
 //   touch began|moved|ended|cancelled ID X Y
 //   seat pointer,keyboard,touch   a seat's devices at start and after every change (or "none")
 //   text TEXT                     after an input method's update (command `text-input on`
 //                                 makes the view a text input: MarkableView+TextInput.swift)
+//
+// With `--seat-version` it prints "seat-version N" at start for each seat (the bound
+// wl_seat version).
+//
+// With `--scroll-view` the left half of the window is a ScrollView of coloured bands
+// (BandedScrollView.swift) that prints "offset X Y" whenever it scrolls.
 //
 // With `--decorated` the window has client-side decorations (DecoratedWindow): a title bar
 // with close, maximize and minimize buttons, a shadow with resize handles, and Ctrl+Q. It
@@ -85,6 +92,7 @@ final class MarkableView: View {
 
     override func scrollWheel(_ event: ScrollEvent) {
         emit("scroll \(event.deltaX) \(event.deltaY) \(event.discreteX) \(event.discreteY)")
+        emit("wheel \(event.steps120X) \(event.steps120Y)")
     }
 
     override func keyDown(_ event: KeyEvent) {
@@ -145,7 +153,7 @@ final class TestClient {
     var pending = Data()
     let started = DispatchTime.now()
 
-    init(size: CGSize, decorated isDecorated: Bool) throws {
+    init(size: CGSize, decorated isDecorated: Bool, scrollView hasScrollView: Bool) throws {
         connection = try WaylandConnection()
         connection.onFatalError = { error in
             StandardError.write("damask-test-client: \(error)\n")
@@ -153,6 +161,9 @@ final class TestClient {
         }
         view = MarkableView(frame: CGRect(origin: .zero, size: size))
         sceneCommands = SceneCommands(content: view)
+        if hasScrollView {
+            view.addSubview(BandedScrollView(frame: CGRect(x: 0, y: 0, width: size.width / 2, height: size.height)))
+        }
         if isDecorated {
             let decorated = try DecoratedWindow(connection: connection, title: "Damask Test", appID: "org.damask.Test", size: size)
             decorated.contentView = view
@@ -211,6 +222,7 @@ final class TestClient {
             emit("seat " + (present.isEmpty ? "none" : present.joined(separator: ",")))
         }
         for seat in connection.inputSeats.values {
+            if CommandLine.arguments.contains("--seat-version") { emit("seat-version \(seat.version)") }
             seat.onCapabilitiesChanged = reportCapabilities
             reportCapabilities(seat)
         }
@@ -313,7 +325,8 @@ if let index = CommandLine.arguments.firstIndex(of: "--size"), index + 1 < Comma
 }
 let client: TestClient
 do {
-    client = try TestClient(size: size, decorated: CommandLine.arguments.contains("--decorated"))
+    client = try TestClient(size: size, decorated: CommandLine.arguments.contains("--decorated"),
+        scrollView: CommandLine.arguments.contains("--scroll-view"))
 } catch let error as WaylandError {
     StandardError.write("damask-test-client: \(error)\n")
     exit(error.exitStatus)

@@ -28,23 +28,64 @@
     /// consecutive frames delivered while the link took every frame (1/60 until then).
     public private(set) var duration: TimeInterval = 1.0 / 60
     /// When the next frame the handler gets is expected, in seconds: ``timestamp`` plus
-    /// ``duration``, or plus the period of ``preferredFramesPerSecond`` when that is
-    /// longer. Use it to compute what the next frame shows.
+    /// ``duration``, or plus the period of the rate ``preferredFramesPerSecond`` settles on
+    /// when that is longer. Use it to compute what the next frame shows.
     public var targetTimestamp: TimeInterval {
         guard preferredFramesPerSecond > 0 else { return timestamp + duration }
-        return timestamp + max(duration, 1 / Double(preferredFramesPerSecond))
+        return timestamp + max(duration, Double(refreshesPerFrame) * refreshInterval / 1000)
     }
     /// How many frames the handler has received.
     public private(set) var frameCount = 0
     /// Whether ``invalidate()`` was called.
     public private(set) var isInvalidated = false
 
-    /// How many callbacks per second the link wants at most; 0 (the default) means every
-    /// frame. A frame that comes more than half a 60 Hz frame (8 ms) sooner than
-    /// `1000 / preferredFramesPerSecond` ms after the last delivered one is skipped (so a
-    /// 30 fps link on a 60 Hz display gets every other frame), and while nothing else
-    /// changes the window sleeps until the link's next frame is due.
+    /// How many callbacks per second the link would like; 0 (the default) means every
+    /// frame.
+    ///
+    /// As with `CADisplayLink`, the rate the link runs at is one the display can keep
+    /// steady: its refresh rate divided by a whole number of refreshes
+    /// (``actualFramesPerSecond``), the one nearest the preferred rate, and of two as near
+    /// the lower. At 60 Hz, 30, 20 and 15 run as asked, 24 runs at 20 (every 3rd frame),
+    /// 40 and 45 at 30, 50 at 60; at 144 Hz, 24 runs at 24, 40 at 36, 45 and 50 at 48. The
+    /// display's rate is the window surface's ``Surface/refreshInterval``. A frame that comes
+    /// up to half a refresh early is taken; while nothing else changes the window sleeps
+    /// until the link's next frame is due.
     public var preferredFramesPerSecond = 0
+
+    /// The rate the link runs at, in frames per second: the display's refresh rate when
+    /// ``preferredFramesPerSecond`` is 0, else that divided by the whole number of
+    /// refreshes nearest the preferred rate (see ``preferredFramesPerSecond``).
+    public var actualFramesPerSecond: Double {
+        1000 / refreshInterval / Double(refreshesPerFrame)
+    }
+
+    /// The display's refresh interval in milliseconds (its window surface's; 60 Hz without
+    /// a window).
+    private var refreshInterval: Double {
+        let interval = window?.surface.refreshInterval ?? 1000.0 / 60
+        return interval > 0 ? interval : 1000.0 / 60
+    }
+
+    /// How many display refreshes one frame of the link spans.
+    var refreshesPerFrame: Int {
+        Self.refreshesPerFrame(preferred: preferredFramesPerSecond, refreshInterval: refreshInterval)
+    }
+
+    /// The whole number of refreshes `n` (1 or more) whose rate `1000 / refreshInterval / n`
+    /// is nearest `preferred` frames per second; of two as near, the larger `n` (the lower
+    /// rate, which does not exceed the preference). 1 for `preferred` 0 or less.
+    static func refreshesPerFrame(preferred: Int, refreshInterval: Double) -> Int {
+        guard preferred > 0, refreshInterval > 0 else { return 1 }
+        let refreshRate = 1000 / refreshInterval
+        let wanted = Double(preferred)
+        // The nearest rate lies between the divisors on either side of refreshRate / wanted.
+        let low = max(1, Int((refreshRate / wanted).rounded(.down)))
+        let high = low + 1
+        let lowError = abs(refreshRate / Double(low) - wanted)
+        let highError = abs(refreshRate / Double(high) - wanted)
+        // A relative tolerance keeps an exact tie (45 at 60 Hz: 60 and 30) a tie.
+        return highError <= lowError * (1 + 1e-9) ? high : low
+    }
 
     /// Creates an active link on `window`.
     public init(window: Window, handler: @escaping Handler) {
@@ -101,7 +142,9 @@
 
     var nextWantedTimestamp: UInt32? {
         guard preferredFramesPerSecond > 0, frameCount > 0 else { return nil }
-        return frameCallbackTimestamp &+ UInt32(1000 / preferredFramesPerSecond)
+        let refreshes = refreshesPerFrame
+        guard refreshes > 1 else { return nil }
+        return frameCallbackTimestamp &+ UInt32((Double(refreshes) * refreshInterval).rounded())
     }
 
     func tick(timestamp: UInt32) {

@@ -181,7 +181,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
         isWaitingForIdleFrame = false
         lastFrameTimestamp = timestamp
         for client in clients where client.wantsFrames {
-            if let wanted = client.nextWantedTimestamp, Self.isEarly(timestamp, for: wanted) { continue }
+            if let wanted = client.nextWantedTimestamp, isEarly(timestamp, for: wanted) { continue }
             client.tick(timestamp: timestamp)
         }
         if hasPendingChanges, state == .idle || state == .passQueued, !isHeld {
@@ -257,9 +257,14 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     var hasActiveClients: Bool { clients.contains { $0.wantsFrames } }
 
     /// Whether a frame at `timestamp` comes too early for a client that wants `wanted`:
-    /// more than half a 60 Hz frame before it (the frame after would be later still).
-    private static func isEarly(_ timestamp: UInt32, for wanted: UInt32) -> Bool {
-        DamaskViews.timestamp(timestamp &+ 8, precedes: wanted)
+    /// more than half of the display's refresh interval (``Surface/refreshInterval``)
+    /// before it, so the frame after would be later still. Compositors stamp frames in
+    /// whole milliseconds with a millisecond of jitter; half an interval (8 ms at 60 Hz,
+    /// 3 at 144 Hz) takes the frame meant and never the one before.
+    private func isEarly(_ timestamp: UInt32, for wanted: UInt32) -> Bool {
+        let interval = surface.refreshInterval > 0 ? surface.refreshInterval : 1000.0 / 60
+        let tolerance = UInt32((interval / 2).rounded(.down))
+        return DamaskViews.timestamp(timestamp &+ tolerance, precedes: wanted)
     }
 
     /// Asks the surface for the next tick when a client wants one and nothing else will

@@ -98,6 +98,10 @@ import Foundation
     /// The simulated clock (``clock``): frames are stamped with it.
     public var clockTimestamp: UInt32 { clock }
 
+    /// The display's refresh interval in milliseconds, as a test sets it (1000/60 unless
+    /// set; a simulated or real-time ``FrameClock`` does not change it).
+    public var refreshInterval: Double = 1000.0 / 60
+
     /// The opaque region the window set last (surface points); nil before the first.
     public private(set) var opaqueRegion: Region?
 

@@ -47,6 +47,11 @@ import Foundation
     /// onto the compositor's frame clock (which has no defined base: mutter uses
     /// `CLOCK_MONOTONIC`, headless Weston `CLOCK_MONOTONIC_RAW`).
     var clockTimestamp: UInt32 { get }
+    /// The interval between refreshes of the display the surface is shown on, in
+    /// milliseconds (16.67 for 60 Hz): what a ``DisplayLink`` with
+    /// ``DisplayLink/preferredFramesPerSecond`` skips frames against. The default is a
+    /// 60 Hz display's.
+    var refreshInterval: Double { get }
     /// The clipboard or primary selection this surface's window reads and writes, or `nil`
     /// when the platform has none of that kind. The default: the process's
     /// ``MemoryPasteboard`` of that kind.
@@ -85,6 +90,9 @@ extension Surface {
 
     /// `CLOCK_MONOTONIC` in milliseconds.
     public var clockTimestamp: UInt32 { monotonicMilliseconds() }
+
+    /// A 60 Hz display's interval, 1000/60 ms.
+    public var refreshInterval: Double { 1000.0 / 60 }
 
     /// Rounds `size × scale` half away from zero, as every surface must for its pixel size.
     public static func pixelLength(_ points: CGFloat, scale: CGFloat) -> Int {

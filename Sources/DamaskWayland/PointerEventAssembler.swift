@@ -38,17 +38,32 @@ struct PointerEventAssembler {
     private var pieces: [Piece] = []
     private var scrollX: CGFloat = 0
     private var scrollY: CGFloat = 0
-    private var discreteX = 0
-    private var discreteY = 0
-    private var steps120X = 0
-    private var steps120Y = 0
-    /// Whether this frame carried `axis_value120` (then `axis_discrete` is not counted twice).
+    /// This frame's `axis_discrete` steps (compositors before version 8).
+    private var discrete = Axes<Int>()
+    /// This frame's `axis_value120` movement (version 8).
+    private var value120 = Axes<Int>()
+    /// Whether this frame carried `axis_value120`: then it alone counts, and an
+    /// `axis_discrete` in the same frame is not counted twice.
     private var hasValue120 = false
+    /// The 120ths of a detent not yet given out as a whole discrete step, carried from
+    /// frame to frame (see ``axisValue120(horizontal:value:)``).
+    private(set) var remainder120 = Axes<Int>()
     private var scrollSource = ScrollSource.unknown
     private var scrollStops = false
     private var hasScroll = false
     private var scrollTime: UInt32 = 0
     private var clicks = ClickCounter()
+
+    /// A value per scroll axis.
+    struct Axes<Value: Equatable & AdditiveArithmetic>: Equatable {
+        var x: Value = .zero
+        var y: Value = .zero
+
+        subscript(horizontal horizontal: Bool) -> Value {
+            get { horizontal ? x : y }
+            set { if horizontal { x = newValue } else { y = newValue } }
+        }
+    }
 
     /// Whether pieces are waiting for a frame.
     var hasPendingEvents: Bool { !pieces.isEmpty || hasScroll }
@@ -83,24 +98,29 @@ struct PointerEventAssembler {
         scrollTime = time
     }
 
-    /// Wheel steps along one axis (`axis_discrete`, before `wl_pointer` version 8): also
-    /// whole detents × 120 of high-resolution steps.
+    /// Wheel steps along one axis (`axis_discrete`, before `wl_pointer` version 8): whole
+    /// detents, also counted as detents × 120 of high-resolution movement. Ignored in a
+    /// frame that carries `axis_value120` (version 8 sends no `axis_discrete`; should a
+    /// compositor send both, the high-resolution value is the precise one).
     mutating func axisDiscrete(horizontal: Bool, steps: Int) {
-        if horizontal { discreteX += steps } else { discreteY += steps }
-        if !hasValue120 {
-            if horizontal { steps120X += steps * 120 } else { steps120Y += steps * 120 }
-        }
+        discrete[horizontal: horizontal] += steps
         hasScroll = true
     }
 
     /// High-resolution wheel movement along one axis, in 120ths of a detent
-    /// (`axis_value120`, version 8); a whole detent also counts as a discrete step.
+    /// (`axis_value120`, version 8).
+    ///
+    /// The whole movement reaches the frame's ``ScrollEvent/steps120X``/``ScrollEvent/steps120Y``
+    /// (a pixel-precise consumer scrolls by the fraction). Discrete steps are counted
+    /// from a remainder carried between frames: eight events of 15 make exactly one
+    /// detent, in the frame that completes it. When the wheel turns the other way the
+    /// remainder starts again from zero, as wlroots does when it turns `axis_value120`
+    /// into `axis_discrete` for clients before version 8: a reversal then needs a whole
+    /// detent of its own instead of completing the one left over from the other
+    /// direction. Leaving or entering a surface also clears it.
     mutating func axisValue120(horizontal: Bool, value: Int) {
         hasValue120 = true
-        if horizontal { steps120X += value } else { steps120Y += value }
-        if value % 120 == 0 {
-            if horizontal { discreteX += value / 120 } else { discreteY += value / 120 }
-        }
+        value120[horizontal: horizontal] += value
         hasScroll = true
     }
 
@@ -128,6 +148,7 @@ struct PointerEventAssembler {
                 focus = surface
                 location = point
                 clicks.reset()
+                remainder120 = Axes()
                 result.append(Routed(surface: surface, event: .pointer(PointerEvent(
                     kind: .entered, location: point, modifiers: modifiers))))
             case .leave:
@@ -137,6 +158,7 @@ struct PointerEventAssembler {
                 focus = nil
                 pressedButtons.removeAll()
                 clicks.reset()
+                remainder120 = Axes()
             case .motion(let point, let time):
                 location = point
                 guard let surface = focus else { continue }
@@ -158,15 +180,36 @@ struct PointerEventAssembler {
             }
         }
         pieces.removeAll()
-        if hasScroll, let surface = focus {
-            result.append(Routed(surface: surface, event: .scroll(ScrollEvent(
-                location: location, deltaX: scrollX, deltaY: scrollY, discreteX: discreteX,
-                discreteY: discreteY, steps120X: steps120X, steps120Y: steps120Y, source: scrollSource,
-                endsGesture: scrollStops, modifiers: modifiers, timestamp: scrollTime))))
+        if hasScroll {
+            let (steps, detents) = hasValue120
+                ? (value120, Axes(x: detentsCompleted(horizontal: true), y: detentsCompleted(horizontal: false)))
+                : (Axes(x: discrete.x * 120, y: discrete.y * 120), discrete)
+            if let surface = focus {
+                result.append(Routed(surface: surface, event: .scroll(ScrollEvent(
+                    location: location, deltaX: scrollX, deltaY: scrollY, discreteX: detents.x,
+                    discreteY: detents.y, steps120X: steps.x, steps120Y: steps.y, source: scrollSource,
+                    endsGesture: scrollStops, modifiers: modifiers, timestamp: scrollTime))))
+            }
         }
-        (scrollX, scrollY, discreteX, discreteY, hasScroll) = (0, 0, 0, 0, false)
-        (steps120X, steps120Y, hasValue120, scrollSource, scrollStops) = (0, 0, false, .unknown, false)
+        (scrollX, scrollY, discrete, value120, hasScroll) = (0, 0, Axes(), Axes(), false)
+        (hasValue120, scrollSource, scrollStops) = (false, .unknown, false)
         return result
+    }
+
+    /// Adds this frame's `axis_value120` movement on one axis to the carried remainder and
+    /// returns the whole detents it completes (toward zero), keeping the rest. A movement
+    /// against the remainder's direction drops the remainder first.
+    private mutating func detentsCompleted(horizontal: Bool) -> Int {
+        let value = value120[horizontal: horizontal]
+        var carried = remainder120[horizontal: horizontal]
+        if value == 0 { return 0 }
+        if (carried > 0 && value < 0) || (carried < 0 && value > 0) { carried = 0 }
+        carried += value
+        let detents = carried / 120  // Swift's division truncates toward zero
+        carried -= detents * 120
+        assert(abs(carried) < 120, "the remainder is less than a detent")
+        remainder120[horizontal: horizontal] = carried
+        return detents
     }
 
     /// Releases every held button at once, for a compositor grab (interactive move or
@@ -187,6 +230,7 @@ struct PointerEventAssembler {
         if focus == surface {
             focus = nil
             pressedButtons.removeAll()
+            remainder120 = Axes()
         }
     }
 }

@@ -24,7 +24,7 @@ public final class WaylandConnection {
         static let compositor: UInt32 = 5
         static let subcompositor: UInt32 = 1
         static let shm: UInt32 = 1
-        static let seat: UInt32 = 7
+        static let seat: UInt32 = 8  // 8: wl_pointer.axis_value120 (high-resolution wheel)
         static let output: UInt32 = 3
         static let xdgWmBase: UInt32 = 4
         static let viewporter: UInt32 = 1

@@ -11,6 +11,9 @@ public final class WaylandOutput {
     public private(set) var scale: Int32 = 1
     /// The current mode's size in pixels.
     public private(set) var pixelSize: (width: Int32, height: Int32) = (0, 0)
+    /// The current mode's refresh rate in millihertz (60000 for 60 Hz; 0 if the compositor
+    /// did not say).
+    public private(set) var refreshMillihertz: Int32 = 0
 
     private var pendingScale: Int32 = 1
     private let version: UInt32
@@ -33,11 +36,12 @@ public final class WaylandOutput {
     private static let listener = StaticListener(
         wl_output_listener(
             geometry: { _, _, _, _, _, _, _, _, _, _ in },
-            mode: { data, _, flags, width, height, _ in
+            mode: { data, _, flags, width, height, refresh in
                 let output = owner(data, as: WaylandOutput.self)
                 MainActor.assumeIsolated {
                     if flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 {
                         output.pixelSize = (width, height)
+                        output.refreshMillihertz = max(refresh, 0)
                     }
                 }
             },

@@ -416,6 +416,17 @@ public final class WaylandSurface: Surface {
         resize(to: size, scale: newScale)
     }
 
+    /// The refresh interval of the fastest output the surface is on (of every output before
+    /// it entered one), in milliseconds, from `wl_output.mode`; a 60 Hz display's when no
+    /// output gave a rate (a rate outside 1…1000 Hz counts as none).
+    public var refreshInterval: Double {
+        let all = connection.outputs.values
+        let entered = all.filter { $0.proxy.map { scalePolicy.enteredOutputs.contains(Int(bitPattern: $0)) } ?? false }
+        let rates = (entered.isEmpty ? Array(all) : entered).map(\.refreshMillihertz).filter { (1_000...1_000_000).contains($0) }
+        guard let fastest = rates.max() else { return 1000.0 / 60 }
+        return 1_000_000 / Double(fastest)
+    }
+
     /// The outputs changed (a new scale, an output gone): picks the scale again.
     func outputsDidChange() {
         scalePolicy.keepOutputs(Set(connection.outputs.values.map { Int(bitPattern: $0.proxy) }))

@@ -61,6 +61,22 @@ struct ControlsScriptTests {
         withExtendedLifetime(rows) {}
     }
 
+    @Test("wheel carries fractions of a detent between commands: eight 'wheel 0 15' make one discrete step, at the eighth; a reversal starts from zero")
+    func wheelFractionsMakeDetents() async throws {
+        final class Steps: View {
+            var discrete: [Int] = []
+            override func scrollWheel(_ event: ScrollEvent) { discrete.append(event.discreteY) }
+        }
+        let (_, window) = makeWindow()
+        let view = Steps(frame: CGRect(x: 0, y: 0, width: 200, height: 100))
+        window.contentView.addSubview(view)
+        window.flush()
+        let lines = ["move 100 50"] + Array(repeating: "wheel 0 15", count: 15) + Array(repeating: "wheel 0 -40", count: 3)
+        let report = try await play(lines.joined(separator: "\n"), in: window)
+        #expect(report.failures.map(\.description) == [])
+        #expect(view.discrete == Array(repeating: 0, count: 7) + [1] + Array(repeating: 0, count: 9) + [-1], "\(view.discrete)")
+    }
+
     @Test("↓ End Home PageDown by script select rows and keep the selection visible")
     func keysDriveTheList() async throws {
         let (_, window) = makeWindow()

@@ -8,7 +8,7 @@ import Testing
 /// reading: nested `UIView` animation blocks inherit (`UIView.AnimationOptions`'
 /// override options), `CAKeyframeAnimation`'s discrete key times, and completion handlers
 /// that never run inside another block's `animations` closure; a display link's
-/// `preferredFramesPerSecond` that divides the display's rate gives a steady rate.
+/// `preferredFramesPerSecond` settles on a steady rate that divides the display's.
 extension ViewsTests {
     @Suite("Animations as Apple documents them: nesting, discrete keyframes, completions", .exclusive, .timeLimit(.minutes(5)))
     @MainActor struct AnimationDocumentedRules {
@@ -160,6 +160,35 @@ extension ViewsTests {
             let delivered = stamps.compactMap { frameAt[$0] }
             let gaps = zip(delivered, delivered.dropFirst()).map { $1 - $0 }
             #expect(!gaps.isEmpty && Set(gaps) == [every], "\(preferred) per second: frames \(delivered)")
+            link.invalidate()
+        }
+
+        @Test(
+            "preferredFramesPerSecond that does not divide the display's rate settles on the nearest rate that does, steadily (24→20, 40→30, 45→30, 50→60 at 60 Hz; 24→24, 40→36, 45→48, 50→48 at 144 Hz)",
+            arguments: [
+                (24, 60, 3), (40, 60, 2), (45, 60, 2), (50, 60, 1),
+                (24, 144, 6), (40, 144, 4), (45, 144, 3), (50, 144, 3),
+            ])
+        func preferredFramesPerSecondSettlesOnTheNearestDivisor(preferred: Int, hertz: Int, every: Int) async {
+            let h = Harness()
+            h.surface.refreshInterval = 1000 / Double(hertz)
+            await h.settle()
+            var stamps: [UInt32] = []
+            let link = DisplayLink(window: h.window) { _, timestamp in stamps.append(timestamp) }
+            link.preferredFramesPerSecond = preferred
+            #expect(abs(link.actualFramesPerSecond - Double(hertz) / Double(every)) < 1e-9, "\(link.actualFramesPerSecond)")
+            // Whole milliseconds with ±1 of jitter, as compositors stamp frames.
+            let jitter = [0, 1, -1, 0, 1, 0, -1, 1, 1, -1]
+            var frameAt: [UInt32: Int] = [:]
+            for k in 1...(2 * hertz) {
+                let stamp = UInt32(1000 + (k * 1000 + hertz / 2) / hertz + jitter[k % jitter.count])
+                frameAt[stamp] = k
+                h.surface.fireFrame(timestamp: stamp)
+            }
+            let delivered = stamps.compactMap { frameAt[$0] }
+            let gaps = zip(delivered, delivered.dropFirst()).map { $1 - $0 }
+            #expect(gaps.count >= 2 * hertz / every - 2, "\(delivered)")
+            #expect(Set(gaps) == [every], "\(preferred) per second at \(hertz) Hz: frames \(delivered)")
             link.invalidate()
         }
 

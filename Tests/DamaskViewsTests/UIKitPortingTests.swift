@@ -153,6 +153,7 @@ extension ViewsTests {
         @Test("DisplayLink times are seconds: timestamp, duration and targetTimestamp")
         func displayLinkTimesInSeconds() async {
             let h = Harness()
+            h.surface.refreshInterval = 20  // the frames below come 20 ms apart: a 50 Hz display
             await h.settle()
             var seen: [(TimeInterval, TimeInterval, TimeInterval)] = []
             let link = DisplayLink(window: h.window) { link in

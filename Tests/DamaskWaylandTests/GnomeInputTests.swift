@@ -50,6 +50,38 @@ struct GnomeInputTests {
         gnome.stop()
     }
 
+    @Test("mutter 43 binds wl_seat at version 8: a wheel detent arrives as axis_value120 120, scrolls a ScrollView 40 points and counts one step")
+    func wheelThroughSeatVersion8() throws {
+        // WAYLAND_DEBUG: the client's stderr (merged into its lines) shows the wire events.
+        let gnome = try MutterRemoteInput(
+            clientArguments: ["--scroll-view", "--seat-version"], clientEnvironment: ["WAYLAND_DEBUG": "1"])
+        let client = gnome.client
+        try #require(client.waitForLine(timeout: 20, where: { $0.hasPrefix("ready ") }) != nil)
+        #expect(client.lines.contains("seat-version 8"), "mutter 43 offers wl_seat 8: \(client.lines.prefix(8))")
+        gnome.send("nudge")
+        try #require(client.waitForLine(where: Self.hasPointer) != nil, "\(client.lines.suffix(5))")
+        let origin = try #require(gnome.locateWindow(), "the pointer never entered: \(client.lines.suffix(5))")
+        // Over the scroll view (the window's left half): one detent down, then one up.
+        gnome.move(to: origin.x + 50, origin.y + 75)
+        let before = client.lines.count
+        gnome.wheel(1)
+        let down = client.waitForLine(from: before, where: { $0.hasPrefix("offset ") })
+        #expect(down?.line == "offset 0.0 40.0", "\(client.lines.suffix(8))")
+        // Over the plain view: the detent is one discrete step and 120 high-resolution steps.
+        gnome.move(to: origin.x + 150, origin.y + 75)
+        let plain = client.lines.count
+        gnome.wheel(1)
+        let wheel = client.waitForLine(from: plain, where: { $0.hasPrefix("wheel ") })
+        #expect(wheel?.line == "wheel 0 120", "\(client.lines.suffix(8))")
+        let scroll = client.lines[plain...].first { $0.hasPrefix("scroll ") }
+        #expect(scroll?.split(separator: " ").last == "1", "\(String(describing: scroll))")
+        // On the wire: axis_value120 of a whole detent, and no axis_discrete (version 8).
+        let wire = client.lines.filter { $0.contains("wl_pointer@") }
+        #expect(wire.contains { $0.contains(".axis_value120(0, 120)") }, "\(wire.suffix(12))")
+        #expect(!wire.contains { $0.contains(".axis_discrete(") }, "\(wire.suffix(12))")
+        gnome.stop()
+    }
+
     @Test("GNOME draws no title bar: the client's own close button closes the window")
     func clientTitleBarUnderGnome() throws {
         let gnome = try MutterRemoteInput(clientArguments: ["--decorated"])

@@ -1,3 +1,4 @@
+import DamaskGraphics
 import DamaskTestSupport
 import DamaskWayland
 import Foundation
@@ -88,6 +89,56 @@ struct HostileCompositorTests {
         #expect(compositor.waitForReport("alive") != nil, "\(compositor.process.outputLines)")
         let after = client.outputLines.filter { $0.hasPrefix("text ") }
         #expect(after == texts, "events after disable were applied: \(after)")
+        quit(client, compositor)
+    }
+
+    // MARK: - High-resolution wheel (issue 31)
+
+    @Test("wl_seat version 8: eight axis_value120 eighths scroll a ScrollView one detent in eighths, damage only it, move its pixels right, and make one discrete step")
+    func highResolutionWheel() throws {
+        let compositor = try HostileCompositor("wheel-v120", ["50", "150"])
+        let client = try ClientProcess(Self.testClient, ["--scroll-view"], environment: compositor.clientEnvironment)
+        try #require(compositor.waitForReport("eighths") != nil, "\(compositor.process.outputLines) \(client.standardError)")
+        // Over the scroll view (x 50): 40 points a detent, so 5 points an eighth.
+        let last = client.waitForLine(timeout: 10) { $0 == "offset 0.0 40.0" }
+        try #require(last != nil, "\(client.outputLines)")
+        let lines = client.outputLines
+        let offsets = lines.filter { $0.hasPrefix("offset ") }
+        #expect(offsets == (1...8).map { "offset 0.0 \(Double($0 * 5))" }, "\(offsets)")
+        // The commit that shows the scroll damages the scroll view's 100×150 points, no more.
+        let lastOffset = try #require(lines.lastIndex { $0.hasPrefix("offset ") })
+        let commit = try #require(client.waitForLine(skipping: lastOffset) { $0.hasPrefix("commit ") })
+        #expect(commit.split(separator: " ").dropFirst(2) == ["0,0,100,150"], "\(commit)")
+
+        // Over the plain view (x 150): one discrete step per whole detent, each fraction as
+        // steps; the reversal after 7/8 starts from zero and steps back at a whole detent.
+        try #require(compositor.waitForReport("alive") != nil, "\(compositor.process.outputLines) \(client.standardError)")
+        let wheelCount = 8 + 7 + 3
+        #expect(client.waitForLines(count: wheelCount, prefix: "wheel "), "\(client.outputLines)")
+        let scrolls = client.outputLines.filter { $0.hasPrefix("scroll ") }.map { $0.split(separator: " ") }
+        let wheels = client.outputLines.filter { $0.hasPrefix("wheel ") }
+        #expect(scrolls.map { $0.count == 5 ? String($0[4]) : "?" } == Array(repeating: "0", count: 7) + ["1"] + Array(repeating: "0", count: 9) + ["-1"], "\(scrolls)")
+        #expect(wheels == Array(repeating: "wheel 0 15", count: 15) + Array(repeating: "wheel 0 -40", count: 3), "\(wheels)")
+        let firstDistance = scrolls.first.flatMap { $0.count == 5 ? Double($0[2]) : nil }
+        #expect(firstDistance == 1.25, "the smooth distance arrives too: \(scrolls.first ?? [])")
+
+        // The moved pixels equal a fresh draw, and the top row shows content y 40 (band 8).
+        let snapshot = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-wheel-snapshot.png").path
+        let render = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-wheel-render.png").path
+        defer {
+            try? FileManager.default.removeItem(atPath: snapshot)
+            try? FileManager.default.removeItem(atPath: render)
+        }
+        client.send("snapshot \(snapshot)")
+        client.send("render \(render)")
+        _ = try #require(client.waitForLine { $0 == "wrote \(render)" }, "\(client.outputLines)")
+        let presented = try Bitmap(contentsOfPNGFile: snapshot)
+        let fresh = try Bitmap(contentsOfPNGFile: render)
+        #expect(Bitmap.difference(presented, fresh, tolerance: 0).differingPixelCount == 0)
+        let band8 = 0xFF3C_B44B as UInt32  // BandedScrollView.colors[8 % 7]
+        #expect(presented.pixel(x: 10, y: 0) == band8, "\(String(presented.pixel(x: 10, y: 0), radix: 16))")
+        #expect(presented.pixel(x: 10, y: 4) == band8)
+        #expect(presented.pixel(x: 10, y: 5) != band8, "band 9 starts 5 points lower")
         quit(client, compositor)
     }
 

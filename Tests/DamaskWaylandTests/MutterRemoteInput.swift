@@ -48,6 +48,8 @@ final class MutterRemoteInput {
             call(session, S, 'NotifyPointerMotionRelative', GLib.Variant('(dd)', (1.0, 1.0)))
         elif w[0] == 'button':
             call(session, S, 'NotifyPointerButton', GLib.Variant('(ib)', (int(w[1]), w[2] == 'down')))
+        elif w[0] == 'wheel':
+            call(session, S, 'NotifyPointerAxisDiscrete', GLib.Variant('(ui)', (0, int(w[1]))))
         elif w[0] == 'keysym':
             call(session, S, 'NotifyKeyboardKeysym', GLib.Variant('(ub)', (int(w[1], 16), w[2] == 'down')))
         elif w[0] == 'tap':
@@ -58,7 +60,9 @@ final class MutterRemoteInput {
         print('ok', flush=True)
     """#
 
-    init(clientArguments: [String] = []) throws {
+    /// Starts mutter, the test client (with `clientArguments`, and `clientEnvironment` added
+    /// to mutter's client environment) and the input session.
+    init(clientArguments: [String] = [], clientEnvironment: [String: String] = [:]) throws {
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else { throw MutterError.missing(python) }
         scriptPath = FileManager.default.temporaryDirectory
@@ -67,7 +71,8 @@ final class MutterRemoteInput {
 
         let environment: [String: String]
         (session, environment) = try Self.startMutter(size: "800x600", base: ProcessInfo.processInfo.environment)
-        client = try InputTestClient(arguments: clientArguments, environment: environment)
+        client = try InputTestClient(
+            arguments: clientArguments, environment: environment.merging(clientEnvironment) { $1 })
 
         injector = try TestProcess(python, [scriptPath], environment: environment)
         guard readInjectorLine() == "started" else {
@@ -131,6 +136,9 @@ final class MutterRemoteInput {
 
     /// Moves the pointer to (x, y) in monitor coordinates.
     func move(to x: Int, _ y: Int) { send("move \(x) \(y)") }
+
+    /// Turns the wheel by `steps` detents (positive: down), through `NotifyPointerAxisDiscrete`.
+    func wheel(_ steps: Int) { send("wheel \(steps)") }
 
     /// Presses and releases the left button.
     func click() {

@@ -35,6 +35,12 @@
  *                             disables, a commit "late" and a preedit, then the alive check.
  *                             Every client commit prints "commit N enabled E surrounding
  *                             "TEXT" CURSOR ANCHOR".
+ *   wheel-v120 X1 X2          (wl_seat offered at version 8, with a pointer) a
+ *                             high-resolution wheel: the pointer enters at (X1, 75) and
+ *                             sends eight frames of axis_value120 15 (1/8 detent) with
+ *                             axis 1.25, "eighths"; after the client's next commit it moves
+ *                             to (X2, 75) and sends fifteen more, then three of -40 (a
+ *                             reversal), "reversed"; then the alive check.
  *
  * After the scenario it sends a configure; the client's next commit proves it is still
  * processing events and prints "alive W H MAXPIXELS" (the last buffer's size, the largest
@@ -74,6 +80,8 @@ struct state {
 	struct wl_resource *xdg_surface;
 	struct wl_resource *toplevel;
 	struct wl_resource *keyboard;
+	struct wl_resource *pointer;
+	int wheel_step; /* wheel-v120: 1 after the first burst, 2 after the second */
 	/* text-input-v3: the client's text input, its committed and pending state, the
 	 * commits counted, and the scenario's step. */
 	struct wl_resource *text_input;
@@ -207,9 +215,31 @@ keyboard_destroyed(struct wl_resource *resource)
 /* MARK: - Seat */
 
 static void
+pointer_set_cursor(struct wl_client *client, struct wl_resource *resource, uint32_t serial,
+		   struct wl_resource *surface, int32_t x, int32_t y)
+{
+	(void)client; (void)resource; (void)serial; (void)surface; (void)x; (void)y;
+}
+
+static const struct wl_pointer_interface pointer_implementation = {
+	.set_cursor = pointer_set_cursor,
+	.release = destroy_resource,
+};
+
+static void
+pointer_destroyed(struct wl_resource *resource)
+{
+	if (state.pointer == resource)
+		state.pointer = NULL;
+}
+
+static void
 seat_get_pointer(struct wl_client *client, struct wl_resource *resource, uint32_t id)
 {
-	(void)client; (void)resource; (void)id;
+	struct wl_resource *pointer =
+		wl_resource_create(client, &wl_pointer_interface, wl_resource_get_version(resource), id);
+	wl_resource_set_implementation(pointer, &pointer_implementation, NULL, pointer_destroyed);
+	state.pointer = pointer;
 }
 
 static void
@@ -242,7 +272,10 @@ bind_seat(struct wl_client *client, void *data, uint32_t version, uint32_t id)
 	(void)data;
 	struct wl_resource *seat = wl_resource_create(client, &wl_seat_interface, version, id);
 	wl_resource_set_implementation(seat, &seat_implementation, NULL, NULL);
-	wl_seat_send_capabilities(seat, WL_SEAT_CAPABILITY_KEYBOARD);
+	uint32_t capabilities = WL_SEAT_CAPABILITY_KEYBOARD;
+	if (strcmp(state.scenario, "wheel-v120") == 0)
+		capabilities |= WL_SEAT_CAPABILITY_POINTER;
+	wl_seat_send_capabilities(seat, capabilities);
 	if (version >= 2)
 		wl_seat_send_name(seat, "hostile");
 }
@@ -395,6 +428,8 @@ send_configure(int32_t width, int32_t height)
 }
 
 static void play_scenario(void);
+static void send_wheel_frame(int32_t value120);
+static void send_wheel_eighths(void);
 
 static void
 request_alive(void)
@@ -444,8 +479,15 @@ surface_set_region(struct wl_client *client, struct wl_resource *resource, struc
 static void
 surface_commit(struct wl_client *client, struct wl_resource *resource)
 {
-	(void)client; (void)resource;
+	(void)client;
 	int32_t width = 0, height = 0;
+	if (resource != state.surface) {
+		/* Another surface (the pointer's cursor): its buffer is released, nothing more. */
+		if (state.pending_buffer)
+			wl_buffer_send_release(state.pending_buffer);
+		state.pending_buffer = NULL;
+		return;
+	}
 	if (state.pending_buffer) {
 		struct wl_shm_buffer *shm = wl_shm_buffer_get(state.pending_buffer);
 		if (shm) {
@@ -476,6 +518,20 @@ surface_commit(struct wl_client *client, struct wl_resource *resource)
 	if (state.mapped && !state.played) {
 		state.played = 1;
 		play_scenario();
+		return;
+	}
+	if (state.wheel_step == 1) {
+		state.wheel_step = 2;
+		wl_pointer_send_motion(state.pointer, 3, wl_fixed_from_int((int)strtol(argument(1, "150"), NULL, 10)),
+				       wl_fixed_from_int(75));
+		wl_pointer_send_frame(state.pointer);
+		send_wheel_eighths();
+		for (int i = 0; i < 7; i++)
+			send_wheel_frame(15);
+		for (int i = 0; i < 3; i++)
+			send_wheel_frame(-40);
+		say("reversed");
+		request_alive();
 		return;
 	}
 	if (state.awaiting_alive == 2) {
@@ -943,6 +999,24 @@ is(const char *name)
 	return strcmp(state.scenario, name) == 0;
 }
 
+/* One wheel frame as a version 8 compositor sends it: source, value120, the distance (10
+ * points a detent), frame. */
+static void
+send_wheel_frame(int32_t value120)
+{
+	wl_pointer_send_axis_source(state.pointer, WL_POINTER_AXIS_SOURCE_WHEEL);
+	wl_pointer_send_axis_value120(state.pointer, WL_POINTER_AXIS_VERTICAL_SCROLL, value120);
+	wl_pointer_send_axis(state.pointer, 2, WL_POINTER_AXIS_VERTICAL_SCROLL, wl_fixed_from_double(value120 / 12.0));
+	wl_pointer_send_frame(state.pointer);
+}
+
+static void
+send_wheel_eighths(void)
+{
+	for (int i = 0; i < 8; i++)
+		send_wheel_frame(15);
+}
+
 static void
 play_scenario(void)
 {
@@ -1032,6 +1106,17 @@ play_scenario(void)
 		send_enter(NULL, 0);
 		zwp_text_input_v3_send_enter(state.text_input, state.surface);
 		say("focused");
+	} else if (is("wheel-v120")) {
+		if (!state.pointer || wl_resource_get_version(state.pointer) < WL_POINTER_AXIS_VALUE120_SINCE_VERSION) {
+			say("error no wl_pointer at version 8");
+			exit(3);
+		}
+		wl_pointer_send_enter(state.pointer, next_serial(), state.surface,
+				      wl_fixed_from_int((int)strtol(argument(0, "50"), NULL, 10)), wl_fixed_from_int(75));
+		wl_pointer_send_frame(state.pointer);
+		send_wheel_eighths();
+		state.wheel_step = 1;
+		say("eighths");
 	} else if (is("data-device")) {
 		/* The client releases its seat's devices, the data device among them. */
 		wl_global_destroy(state.seat_global);
@@ -1099,7 +1184,8 @@ main(int argc, char **argv)
 	wl_display_init_shm(state.display);
 	wl_global_create(state.display, &wl_compositor_interface, 4, NULL, bind_compositor);
 	wl_global_create(state.display, &xdg_wm_base_interface, 2, NULL, bind_wm_base);
-	state.seat_global = wl_global_create(state.display, &wl_seat_interface, 7, NULL, bind_seat);
+	state.seat_global = wl_global_create(state.display, &wl_seat_interface, is("wheel-v120") ? 8 : 7,
+					     NULL, bind_seat);
 	if (is("data-device"))
 		wl_global_create(state.display, &wl_data_device_manager_interface,
 				 (int)strtol(argument(0, "3"), NULL, 10), NULL, bind_data_device_manager);
