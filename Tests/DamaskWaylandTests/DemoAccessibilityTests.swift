@@ -134,7 +134,11 @@ struct DemoAccessibilityTests {
                     let value = slider.record["value"] as? Double ?? -1
                     #expect(abs(value - 0.4) < 1e-6 && slider.record["max"] as? Double == 1, "slider value: \(slider.record)")
                 }
-                for bar in tree.filter({ $0.role == "progress bar" }) {
+                // The determinate bars have a value; the activity indicators ("Loading") are
+                // indeterminate progress bars without one.
+                let bars = tree.filter { $0.role == "progress bar" && $0.name == "Progress" }
+                #expect(bars.count == 2)
+                for bar in bars {
                     #expect(bar.record["max"] as? Double == 100, "progress value: \(bar.record)")
                 }
             }
