@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The demo's scenes in the dark appearance, headless: the panels that hold the demonstrated
-/// views (paths, layers, content mode) are the dark palette's panel colour, from the start
+/// views (paths, layers, content mode, the canvas's pad) are the dark palette's panel colour, from the start
 /// with `--appearance dark` and after a live switch by the script's `appearance` command.
 @Suite("damask-demo scenes in the dark appearance", .exclusive, .timeLimit(.minutes(5)))
 struct DemoDarkAppearanceTests {
@@ -27,11 +27,14 @@ struct DemoDarkAppearanceTests {
         wait idle
         expect pixel 208 200 \(colour) ±2
         expect pixel 504 200 \(colour) ±2
+        scene canvas
+        wait idle
+        expect pixel 300 300 \(colour) ±2
 
         """
     }
 
-    @Test("with --appearance dark every scene's background and the paths, layers and content-mode panels are dark")
+    @Test("with --appearance dark every scene's background and the paths, layers, content-mode and canvas panels are dark")
     func darkFromTheStart() throws {
         var script = Self.panelChecks(Self.darkPanel)
         for scene in ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text", "motion", "controls"] {
