@@ -38,9 +38,11 @@ open class TextView: ScrollView, TextInput {
         }
     }
 
-    /// The font of every line.
+    /// The font of every line (a new one wraps the lines again).
     open var font = Font.system(size: 15) {
         didSet {
+            wrapCache = [:]
+            rebuildLines()
             updateContentSize()
             canvas.setNeedsDisplay()
         }
@@ -63,9 +65,10 @@ open class TextView: ScrollView, TextInput {
     public var effectiveTextColor: Color { textColor ?? effectiveAppearance.palette.text }
     /// The background now: ``textBackgroundColor`` or the appearance's.
     public var effectiveTextBackgroundColor: Color { textBackgroundColor ?? effectiveAppearance.palette.panel }
-    /// Space between the view's edges and the text.
+    /// Space between the view's edges and the text (a new one wraps the lines again).
     open var textInset: CGFloat = 6 {
         didSet {
+            rebuildLines()
             updateContentSize()
             canvas.setNeedsDisplay()
         }
@@ -84,9 +87,9 @@ open class TextView: ScrollView, TextInput {
     }
 
     /// How many times the caret changed visibility by blinking.
-    public private(set) var blinkCount = 0
+    public internal(set) var blinkCount = 0
     /// Whether the caret is drawn now (it blinks while the view is first responder).
-    public private(set) var isCaretVisible = true
+    public internal(set) var isCaretVisible = true
 
     /// Called after every change the user makes to the text.
     public var onTextChange: ((TextView) -> Void)?
@@ -109,9 +112,13 @@ open class TextView: ScrollView, TextInput {
     private var lineEndsParagraph: [Bool] = [true]
     /// The width the lines were wrapped to (0: not wrapped).
     private var wrappedWidth: CGFloat = 0
+    /// Each paragraph's wrapped line ranges at ``wrappedWidth`` in ``font``: an edit wraps
+    /// again only the paragraphs it changed. Holds the current paragraphs only.
+    private var wrapCache: [Substring: [Range<Int>]] = [:]
     /// The blink's timer while the caret blinks (owned here; invalidated when it stops).
-    private var blinkTimer: FrameTimer?
-    private var blinksSinceInput = 0
+    var blinkTimer: FrameTimer?
+    /// Blinks since the last key, click or edit.
+    var blinksSinceInput = 0
     /// The content offset the canvas was last drawn at.
     private var canvasOffset: CGPoint = .zero
     /// Whether a press is held that a drag extends into a selection.
@@ -189,14 +196,25 @@ open class TextView: ScrollView, TextInput {
 
     private func rebuildLines() {
         let width = wrapWidth
+        if width != wrappedWidth { wrapCache = [:] }
         wrappedWidth = width
         lines = []
         lineStarts = []
         lineEndsParagraph = []
         var start = 0
+        var cache: [Substring: [Range<Int>]] = [:]
         for paragraph in editor.text.split(separator: "\n", omittingEmptySubsequences: false) {
             let text = String(paragraph)
-            let ranges = width > 0 ? font.lineRanges(wrapping: text, toWidth: width) : [0..<text.count]
+            let ranges: [Range<Int>]
+            if width <= 0 {
+                ranges = [0..<text.count]
+            } else if let known = cache[paragraph] ?? wrapCache[paragraph] {
+                ranges = known
+                cache[paragraph] = known
+            } else {
+                ranges = font.lineRanges(wrapping: text, toWidth: width)
+                cache[paragraph] = ranges
+            }
             if ranges.count == 1 {
                 lines.append(text)
                 lineStarts.append(start)
@@ -211,6 +229,7 @@ open class TextView: ScrollView, TextInput {
             }
             start += text.count + 1
         }
+        wrapCache = cache
     }
 
     private func updateContentSize() {
@@ -450,46 +469,8 @@ open class TextView: ScrollView, TextInput {
         return true
     }
 
-    // MARK: Blinking
-
-    /// Shows the caret and starts its blinking over (any key, click or edit does).
-    private func restartBlinking() {
-        guard isFirstResponder else { return }
-        blinksSinceInput = 0
-        if !isCaretVisible {
-            isCaretVisible = true
-            invalidateCaret()
-        }
-        if let blinkTimer {
-            blinkTimer.restart()
-            return
-        }
-        guard let window else { return }
-        blinkTimer = FrameTimer(window: window, interval: TextField.blinkInterval, repeats: true) {
-            [weak self] _ in self?.blink()
-        }
-    }
-
-    private func stopBlinking() {
-        blinkTimer?.invalidate()
-        blinkTimer = nil
-        isCaretVisible = true
-    }
-
-    private func blink() {
-        isCaretVisible.toggle()
-        blinkCount += 1
-        blinksSinceInput += 1
-        // Over a selection the caret is not drawn: a blink changes nothing on screen.
-        if !editor.hasSelection { invalidateCaret() }
-        if blinksSinceInput >= TextField.maximumBlinks * 2, isCaretVisible {
-            blinkTimer?.invalidate()
-            blinkTimer = nil
-        }
-    }
-
     /// Redraws only the caret's rectangle.
-    private func invalidateCaret() {
+    func invalidateCaret() {
         canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
     }
 

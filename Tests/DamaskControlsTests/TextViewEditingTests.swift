@@ -43,6 +43,9 @@ extension ControlsTests {
             textView.frame.size.width = 140
             await harness.step()
             #expect(textView.lineStarts.count > count, "narrower: more lines")
+            let narrowCount = textView.lineStarts.count
+            textView.font = .system(size: 20)
+            #expect(textView.lineStarts.count > narrowCount, "a larger font wraps into more lines")
             textView.wrapsLines = false
             #expect(textView.lineStarts.count == 3, "unwrapped: one line per paragraph")
             #expect(textView.contentSize.width > 140)
