@@ -313,6 +313,7 @@ open class TextView: ScrollView, TextInput {
         let dx = offset.x - canvasOffset.x, dy = offset.y - canvasOffset.y
         canvasOffset = offset
         canvas.scrollContents(dx: -dx, dy: -dy)
+        if isFirstResponder { window?.textInputDidChange() }  // the caret moved on the surface
     }
 
     open override func layoutSubviews() {
