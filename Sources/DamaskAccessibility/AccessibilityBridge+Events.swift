@@ -142,7 +142,8 @@ extension AccessibilityBridge {
         case .traits(let old):
             let new = node.accessibilityTraits
             let changes: [(AccessibilityTraits, AtspiState, Bool)] = [
-                (.selected, .selected, new.contains(.selected)),
+                // A toggle button's selection is its checked state.
+                (.selected, new.contains(.toggleButton) ? .checked : .selected, new.contains(.selected)),
                 (.busy, .busy, new.contains(.busy)),
                 (.notEnabled, .enabled, !new.contains(.notEnabled)),
             ]

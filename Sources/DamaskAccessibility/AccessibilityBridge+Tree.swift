@@ -102,7 +102,13 @@ extension AccessibilityBridge {
             if element.accessibilityWindow != nil, !isHiddenInWindow(element) { states.insert(.showing) }
             if !traits.contains(.notEnabled) { states.formUnion([.enabled, .sensitive]) }
             if traits.contains(.busy) { states.insert(.busy) }
-            if traits.contains(.selected) { states.insert(.selected) }
+            if traits.contains(.toggleButton) {
+                // A switch is checked when on, never "selected" (GTK's toggle buttons alike).
+                states.insert(.checkable)
+                if traits.contains(.selected) { states.insert(.checked) }
+            } else if traits.contains(.selected) {
+                states.insert(.selected)
+            }
             if role(of: node) == .listItem { states.insert(.selectable) }
             if let view = element as? View {
                 if view.canBecomeFirstResponder { states.insert(.focusable) }

@@ -16,6 +16,7 @@ enum AtspiRole: UInt32 {
     case pushButton = 43
     case slider = 51
     case table = 55
+    case toggleButton = 62
     case application = 75
     case entry = 79
     case heading = 83
@@ -39,6 +40,7 @@ enum AtspiRole: UInt32 {
         case .pushButton: "push button"
         case .slider: "slider"
         case .table: "table"
+        case .toggleButton: "toggle button"
         case .application: "application"
         case .entry: "entry"
         case .heading: "heading"
@@ -58,6 +60,7 @@ enum AtspiRole: UInt32 {
             else if traits.contains(.progressIndicator) { self = .progressBar }
             else if traits.contains(.adjustable) { self = .slider }
             else if traits.contains(.listItem) || parentIsList { self = .listItem }
+            else if traits.contains(.toggleButton) { self = .toggleButton }
             else if traits.contains(.button) || traits.contains(.keyboardKey) { self = .pushButton }
             else if traits.contains(.link) { self = .link }
             else if traits.contains(.header) { self = .heading }

@@ -3,6 +3,7 @@
 enum AtspiState: Int {
     case active = 1
     case busy = 3
+    case checked = 4
     case editable = 7
     case enabled = 8
     case focusable = 11
@@ -16,6 +17,7 @@ enum AtspiState: Int {
     case singleLine = 26
     case visible = 30
     case selectableText = 38
+    case checkable = 41
     case readOnly = 43
 
     /// The name used in `object:state-changed:NAME` events.
@@ -23,6 +25,7 @@ enum AtspiState: Int {
         switch self {
         case .active: "active"
         case .busy: "busy"
+        case .checked: "checked"
         case .editable: "editable"
         case .enabled: "enabled"
         case .focusable: "focusable"
@@ -36,6 +39,7 @@ enum AtspiState: Int {
         case .singleLine: "single-line"
         case .visible: "visible"
         case .selectableText: "selectable-text"
+        case .checkable: "checkable"
         case .readOnly: "read-only"
         }
     }

@@ -63,8 +63,27 @@ open class ListView: ScrollView {
     /// Creates a list.
     public override init(frame: CGRect = .zero) {
         super.init(frame: frame)
-        backgroundColor = .white
+        appliedBackground = effectiveAppearance.palette.panel
+        backgroundColor = appliedBackground
         showsHorizontalScrollIndicator = false
+    }
+
+    // MARK: Appearance
+
+    /// The background this list gave itself from the palette (a background set by the
+    /// application differs from it and is kept).
+    private var appliedBackground: Color?
+
+    /// Redraws every cell (on screen and waiting for reuse) in the new appearance.
+    open override func appearanceDidChange() {
+        super.appearanceDidChange()
+        let panel = effectiveAppearance.palette.panel
+        if backgroundColor == appliedBackground, panel != appliedBackground {
+            appliedBackground = panel
+            backgroundColor = panel
+        }
+        for cell in visibleCellsByRow.values { cell.setNeedsDisplay() }
+        for cell in reusePool.values.joined() { cell.setNeedsDisplay() }
     }
 
     open override var canBecomeFirstResponder: Bool { true }

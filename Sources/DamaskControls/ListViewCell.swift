@@ -3,7 +3,8 @@ import DamaskViews
 import Foundation
 
 /// One row of a ``ListView`` (UIKit's `UITableViewCell`): a line of text on an opaque
-/// background, a separator at the bottom, a highlight while selected.
+/// background, a separator at the bottom, a highlight while selected. Its colours are the
+/// appearance's unless set; its list redraws it when the appearance changes.
 ///
 /// Cells are reused: a ``ListView`` keeps only the cells on screen and a few spare ones
 /// per ``reuseIdentifier``, and hands a spare one to its data source for the next row that
@@ -27,16 +28,16 @@ open class ListViewCell: View {
     open var font = Font.system(size: 15) {
         didSet { setNeedsDisplay() }
     }
-    /// The text's colour.
-    open var textColor = Color.black
-    /// The text's colour while selected.
-    open var selectedTextColor = Color.white
-    /// The background of a selected row.
-    open var selectionColor = Color(red: 0.2, green: 0.45, blue: 0.9)
-    /// The row's background when not selected.
-    open var cellBackgroundColor = Color.white
-    /// The colour of the separator line along the bottom edge.
-    open var separatorColor = Color(red: 0.85, green: 0.85, blue: 0.87)
+    /// The text's colour; nil (the default): the appearance's ``Palette/text``.
+    open var textColor: Color?
+    /// The text's colour while selected; nil: the appearance's ``Palette/textOnAccent``.
+    open var selectedTextColor: Color?
+    /// The background of a selected row; nil: the appearance's ``Palette/accent``.
+    open var selectionColor: Color?
+    /// The row's background when not selected; nil: the appearance's ``Palette/panel``.
+    open var cellBackgroundColor: Color?
+    /// The separator line along the bottom edge; nil: the appearance's ``Palette/separator``.
+    open var separatorColor: Color?
     /// The text's distance from the leading edge.
     open var textInset: CGFloat = 16
 
@@ -56,16 +57,17 @@ open class ListViewCell: View {
 
     open override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
-        context.setFillColor(isSelected ? selectionColor : cellBackgroundColor)
+        let palette = effectiveAppearance.palette
+        context.setFillColor(isSelected ? selectionColor ?? palette.accent : cellBackgroundColor ?? palette.panel)
         context.fill(bounds)
         if !isSelected {
-            context.setFillColor(separatorColor)
+            context.setFillColor(separatorColor ?? palette.separator)
             context.fill(CGRect(x: bounds.minX + textInset, y: bounds.maxY - 1, width: bounds.width - textInset, height: 1))
         }
         guard !text.isEmpty else { return }
         let baseline = bounds.minY + ((bounds.height - font.lineHeight) / 2).rounded() + font.ascent
         context.draw(
             text, at: CGPoint(x: bounds.minX + textInset, y: baseline.rounded()), font: font,
-            color: isSelected ? selectedTextColor : textColor)
+            color: isSelected ? selectedTextColor ?? palette.textOnAccent : textColor ?? palette.text)
     }
 }

@@ -38,6 +38,10 @@ public struct Palette: Sendable, Equatable {
     public var selection: Color
     /// Selected text's background in a field without focus.
     public var inactiveSelection: Color
+    /// The line between a list's rows.
+    public var separator: Color
+    /// A scroll view's indicators (translucent: the content shows through).
+    public var scrollIndicator: Color
 
     /// The light palette.
     public static let light = Palette(
@@ -56,7 +60,9 @@ public struct Palette: Sendable, Equatable {
         knob: .white,
         border: Color(white: 0.7),
         selection: Color(red: 0.70, green: 0.82, blue: 1.0),
-        inactiveSelection: Color(white: 0.86))
+        inactiveSelection: Color(white: 0.86),
+        separator: Color(red: 0.85, green: 0.85, blue: 0.87),
+        scrollIndicator: Color(red: 0, green: 0, blue: 0, alpha: 0.45))
 
     /// The dark palette.
     public static let dark = Palette(
@@ -75,7 +81,9 @@ public struct Palette: Sendable, Equatable {
         knob: Color(red: 0.90, green: 0.91, blue: 0.93),
         border: Color(red: 0.36, green: 0.38, blue: 0.43),
         selection: Color(red: 0.22, green: 0.34, blue: 0.56),
-        inactiveSelection: Color(red: 0.30, green: 0.32, blue: 0.36))
+        inactiveSelection: Color(red: 0.30, green: 0.32, blue: 0.36),
+        separator: Color(red: 0.26, green: 0.28, blue: 0.32),
+        scrollIndicator: Color(red: 1, green: 1, blue: 1, alpha: 0.45))
 
     /// The colour this palette gives `role`.
     public func color(for role: ColorRole) -> Color {

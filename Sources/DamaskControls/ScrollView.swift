@@ -18,7 +18,10 @@ import Foundation
 /// (``decelerationRate`` per millisecond) until it stops or reaches an edge. Scroll
 /// indicators show where the visible part lies while the content is larger than the view.
 /// Main-actor isolated, as every view.
-open class ScrollView: View {
+///
+/// Colours follow the appearance (``Appearance``, an ``AppearanceView`` around it): the
+/// indicators take the palette's ``Palette/scrollIndicator`` unless ``indicatorColor`` is set.
+open class ScrollView: View, AppearanceFollowing {
     /// Distances from each edge of the view to the content (UIKit's `UIEdgeInsets`).
     public struct Insets: Sendable, Equatable {
         /// The inset at the top.
@@ -108,12 +111,10 @@ open class ScrollView: View {
         didSet { setNeedsLayout() }
     }
 
-    /// The colour of the scroll indicators.
-    open var indicatorColor = Color(red: 0, green: 0, blue: 0, alpha: 0.45) {
-        didSet {
-            verticalIndicator.color = indicatorColor
-            horizontalIndicator.color = indicatorColor
-        }
+    /// The colour of the scroll indicators; nil (the default): the appearance's
+    /// ``Palette/scrollIndicator``.
+    open var indicatorColor: Color? {
+        didSet { updateIndicatorColor() }
     }
 
     /// Whether a kinetic scroll is running.
@@ -146,10 +147,29 @@ open class ScrollView: View {
         clipsToBounds = true
         verticalIndicator.isHidden = true
         horizontalIndicator.isHidden = true
-        verticalIndicator.color = indicatorColor
-        horizontalIndicator.color = indicatorColor
+        drawnAppearance = effectiveAppearance
+        updateIndicatorColor()
+        AppearanceRegistry.shared.register(self)
         addSubview(verticalIndicator)
         addSubview(horizontalIndicator)
+    }
+
+    // MARK: Appearance
+
+    /// Follows a new appearance: the indicators' colour (subclasses redraw their content,
+    /// calling `super`).
+    open func appearanceDidChange() {
+        drawnAppearance = effectiveAppearance
+        updateIndicatorColor()
+    }
+
+    /// The appearance the colours were last taken from.
+    private var drawnAppearance: Appearance?
+
+    private func updateIndicatorColor() {
+        let color = indicatorColor ?? effectiveAppearance.palette.scrollIndicator
+        verticalIndicator.color = color
+        horizontalIndicator.color = color
     }
 
     // MARK: Scrolling
@@ -291,6 +311,8 @@ open class ScrollView: View {
     open override func didMoveToWindow() {
         super.didMoveToWindow()
         if window == nil { stopDecelerating() }
+        // Moved under another appearance (into an AppearanceView): its colours.
+        if window != nil, effectiveAppearance != drawnAppearance { appearanceDidChange() }
     }
 
     // MARK: Layout

@@ -23,7 +23,7 @@ open class Switch: Control {
         super.init(frame: frame)
         isSelected = isOn
         isAccessibilityElement = true
-        accessibilityTraits = accessibilityTraits.union(.button)
+        accessibilityTraits = accessibilityTraits.union([.button, .toggleButton])
     }
 
     /// Sets the state without sending events.

@@ -6,8 +6,10 @@ import Foundation
 /// newlines, a caret, a selection that spans lines, the keyboard and the pointer.
 ///
 /// The editing state is an ``EditableText`` (the text field's editing core: clusters,
-/// undo steps); positions are `Character` offsets into ``text``. Lines do not wrap: a long
-/// line widens the content, which scrolls sideways.
+/// undo steps); positions are `Character` offsets into ``text``. Lines wrap at the view's
+/// width by the text stack's line breaking (``Font/lineRanges(wrapping:toWidth:)``: after
+/// spaces, between CJK characters, inside a word only when it is wider than the view);
+/// with ``wrapsLines`` off a long line widens the content, which scrolls sideways.
 ///
 /// Scrolling costs what is new: the text is drawn by one viewport-sized view that stays
 /// over the visible area, and a scroll moves its retained pixels
@@ -16,9 +18,17 @@ import Foundation
 ///
 /// Keys while first responder: typing, Return, Backspace, Delete, ← → ↑ ↓, Home and End
 /// (of the line; with Ctrl of the text), Page Up and Page Down, with Shift to extend the
-/// selection; Ctrl+A selects everything, Ctrl+Z undoes. A press places the caret, a drag
-/// selects.
-open class TextView: ScrollView {
+/// selection; Ctrl+A selects everything, Ctrl+Z undoes; Ctrl+C, Ctrl+X and Ctrl+V (and
+/// Shift+Insert) copy, cut and paste through the window's clipboard, as ``TextField`` does.
+/// A press places the caret, a drag selects (and offers the selection as the primary
+/// selection), a middle click pastes the primary selection.
+///
+/// The caret blinks as ``TextField``'s does: every ``TextField/blinkInterval`` ms, stopping
+/// (shown) after ``TextField/maximumBlinks`` blinks without input; a blink redraws only the
+/// caret's rectangle. Input methods reach it through ``TextInput``: they are told the
+/// paragraph around the caret and the caret's rectangle, and compose into it with a preedit
+/// underlined inline.
+open class TextView: ScrollView, TextInput {
     /// The text.
     open var text: String {
         get { editor.text }
@@ -28,26 +38,37 @@ open class TextView: ScrollView {
         }
     }
 
-    /// The font of every line.
+    /// The font of every line (a new one wraps the lines again).
     open var font = Font.system(size: 15) {
         didSet {
+            wrapCache = [:]
+            rebuildLines()
             updateContentSize()
             canvas.setNeedsDisplay()
         }
     }
-    /// The text's colour.
-    open var textColor = Color.black {
+    /// The text's colour; nil (the default): the appearance's ``Palette/text``.
+    open var textColor: Color? {
         didSet { canvas.setNeedsDisplay() }
     }
-    /// The selection's background.
-    open var selectionColor = Color(red: 0.7, green: 0.82, blue: 1)
-    /// The background behind the text.
-    open var textBackgroundColor = Color.white {
-        didSet { canvas.setNeedsDisplay() }
+    /// The selection's background; nil (the default): the appearance's ``Palette/selection``.
+    open var selectionColor: Color?
+    /// The background behind the text; nil (the default): the appearance's ``Palette/panel``.
+    open var textBackgroundColor: Color? {
+        didSet {
+            backgroundColor = effectiveTextBackgroundColor
+            canvas.setNeedsDisplay()
+        }
     }
-    /// Space between the view's edges and the text.
+
+    /// The text's colour now: ``textColor`` or the appearance's.
+    public var effectiveTextColor: Color { textColor ?? effectiveAppearance.palette.text }
+    /// The background now: ``textBackgroundColor`` or the appearance's.
+    public var effectiveTextBackgroundColor: Color { textBackgroundColor ?? effectiveAppearance.palette.panel }
+    /// Space between the view's edges and the text (a new one wraps the lines again).
     open var textInset: CGFloat = 6 {
         didSet {
+            rebuildLines()
             updateContentSize()
             canvas.setNeedsDisplay()
         }
@@ -55,6 +76,20 @@ open class TextView: ScrollView {
 
     /// Whether the user can change the text (selection works either way).
     open var isEditable = true
+
+    /// Whether lines wrap at the view's width (the default, as UIKit's); off, a long line
+    /// widens the content.
+    open var wrapsLines = true {
+        didSet {
+            guard wrapsLines != oldValue else { return }
+            textDidChange(redrawingFrom: 0)
+        }
+    }
+
+    /// How many times the caret changed visibility by blinking.
+    public internal(set) var blinkCount = 0
+    /// Whether the caret is drawn now (it blinks while the view is first responder).
+    public internal(set) var isCaretVisible = true
 
     /// Called after every change the user makes to the text.
     public var onTextChange: ((TextView) -> Void)?
@@ -70,8 +105,20 @@ open class TextView: ScrollView {
 
     /// The view that draws the visible lines: viewport-sized, kept over the visible area.
     private let canvas = TextCanvasView()
-    /// The lines' texts, parallel to ``lineStarts``.
+    /// The lines' texts, parallel to ``lineStarts`` (a wrapped line keeps the spaces it
+    /// ends with).
     private var lines: [String] = [""]
+    /// Whether each line ends its paragraph (else it wraps on to the next).
+    private var lineEndsParagraph: [Bool] = [true]
+    /// The width the lines were wrapped to (0: not wrapped).
+    private var wrappedWidth: CGFloat = 0
+    /// Each paragraph's wrapped line ranges at ``wrappedWidth`` in ``font``: an edit wraps
+    /// again only the paragraphs it changed. Holds the current paragraphs only.
+    private var wrapCache: [Substring: [Range<Int>]] = [:]
+    /// The blink's timer while the caret blinks (owned here; invalidated when it stops).
+    var blinkTimer: FrameTimer?
+    /// Blinks since the last key, click or edit.
+    var blinksSinceInput = 0
     /// The content offset the canvas was last drawn at.
     private var canvasOffset: CGPoint = .zero
     /// Whether a press is held that a drag extends into a selection.
@@ -83,7 +130,15 @@ open class TextView: ScrollView {
         canvas.owner = self
         insertSubview(canvas, at: 0)
         canvas.frame = CGRect(origin: .zero, size: frame.size)
-        backgroundColor = textBackgroundColor
+        backgroundColor = effectiveTextBackgroundColor
+    }
+
+    /// Redraws the visible text in the new appearance (colours not set by the application
+    /// come from the palette).
+    open override func appearanceDidChange() {
+        super.appearanceDidChange()
+        backgroundColor = effectiveTextBackgroundColor
+        canvas.setNeedsDisplay()
     }
 
     open override var canBecomeFirstResponder: Bool { true }
@@ -123,34 +178,78 @@ open class TextView: ScrollView {
     public func position(closestTo point: CGPoint) -> Int {
         let index = min(max(Int(((point.y - textInset) / lineHeight).rounded(.down)), 0), lines.count - 1)
         let column = font.characterIndex(closestTo: point.x - textInset, in: lines[index])
-        return lineStarts[index] + min(column, lines[index].count)
+        return lineStarts[index] + min(column, lastColumn(of: index))
+    }
+
+    /// The last caret column on `line`: its end, or before the space a wrapped line ends
+    /// with (the position after it is the next line's start).
+    private func lastColumn(of line: Int) -> Int {
+        let count = lines[line].count
+        guard !lineEndsParagraph[line], count > 0 else { return count }
+        return count - 1
+    }
+
+    /// The width lines wrap to now (0: they do not).
+    private var wrapWidth: CGFloat {
+        wrapsLines ? max(bounds.width - 2 * textInset - 1, 0) : 0
     }
 
     private func rebuildLines() {
-        lines = editor.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let width = wrapWidth
+        if width != wrappedWidth { wrapCache = [:] }
+        wrappedWidth = width
+        lines = []
         lineStarts = []
-        lineStarts.reserveCapacity(lines.count)
+        lineEndsParagraph = []
         var start = 0
-        for line in lines {
-            lineStarts.append(start)
-            start += line.count + 1
+        var cache: [Substring: [Range<Int>]] = [:]
+        for paragraph in editor.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = String(paragraph)
+            let ranges: [Range<Int>]
+            if width <= 0 {
+                ranges = [0..<text.count]
+            } else if let known = cache[paragraph] ?? wrapCache[paragraph] {
+                ranges = known
+                cache[paragraph] = known
+            } else {
+                ranges = font.lineRanges(wrapping: text, toWidth: width)
+                cache[paragraph] = ranges
+            }
+            if ranges.count == 1 {
+                lines.append(text)
+                lineStarts.append(start)
+                lineEndsParagraph.append(true)
+            } else {
+                let characters = Array(text)
+                for (number, range) in ranges.enumerated() {
+                    lines.append(String(characters[range]))
+                    lineStarts.append(start + range.lowerBound)
+                    lineEndsParagraph.append(number == ranges.count - 1)
+                }
+            }
+            start += text.count + 1
         }
+        wrapCache = cache
     }
 
     private func updateContentSize() {
         var widest: CGFloat = 0
-        for line in lines where !line.isEmpty { widest = max(widest, font.measure(line).width) }
+        if !wrapsLines {
+            for line in lines where !line.isEmpty { widest = max(widest, font.measure(line).width) }
+        }
         contentSize = CGSize(
-            width: (widest + 2 * textInset + 1).rounded(.up),
+            width: wrapsLines ? bounds.width : (widest + 2 * textInset + 1).rounded(.up),
             height: CGFloat(lines.count) * lineHeight + 2 * textInset)
     }
 
-    /// The text changed from line `firstLine` on: relays out and redraws from there.
+    /// The text changed from line `firstLine` on: relays out and redraws from there (from
+    /// the line before when lines wrap: a deletion may pull a word up onto it).
     private func textDidChange(redrawingFrom firstLine: Int) {
         let oldCount = lines.count
         rebuildLines()
         updateContentSize()
-        let from = lines.count == oldCount ? firstLine : min(firstLine, oldCount - 1)
+        let first = wrapsLines ? max(firstLine - 1, 0) : firstLine
+        let from = lines.count == oldCount ? first : min(first, oldCount - 1)
         let top = rectForLine(max(from, 0)).minY - canvasOffset.y
         canvas.setNeedsDisplay(CGRect(x: 0, y: top, width: canvas.bounds.width, height: canvas.bounds.height - top))
     }
@@ -159,7 +258,9 @@ open class TextView: ScrollView {
 
     /// Draws the lines crossing `rect` (canvas coordinates, the canvas at ``canvasOffset``).
     func drawText(in rect: CGRect, context: GraphicsContext) {
-        context.setFillColor(textBackgroundColor)
+        let textColor = effectiveTextColor
+        let selectionColor = self.selectionColor ?? effectiveAppearance.palette.selection
+        context.setFillColor(effectiveTextBackgroundColor)
         context.fill(rect)
         let offset = canvasOffset
         let contentRect = rect.offsetBy(dx: offset.x, dy: offset.y)
@@ -185,9 +286,19 @@ open class TextView: ScrollView {
             if !lines[index].isEmpty {
                 let baseline = (lineRect.minY + font.ascent).rounded()
                 context.draw(lines[index], at: CGPoint(x: lineRect.minX + textInset, y: baseline), font: font, color: textColor)
+                // An input method's preedit: underlined, one point thick, two below the baseline.
+                if let marked = editor.markedRange, marked.lowerBound < end, marked.upperBound > start {
+                    let from = max(marked.lowerBound, start) - start, to = min(marked.upperBound, end) - start
+                    context.setFillColor(textColor)
+                    for span in font.selectionRanges(forCharacters: from..<to, in: lines[index]) {
+                        context.fill(CGRect(
+                            x: lineRect.minX + textInset + span.lowerBound, y: baseline + 2,
+                            width: span.upperBound - span.lowerBound, height: 1))
+                    }
+                }
             }
         }
-        if isFirstResponder, selection.isEmpty {
+        if isFirstResponder, isCaretVisible, selection.isEmpty, !editor.isCaretHidden {
             context.setFillColor(textColor)
             context.fill(caretRect(for: editor.caret).offsetBy(dx: -offset.x, dy: -offset.y))
         }
@@ -202,9 +313,17 @@ open class TextView: ScrollView {
         let dx = offset.x - canvasOffset.x, dy = offset.y - canvasOffset.y
         canvasOffset = offset
         canvas.scrollContents(dx: -dx, dy: -dy)
+        if isFirstResponder { window?.textInputDidChange() }  // the caret moved on the surface
     }
 
     open override func layoutSubviews() {
+        if wrapWidth != wrappedWidth {
+            rebuildLines()
+            updateContentSize()
+            contentOffset = clamped(contentOffset)
+            canvas.setNeedsDisplay()
+            window?.textInputDidChange()
+        }
         if canvas.bounds.size != bounds.size {
             canvas.frame = CGRect(origin: contentOffset, size: bounds.size)
             canvasOffset = contentOffset
@@ -224,16 +343,28 @@ open class TextView: ScrollView {
         let bottom = rectForLine(high).maxY - canvasOffset.y
         canvas.setNeedsDisplay(CGRect(x: 0, y: top, width: canvas.bounds.width, height: bottom - top))
         scrollRectToVisible(caretRect(for: editor.caret).insetBy(dx: -textInset, dy: -textInset), animated: false)
+        restartBlinking()
+        window?.textInputDidChange()
     }
 
-    private func edit(_ body: (inout EditableText) -> Void) {
-        let firstLine = line(containing: editor.selection.lowerBound)
-        let before = editor.revision
+    /// Applies `body` to the editor; when the text changed, relays out, redraws from the
+    /// first line touched, keeps the caret in view and tells ``onTextChange`` and the input
+    /// method.
+    func edit(_ body: (inout EditableText) -> Void) {
+        let firstLine = line(containing: min(editor.selection.lowerBound, editor.markedRange?.lowerBound ?? .max))
+        let before = editor.revision, caretBefore = editor.caret, selectionBefore = editor.selection
         body(&editor)
-        guard editor.revision != before else { return }
+        guard editor.revision != before else {
+            if editor.caret != caretBefore || editor.selection != selectionBefore {
+                selectionDidChange(from: selectionBefore, caret: caretBefore)
+            }
+            return
+        }
         textDidChange(redrawingFrom: firstLine)
         scrollRectToVisible(caretRect(for: editor.caret).insetBy(dx: -textInset, dy: -textInset), animated: false)
+        restartBlinking()
         onTextChange?(self)
+        window?.textInputDidChange()
     }
 
     private func move(to position: Int, extending: Bool) {
@@ -249,8 +380,12 @@ open class TextView: ScrollView {
     }
 
     open override func keyDown(_ event: KeyEvent) {
+        // A key during a composition ends it first (the preedit goes).
+        if editor.markedRange != nil { edit { $0.unmarkText() } }
+        if handleClipboardKey(event) { return }
         let extending = event.modifiers.contains(.shift)
         let control = event.modifiers.contains(.control)
+        defer { if extending, editor.hasSelection { publishPrimarySelection() } }
         let caretLine = line(containing: editor.caret)
         let column = editor.caret - lineStarts[caretLine]
         let page = max(1, Int(bounds.height / lineHeight) - 1)
@@ -261,7 +396,7 @@ open class TextView: ScrollView {
                 return
             }
             let x = font.caretOffset(atCharacter: column, in: lines[caretLine])
-            move(to: lineStarts[target] + min(font.characterIndex(closestTo: x, in: lines[target]), lines[target].count), extending: extending)
+            move(to: lineStarts[target] + min(font.characterIndex(closestTo: x, in: lines[target]), lastColumn(of: target)), extending: extending)
         }
         switch event.keysym {
         case 0xff51: move(to: editor.hasSelection && !extending ? editor.selection.lowerBound : editor.caret - 1, extending: extending)
@@ -271,11 +406,13 @@ open class TextView: ScrollView {
         case 0xff55: vertical(-page)
         case 0xff56: vertical(page)
         case 0xff50: move(to: control ? 0 : lineStarts[caretLine], extending: extending)
-        case 0xff57: move(to: control ? editor.count : lineStarts[caretLine] + lines[caretLine].count, extending: extending)
+        case 0xff57: move(to: control ? editor.count : lineStarts[caretLine] + lastColumn(of: caretLine), extending: extending)
         case 0xff08 where isEditable: edit { $0.deleteBackward() }
         case 0xffff where isEditable: edit { $0.deleteForward() }
         case 0xff0d, 0xff8d: if isEditable { edit { $0.type("\n") } }
-        case 0x61 where control, 0x41 where control: select(0..<editor.count)
+        case 0x61 where control, 0x41 where control:
+            select(0..<editor.count)
+            publishPrimarySelection()
         case 0x7a where control: if isEditable { edit { $0.undo() } }
         default:
             if isEditable, !control, !event.text.isEmpty, event.text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) {
@@ -288,7 +425,14 @@ open class TextView: ScrollView {
 
     open override func pointerDown(_ event: PointerEvent) {
         if !isFirstResponder { _ = becomeFirstResponder() }
+        if editor.markedRange != nil { edit { $0.unmarkText() } }  // a click ends a composition
         let position = position(closestTo: event.location(in: self))
+        if event.button == .middle {
+            // Pastes the primary selection where it was clicked, as X11 and GTK do.
+            move(to: position, extending: false)
+            paste(from: .primarySelection)
+            return
+        }
         isSelectingByDrag = true
         move(to: position, extending: event.modifiers.contains(.shift))
     }
@@ -299,12 +443,40 @@ open class TextView: ScrollView {
     }
 
     open override func pointerUp(_ event: PointerEvent) {
+        guard isSelectingByDrag else { return }
         isSelectingByDrag = false
+        publishPrimarySelection()
     }
 
     open override func becomeFirstResponder() -> Bool {
+        let wasFirstResponder = isFirstResponder
         let became = super.becomeFirstResponder()
-        if became { canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y)) }
+        if became, !wasFirstResponder {
+            canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
+            restartBlinking()
+        }
         return became
+    }
+
+    open override func resignFirstResponder() -> Bool {
+        let wasFirstResponder = isFirstResponder
+        guard super.resignFirstResponder() else { return false }
+        if wasFirstResponder {
+            // A composition in progress ends with the focus (its preedit goes).
+            if editor.markedRange != nil { edit { $0.unmarkText() } }
+            stopBlinking()
+            canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
+        }
+        return true
+    }
+
+    /// Redraws only the caret's rectangle.
+    func invalidateCaret() {
+        canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
+    }
+
+    open override func didMoveToWindow() {
+        super.didMoveToWindow()
+        if window == nil { stopBlinking() }
     }
 }

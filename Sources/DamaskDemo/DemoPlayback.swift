@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskPlayback
 import DamaskViews
@@ -73,7 +74,8 @@ final class DemoPlayback {
     }
 
     /// The demo's script commands: `scene NAME` shows a scene (as its key would);
-    /// `settling on|off` turns the settling before checks on or off.
+    /// `settling on|off` turns the settling before checks on or off; `appearance light|dark`
+    /// switches the appearance live.
     static func registry(handler: DemoPlayback?) -> ScriptCommandRegistry {
         let names = DemoApplication.sceneNames
         let definition = ScriptCommandDefinition(
@@ -104,7 +106,20 @@ final class DemoPlayback {
             handler: { settles, player in
                 player.options.settlesBeforeChecks = settles
             })
-        return ScriptCommandRegistry([definition, settling])
+        // `appearance light|dark` switches the appearance live, as the desktop's setting does.
+        let appearance = ScriptCommandDefinition(
+            name: "appearance", usage: "appearance light|dark",
+            parse: { (reader: inout ArgumentReader) throws(ScriptError) -> Appearance in
+                let word = try reader.word("light|dark")
+                guard let appearance = Appearance(rawValue: word) else {
+                    throw reader.error("expected 'light' or 'dark', found '\(word)'")
+                }
+                return appearance
+            },
+            handler: { appearance, _ in
+                Appearance.current = appearance
+            })
+        return ScriptCommandRegistry([definition, settling, appearance])
     }
 
     /// Plays the script in `window` and returns the exit status: 0 when every expectation

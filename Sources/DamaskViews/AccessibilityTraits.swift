@@ -66,4 +66,8 @@ public struct AccessibilityTraits: OptionSet, Hashable, Sendable {
     public static let listItem = AccessibilityTraits(rawValue: 1 << 35)
     /// A moving picture (an animation the user can watch but not work with).
     public static let animation = AccessibilityTraits(rawValue: 1 << 36)
+    /// A button that stays on or off (UIKit: `UISwitch`, iOS 17's `.toggleButton`): with
+    /// ``selected`` it is on. The AT-SPI bridge gives it the toggle-button role and the
+    /// checkable and checked states.
+    public static let toggleButton = AccessibilityTraits(rawValue: 1 << 37)
 }

@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskGraphics
 import DamaskTestSupport
 import DamaskViews
@@ -167,5 +168,31 @@ final class TestBar: View, AccessibilityValueProviding {
         _ = bridge.text("SetSelection", [.int32(0), .int32(1), .int32(3)], node)
         #expect(field.selected == 1..<3)
         #expect(bridge.text("GetSelection", [.int32(0)], node) == [.int32(1), .int32(3)])
+    }
+}
+
+extension BridgeTreeTests {
+    @Test("A Switch is a checkable toggle button, checked while on, with a press action; a slider and a progress view offer Value")
+    func switchAndValues() {
+        let toggle = Switch(isOn: false)
+        toggle.accessibilityLabel = "Wi-Fi"
+        let slider = Slider(value: 0.25)
+        let progress = ProgressView(progress: 0.5)
+        for view in [toggle, slider, progress] as [View] { window.contentView.addSubview(view) }
+        let node = AtspiNode.element(toggle)
+        #expect(bridge.role(of: node) == .toggleButton)
+        #expect(bridge.role(of: node).name == "toggle button")
+        #expect(bridge.states(of: node).contains(.checkable))
+        #expect(!bridge.states(of: node).contains(.checked))
+        #expect(bridge.actions(of: toggle).map(\.name) == ["press"])
+        #expect(toggle.accessibilityActivate())
+        #expect(toggle.isOn)
+        #expect(bridge.states(of: node).isSuperset(of: [.checkable, .checked]))
+        #expect(!bridge.states(of: node).contains(.selected), "a switch that is on is checked, not selected")
+        #expect(AtspiState.words([.checked, .checkable]) == [1 << 4, 1 << 9], "ATSPI_STATE_CHECKED 4, ATSPI_STATE_CHECKABLE 41")
+        #expect(bridge.role(of: .element(slider)) == .slider)
+        #expect(bridge.interfaces(of: .element(slider)).contains("org.a11y.atspi.Value"))
+        #expect(bridge.role(of: .element(progress)) == .progressBar)
+        #expect(bridge.interfaces(of: .element(progress)).contains("org.a11y.atspi.Value"))
     }
 }

@@ -25,7 +25,7 @@ def on_event(e):
 
 for kind in ["focus:", "object:state-changed:focused", "object:text-changed", "object:text-caret-moved",
              "object:children-changed", "object:property-change:accessible-value", "object:bounds-changed",
-             "object:state-changed:selected"]:
+             "object:state-changed:selected", "object:state-changed:checked"]:
     pyatspi.Registry.registerEventListener(on_event, kind)
 
 def pump(seconds, until=None):
@@ -117,15 +117,19 @@ def walk_damask(name):
         seen = [e["type"] for e in events]
         del events[:]
         # A value and a bounds change, made through the scene's own buttons.
-        trigger = {"Progress": ("+ 5%", "object:property-change:accessible-value"),
-                   "Content mode": ("Larger", "object:bounds-changed")}.get(title)
+        # A switch turned on: a toggle button, checked afterwards.
+        trigger = {"Progress": ("push button", "+ 5%", "object:property-change:accessible-value"),
+                   "Content mode": ("push button", "Larger", "object:bounds-changed"),
+                   "Controls": ("toggle button", "Turn the activity indicator", "object:state-changed:checked")}.get(title)
+        after = None
         if trigger and scene:
-            button = find(scene, lambda a: a.getRoleName() == "push button" and a.name == trigger[0])
+            button = find(scene, lambda a: a.getRoleName() == trigger[0] and a.name == trigger[1])
             button.queryAction().doAction(0)
-            pump(15, lambda: any(e["type"].startswith(trigger[1]) for e in events))
-            seen += [e["type"] for e in events]
+            pump(15, lambda: any(e["type"].startswith(trigger[2]) for e in events))
+            seen += [e["type"] + (":%d" % e["detail1"] if e["type"].startswith("object:state-changed") else "") for e in events]
             del events[:]
-        emit("scene", row=title, switched=ok, tree=tree, events=seen,
+            after = node(button)
+        emit("scene", row=title, switched=ok, tree=tree, events=seen, triggered=after,
              rowSelected=row.getState().contains(pyatspi.STATE_SELECTED))
     # Text scene: press the row again, then read and edit the field.
     text_row = [r for r in rows if r.name == "Text"][0]

@@ -53,7 +53,7 @@ struct DemoAccessibilityTests {
             ("animation", "Scaling tile"), ("push button", "Animate"),
         ],
         "Controls": [
-            ("push button", "Click me"), ("push button", "Disabled"), ("push button", "Turn the activity indicator"),
+            ("push button", "Click me"), ("push button", "Disabled"), ("toggle button", "Turn the activity indicator"),
             ("entry", "Your name"), ("entry", "Password"), ("slider", "Amount"), ("progress bar", "Progress"),
         ],
     ]
@@ -117,6 +117,30 @@ struct DemoAccessibilityTests {
             }
             if row == "Progress" {
                 #expect(sceneEvents.contains("object:property-change:accessible-value"), "+ 5% changed the bar's value: \(sceneEvents)")
+            }
+            if row == "Controls" {
+                // The switch: a toggle button, off and checkable; pressed, it is checked and says so.
+                let toggles = tree.filter { $0.role == "toggle button" }
+                #expect(toggles.count == 2, "one switch per appearance panel: \(toggles.map(\.name))")
+                for toggle in toggles {
+                    #expect(toggle.states.contains("checkable") && !toggle.states.contains("checked"), "\(toggle.states)")
+                    #expect(toggle.record["actions"] as? [String] == ["press"])
+                }
+                let after = scene["triggered"] as? Record
+                let afterStates = Set(after?["states"] as? [String] ?? [])
+                #expect(afterStates.isSuperset(of: ["checkable", "checked"]), "pressed, the switch is checked: \(afterStates)")
+                #expect(sceneEvents.contains("object:state-changed:checked:1"), "the check was announced: \(sceneEvents)")
+                for slider in tree.filter({ $0.role == "slider" }) {
+                    let value = slider.record["value"] as? Double ?? -1
+                    #expect(abs(value - 0.4) < 1e-6 && slider.record["max"] as? Double == 1, "slider value: \(slider.record)")
+                }
+                // The determinate bars have a value; the activity indicators ("Loading") are
+                // indeterminate progress bars without one.
+                let bars = tree.filter { $0.role == "progress bar" && $0.name == "Progress" }
+                #expect(bars.count == 2)
+                for bar in bars {
+                    #expect(bar.record["max"] as? Double == 100, "progress value: \(bar.record)")
+                }
             }
             if row == "Content mode" {
                 #expect(sceneEvents.contains("object:bounds-changed"), "Larger moved or resized elements: \(sceneEvents)")

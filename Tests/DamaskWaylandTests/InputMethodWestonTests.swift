@@ -85,6 +85,43 @@ struct InputMethodWestonTests {
         #expect(cursorXs.max().map { $0 > cursorXs[0] } == true, "\(cursorXs)")
     }
 
+    @Test("Composition into a TextView (the controls scene's notes): preedit and commits reach it, and the surrounding text is the caret's paragraph only")
+    func composesIntoATextView() throws {
+        let (log, cursorXs) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                preedit "ㅎ"
+                preedit "하" cursor 3
+                commit "한"
+                wait surrounding "한"
+                commit "글"
+                wait surrounding "한글"
+                wait surrounding ""
+                commit "!"
+                wait surrounding "!"
+                """,
+            demoScript: """
+                scene controls
+                wait idle
+                click 400 470
+                key ctrl+a
+                key BackSpace
+                expect text "한글"
+                key Return
+                expect text "한글\\n!"
+
+                """)
+        // The new paragraph after Return was told as "" (not "한글\n"), then "!".
+        #expect(log.contains("surrounding \"한\" 3 3"), "\(log)")
+        #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
+        #expect(log.contains("surrounding \"!\" 1 1"), "\(log)")
+        let hangul = log.lastIndex(of: "surrounding \"한글\" 6 6") ?? log.endIndex
+        #expect(log[hangul...].contains("surrounding \"\" 0 0"), "after Return, an empty paragraph: \(log)")
+        #expect(log.contains("script done"), "\(log)")
+        #expect(Set(cursorXs).count >= 2, "the cursor rectangle followed the caret: \(cursorXs)")
+    }
+
     @Test("A hostile input method: deletion beyond the text, invalid UTF-8, a stale serial, a preedit far wider than the field, a key sent back")
     func hostileInputMethod() throws {
         let long = String(repeating: "가나다라마바사", count: 60)  // 420 clusters: far wider than the field

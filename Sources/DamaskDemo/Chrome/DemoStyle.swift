@@ -5,7 +5,8 @@ import Foundation
 /// The demo's colours, fonts and metrics, in one place so every scene looks alike.
 ///
 /// The colours the controls share come from the current appearance's ``Palette`` (the
-/// light palette is the demo's original look); the sidebar is dark in both appearances.
+/// light palette is the demo's original look), and so do the panels that hold the
+/// demonstrated views; the sidebar is dark in both appearances.
 /// Main-actor: fonts are shared objects created on first use.
 @MainActor enum DemoStyle {
     /// The window behind everything.
@@ -24,7 +25,13 @@ import Foundation
     /// Text on the dark sidebar.
     static let sidebarText = Color(red: 0.88, green: 0.90, blue: 0.94)
     /// Panels that hold a demonstrated view.
-    static let panel = Color.white
+    static var panel: Color { Palette.current.panel }
+    /// Thin lines and strokes drawn on a panel: dark grey on white, light grey on dark.
+    static var panelStroke: Color { Appearance.current == .light ? .darkGray : Color(white: 0.75) }
+    /// Faint lines on a panel (guides, diagonals).
+    static var panelGuide: Color { Appearance.current == .light ? Color(white: 0.75) : Color(white: 0.4) }
+    /// A recessed area inside a panel (where a mirrored layer's contents show).
+    static var panelWell: Color { Appearance.current == .light ? Color(white: 0.92) : Color(white: 0.24) }
 
     /// Scene titles.
     static let titleFont = Font.system(size: 22, weight: .bold)

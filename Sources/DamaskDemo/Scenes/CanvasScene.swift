@@ -28,6 +28,12 @@ final class CanvasScene: DemoScene {
         infoLabel.text = "Drag in the white area."
     }
 
+    /// The pad follows the appearance: drawn again on the new panel colour, strokes kept.
+    override func appearanceDidChange() {
+        super.appearanceDidChange()
+        canvasView.setNeedsDisplay()
+    }
+
     private func canvasDidDraw(_ view: CanvasView) {
         let rect = view.lastDrawRect
         let area = Int(rect.width * rect.height)

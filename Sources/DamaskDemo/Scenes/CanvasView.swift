@@ -35,7 +35,7 @@ final class CanvasView: View {
 
     /// Erases the drawing.
     func clear() {
-        offscreen?.fill(.white)
+        offscreen?.fill(.clear)
         setNeedsDisplay()
     }
 
@@ -63,14 +63,18 @@ final class CanvasView: View {
         drawCount += 1
         lastDrawRect = rect
         guard let context = GraphicsContext.current else { return }
+        // The pad is the panel colour of the appearance (the strokes are kept apart in a
+        // transparent bitmap, so a change of appearance repaints the pad, not the drawing).
+        context.setFillColor(DemoStyle.panel)
+        context.fill(rect)
         if let bitmap = prepareOffscreen() {
             context.draw(bitmap, in: bounds)
         }
         onDraw(self)
     }
 
-    /// The offscreen bitmap at the current size and scale, made (white, with the old
-    /// drawing copied in) when needed.
+    /// The offscreen bitmap of the strokes at the current size and scale, made
+    /// (transparent, with the old drawing copied in) when needed.
     private func prepareOffscreen() -> Bitmap? {
         let scale = contentScaleFactor > 0 ? contentScaleFactor : 1
         let width = max(1, Int((bounds.width * scale).rounded(.up)))
@@ -79,7 +83,7 @@ final class CanvasView: View {
             return offscreen
         }
         guard let bitmap = try? Bitmap(width: width, height: height) else { return nil }
-        bitmap.fill(.white)
+        bitmap.fill(.clear)
         if let old = offscreen {
             let context = GraphicsContext(bitmap: bitmap)
             context.draw(

@@ -44,6 +44,13 @@ final class ContentModeScene: DemoScene {
         }
     }
 
+    /// The pattern views follow the appearance: their panel colour and strokes, drawn again.
+    override func appearanceDidChange() {
+        super.appearanceDidChange()
+        redrawView.appearanceDidChange()
+        scaleView.appearanceDidChange()
+    }
+
     override func layoutSubviews() {
         super.layoutSubviews()
         let column = max(40, (bounds.width - 2 * DemoStyle.margin - 20) / 2)

@@ -9,10 +9,14 @@ import Foundation
 /// Each panel is an ``AppearanceView`` with its own appearance, so both show whatever the
 /// desktop's setting is; the rest of the demo follows the desktop. The controls work: the
 /// switch starts and stops the activity indicator (off at first, so the scene is idle), the
-/// slider drives the progress bar, the button counts clicks into the caption. Main-actor.
+/// slider drives the progress bar, the button counts clicks into the caption. Below them a
+/// ``TextView`` of notes in the current appearance: it wraps, blinks, takes the clipboard
+/// and input methods. Main-actor.
 final class ControlsScene: DemoScene {
     /// The light panel, then the dark one.
     private(set) var panels: [Panel] = []
+    /// The notes below the panels (the desktop's appearance, followed live).
+    let notes = TextView(frame: .zero)
 
     /// One panel's controls.
     @MainActor struct Panel {
@@ -41,6 +45,15 @@ final class ControlsScene: DemoScene {
             panels.append(panel)
             addSubview(panel.container)
         }
+        notes.frame = CGRect(x: DemoStyle.margin, y: contentTop + 312, width: 572, height: 100)
+        notes.text = "Notes: a TextView. Its lines wrap at its width; select with the pointer or Shift, "
+            + "copy and paste with Ctrl+C and Ctrl+V, compose with an input method."
+        addSubview(notes)
+    }
+
+    override func sceneWillDisappear() {
+        super.sceneWillDisappear()
+        _ = notes.resignFirstResponder()
     }
 
     private static func makePanel(_ appearance: Appearance, frame: CGRect) -> Panel {

@@ -28,6 +28,8 @@ final class LayersScene: DemoScene {
     private let standaloneDelegate = RedCircleDelegate()
     private let prebuiltDelegate = PrebuiltContentsDelegate(pixelSize: 200)
     private let captions: [Label]
+    /// The three panels the layers sit in (their background follows the appearance).
+    private var panels: [View] = []
     private var scaleIndex = 1
 
     /// The contents scales the standalone layer cycles through.
@@ -45,7 +47,7 @@ final class LayersScene: DemoScene {
                 + "pixels (draw(_:in:)) or sets its contents directly (display(_:)).",
             environment: environment)
 
-        let panels = (0..<3).map { index in
+        panels = (0..<3).map { index in
             let panel = View(frame: CGRect(x: DemoStyle.margin + CGFloat(index) * 196, y: 164, width: 186, height: 186))
             panel.backgroundColor = DemoStyle.panel
             addSubview(panel)
@@ -66,7 +68,7 @@ final class LayersScene: DemoScene {
         standaloneLayer.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
         standaloneLayer.delegate = standaloneDelegate
         mirrorLayer.frame = CGRect(x: 43, y: 43, width: 100, height: 100)
-        mirrorLayer.backgroundColor = Color(white: 0.92)
+        mirrorLayer.backgroundColor = DemoStyle.panelWell
         panels[1].layer.addSublayer(mirrorLayer)
         displayStandalone()
 
@@ -93,6 +95,13 @@ final class LayersScene: DemoScene {
             x += width + 10
         }
         updateCaptions()
+    }
+
+    /// The panels follow the appearance (the layers' own colours read on both).
+    override func appearanceDidChange() {
+        super.appearanceDidChange()
+        for panel in panels { panel.backgroundColor = DemoStyle.panel }
+        mirrorLayer.backgroundColor = DemoStyle.panelWell
     }
 
     /// Draws the blue layer again, now.

@@ -57,6 +57,14 @@ final class PathsScene: DemoScene {
         updateInfo()
     }
 
+    /// The panels and their outlines follow the appearance (the star's yellow reads on both).
+    override func appearanceDidChange() {
+        super.appearanceDidChange()
+        triangleView.backgroundColor = DemoStyle.panel
+        starView.backgroundColor = DemoStyle.panel
+        triangleView.setNeedsDisplay()
+    }
+
     /// Multiplies the scale by `factor` (kept within 0.4…1.6).
     func zoom(by factor: CGFloat) {
         scale = min(max(scale * factor, 0.4), 1.6)

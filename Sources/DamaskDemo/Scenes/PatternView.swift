@@ -20,6 +20,12 @@ final class PatternView: View {
         backgroundColor = DemoStyle.panel
     }
 
+    /// Follows a new appearance: its panel colour, drawn again.
+    func appearanceDidChange() {
+        backgroundColor = DemoStyle.panel
+        setNeedsDisplay()
+    }
+
     override func draw(_ rect: CGRect) {
         drawCount += 1
         guard let context = GraphicsContext.current else { return }
@@ -27,7 +33,7 @@ final class PatternView: View {
         context.setStrokeColor(Color(red: 0.26, green: 0.47, blue: 0.85))
         context.setLineWidth(4)
         context.strokeEllipse(in: area)
-        context.setStrokeColor(Color(white: 0.75))
+        context.setStrokeColor(DemoStyle.panelGuide)
         context.setLineWidth(1)
         context.strokeLineSegments(between: [
             CGPoint(x: area.minX, y: area.minY), CGPoint(x: area.maxX, y: area.maxY),

@@ -2,8 +2,8 @@ import DamaskGraphics
 import DamaskViews
 import Foundation
 
-/// The seeds' triangle: a dark grey outline, 2 points wide, inset 10 points from the
-/// bounds.
+/// The seeds' triangle: a dark grey outline (light grey in the dark appearance), 2 points
+/// wide, inset 10 points from the bounds.
 ///
 /// The seed computes the corners from `rect`; here they come from the bounds, so a
 /// partial redraw draws the same triangle (the context is clipped to `rect` anyway).
@@ -22,7 +22,7 @@ final class TriangleView: View {
         drawCount += 1
         guard let context = GraphicsContext.current else { return }
         let area = bounds
-        context.setStrokeColor(.darkGray)
+        context.setStrokeColor(DemoStyle.panelStroke)
         context.setLineWidth(2.0)
         context.move(to: CGPoint(x: area.midX, y: area.minY + 10))
         context.addLine(to: CGPoint(x: area.maxX - 10, y: area.maxY - 10))
