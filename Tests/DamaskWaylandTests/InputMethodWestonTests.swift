@@ -121,4 +121,56 @@ struct InputMethodWestonTests {
         #expect(log[keyStep...].contains("reset"), "\(log)")
         #expect(log.contains("script done"), "\(log)")
     }
+
+    /// The preedit the styled test's input method ends with: five-letter pieces drawn as
+    /// selection, active, incorrect and none, its cursor hidden (no caret blinks on it).
+    static let styledPreeditScript = """
+        style 0 5 selection
+        style 6 5 active
+        style 12 5 incorrect
+        style 18 5 none
+        preedit "MMMMM MMMMM MMMMM MMMMM" cursor -1
+        """
+
+    @Test("Styled preedit through Weston: cursor_position after a commit, language and direction, preedit_styling drawn (reference pixels), and composing damages only the preedit run and the caret")
+    func styledPreedit() throws {
+        let (log, _) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                language "ko"
+                direction ltr
+                cursor-position -1 -1
+                commit "Hello, world!"
+                wait surrounding "Hello, world!" cursor 11
+                preedit "ㅎ"
+                preedit "하" cursor 3
+                \(Self.styledPreeditScript)
+                """,
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "Hello, world!"
+                expect damage within 0 0 4000 4000
+                key Left
+                expect text "Hello, worlMMMMM MMMMM MMMMM MMMMMd!"
+                expect pixel 330 168 #b3d1ff ±12
+                expect pixel 400 188 #212630 ±12
+                expect pixel 400 189 #212630 ±12
+                expect pixel 480 188 #e61919 ±12
+                expect pixel 480 189 #ffffff ±12
+                expect pixel 550 188 #ffffff ±12
+                expect damage within 288 160 324 40
+
+                """)
+        // The demo's checks held: the pieces as drawn (the selection piece on the selection
+        // colour above its glyphs; the active piece's underline two pixels thick at y 188;
+        // the incorrect piece's one pixel, red; none under the last piece), and the damage
+        // since the caret moved (Left, then three preedits) lay right of "Hello, wor": the
+        // preedit, the "d!" it pushed right, and the caret.
+        // cursor_position -1 put the caret before the "!": the field told the input method so.
+        #expect(log.contains("surrounding \"Hello, world!\" 12 12"), "\(log)")
+        #expect(log.contains("script done"), "\(log)")
+    }
 }

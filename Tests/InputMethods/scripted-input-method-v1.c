@@ -9,13 +9,20 @@
  * Weston launches it with WAYLAND_SOCKET. Script lines (# comments, blank lines ignored):
  *
  *   wait activate               until the next `activate` (a text field was activated)
- *   wait surrounding "TEXT"     until the latest surrounding text is exactly TEXT
+ *   wait surrounding "TEXT" [cursor N]  until the latest surrounding text is exactly TEXT
+ *                               (and its cursor is byte N)
  *   wait deactivate             until the next `deactivate`
- *   preedit "TEXT" [cursor N]   preedit_cursor(N) if given, then preedit_string
+ *   preedit "TEXT" [cursor N]   preedit_cursor(N) if given (negative: hidden), then preedit_string
  *   commit "TEXT"               commit_string
  *   delete INDEX LENGTH         delete_surrounding_text (INDEX bytes from the caret)
  *   key KEYSYM                  keysym press and release (decimal or 0x hex)
  *   serial-offset N             later events carry the latest commit_state serial + N
+ *   style INDEX LENGTH STYLE    preedit_styling (for the next preedit): STYLE is default,
+ *                               none, active, inactive, highlight, underline, selection,
+ *                               incorrect, or a number
+ *   cursor-position INDEX ANCHOR  cursor_position (for the next commit)
+ *   language "TAG"              language (RFC 3066 tag)
+ *   direction auto|ltr|rtl      text_direction
  *
  * Strings take \" \\ and \xNN escapes (\xNN writes that byte: invalid UTF-8 on purpose).
  * Log lines: "activate", "deactivate", "surrounding \"TEXT\" CURSOR ANCHOR",
@@ -23,6 +30,7 @@
  * and "error: …" (then exit 1) for a bad script, naming FILE:LINE.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,12 +40,18 @@
 
 #include "input-method-unstable-v1-client-protocol.h"
 
-enum kind { WAIT_ACTIVATE, WAIT_SURROUNDING, WAIT_DEACTIVATE, PREEDIT, COMMIT, DELETE, KEY, SERIAL_OFFSET };
+enum kind {
+    WAIT_ACTIVATE, WAIT_SURROUNDING, WAIT_DEACTIVATE, PREEDIT, COMMIT, DELETE, KEY, SERIAL_OFFSET, STYLE, CURSOR_POSITION,
+    LANGUAGE, DIRECTION
+};
+
+static const char *const style_names[] = {"default", "none", "active", "inactive", "highlight", "underline", "selection",
+                                          "incorrect"};
 
 struct step {
     enum kind kind;
     char *text;      /* owned; WAIT_SURROUNDING, PREEDIT, COMMIT */
-    long a, b;       /* cursor (or -1) / index, length / keysym / offset */
+    long a, b, c;    /* cursor (or -1) / index, length[, style] / keysym / offset / direction */
     int line;
     char *source;    /* owned: the line as written, for the log */
 };
@@ -50,6 +64,7 @@ static struct zwp_input_method_context_v1 *context; /* the active context, owned
 static uint32_t serial;
 static long serial_offset;
 static char *surrounding; /* owned */
+static long surrounding_cursor = -1;
 static int activations, deactivations, activations_waited, deactivations_waited;
 
 static void say(const char *format, ...) {
@@ -138,9 +153,11 @@ static void load(const char *path) {
             else if (word(&p, "surrounding")) {
                 step.kind = WAIT_SURROUNDING;
                 if (!(step.text = quoted(&p))) fail(path, line, "wait surrounding needs a quoted string");
+                if (word(&p, "cursor") && (!number(&p, &step.a) || step.a < 0)) fail(path, line, "cursor needs a number");
             } else fail(path, line, "wait takes activate, deactivate or surrounding \"TEXT\"");
         } else if (word(&p, "preedit")) {
             step.kind = PREEDIT;
+            step.a = LONG_MIN; /* no cursor given */
             if (!(step.text = quoted(&p))) fail(path, line, "preedit needs a quoted string");
             if (word(&p, "cursor") && !number(&p, &step.a)) fail(path, line, "cursor needs a number");
         } else if (word(&p, "commit")) {
@@ -152,6 +169,26 @@ static void load(const char *path) {
         } else if (word(&p, "key")) {
             step.kind = KEY;
             if (!number(&p, &step.a) || step.a < 0) fail(path, line, "key needs a keysym");
+        } else if (word(&p, "style")) {
+            step.kind = STYLE;
+            if (!number(&p, &step.a) || !number(&p, &step.b) || step.a < 0 || step.b < 0)
+                fail(path, line, "style needs INDEX LENGTH STYLE");
+            step.c = -1;
+            for (long i = 0; i < (long)(sizeof style_names / sizeof *style_names); i++)
+                if (word(&p, style_names[i])) step.c = i;
+            if (step.c < 0 && (!number(&p, &step.c) || step.c < 0)) fail(path, line, "style needs a style name or number");
+        } else if (word(&p, "cursor-position")) {
+            step.kind = CURSOR_POSITION;
+            if (!number(&p, &step.a) || !number(&p, &step.b)) fail(path, line, "cursor-position needs INDEX ANCHOR");
+        } else if (word(&p, "language")) {
+            step.kind = LANGUAGE;
+            if (!(step.text = quoted(&p))) fail(path, line, "language needs a quoted string");
+        } else if (word(&p, "direction")) {
+            step.kind = DIRECTION;
+            if (word(&p, "auto")) step.a = 0;
+            else if (word(&p, "ltr")) step.a = 1;
+            else if (word(&p, "rtl")) step.a = 2;
+            else fail(path, line, "direction takes auto, ltr or rtl");
         } else if (word(&p, "serial-offset")) {
             step.kind = SERIAL_OFFSET;
             if (!number(&p, &step.a)) fail(path, line, "serial-offset needs a number");
@@ -182,10 +219,11 @@ static void run(struct wl_display *display) {
             break;
         case WAIT_SURROUNDING:
             if (!surrounding || strcmp(surrounding, step->text) != 0) return;
+            if (step->a >= 0 && surrounding_cursor != step->a) return;
             break;
         case PREEDIT:
             if (!context) return;
-            if (step->a >= 0) zwp_input_method_context_v1_preedit_cursor(context, (int32_t)step->a);
+            if (step->a != LONG_MIN) zwp_input_method_context_v1_preedit_cursor(context, (int32_t)step->a);
             zwp_input_method_context_v1_preedit_string(context, event_serial(), step->text, "");
             break;
         case COMMIT:
@@ -204,6 +242,22 @@ static void run(struct wl_display *display) {
         case SERIAL_OFFSET:
             serial_offset = step->a;
             break;
+        case STYLE:
+            if (!context) return;
+            zwp_input_method_context_v1_preedit_styling(context, (uint32_t)step->a, (uint32_t)step->b, (uint32_t)step->c);
+            break;
+        case CURSOR_POSITION:
+            if (!context) return;
+            zwp_input_method_context_v1_cursor_position(context, (int32_t)step->a, (int32_t)step->b);
+            break;
+        case LANGUAGE:
+            if (!context) return;
+            zwp_input_method_context_v1_language(context, event_serial(), step->text);
+            break;
+        case DIRECTION:
+            if (!context) return;
+            zwp_input_method_context_v1_text_direction(context, event_serial(), (uint32_t)step->a);
+            break;
         }
         say("step %d: %s", step->line, step->source);
         next_step++;
@@ -217,6 +271,7 @@ static void handle_surrounding(void *data, struct zwp_input_method_context_v1 *c
     (void)data; (void)c;
     free(surrounding);
     surrounding = strdup(text ? text : "");
+    surrounding_cursor = cursor;
     say("surrounding \"%s\" %u %u", surrounding, cursor, anchor);
 }
 
