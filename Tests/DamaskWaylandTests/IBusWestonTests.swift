@@ -52,6 +52,28 @@ struct IBusWestonTests {
         // What IBus sent the field: a preedit built up jamo by jamo, and a commit.
         #expect(!weston.logLines(containing: "zwp_text_input_v1@").filter { $0.contains("preedit_string(") && $0.contains("\"오\"") }.isEmpty)
         #expect(!weston.logLines(containing: "zwp_text_input_v1@").filter { $0.contains("commit_string(") && $0.contains("\"오\"") }.isEmpty)
+        // Whose offset it is: the keys Weston handed ibus-wayland's keyboard grab are the
+        // evdev codes of the keys typed (o ] p a: 24 27 25 30, as wl_keyboard defines them);
+        // the 8 is added inside ibus-wayland (it passes the XKB keycode, evdev + 8, where
+        // IBus's process_key_event takes the evdev code).
+        let pressed = Self.keysPressed(onGrabOf: weston)
+        #expect(Array(pressed.drop { $0 != 24 }.prefix(4)) == [24, 27, 25, 30], "\(pressed)")
+    }
+
+    /// The key codes Weston sent, pressed, to the keyboard an input method grabbed (its
+    /// protocol log's `wl_keyboard@N.key(serial, time, key, state)` for the grab's object).
+    static func keysPressed(onGrabOf weston: PrivateCompositor) -> [Int] {
+        guard let grab = weston.logLines(containing: ".grab_keyboard(new id wl_keyboard@").last,
+            let client = grab.range(of: "client ").map({ grab[$0.upperBound...].prefix { $0 != " " } }),
+            let id = grab.range(of: "new id wl_keyboard@").map({ grab[$0.upperBound...].prefix(while: \.isNumber) })
+        else { return [] }
+        return weston.logLines(containing: "client \(client) ev wl_keyboard@\(id).key(").compactMap { line in
+            guard let open = line.range(of: ".key(") else { return nil }
+            let arguments = line[open.upperBound...].prefix { $0 != ")" }.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            return arguments.count == 4 && arguments[3] == "1" ? Int(arguments[2]) : nil
+        }
     }
 
     @Test("Pinyin typed through Weston's seat reaches ibus-libpinyin: nihao and Space commit 你好 in the demo's field")
