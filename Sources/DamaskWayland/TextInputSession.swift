@@ -140,6 +140,9 @@ final class TextInputSession {
         target.applyInputMethodUpdate(update)
         isApplying = false
         appliedCount += 1
+        if let focusKey, let window = seat.connection.surface(forKey: focusKey)?.delegate as? Window {
+            window.inputMethodDidApplyUpdate()
+        }
         refresh(cause: .inputMethod)
     }
 

@@ -24,12 +24,19 @@
  *   language "TAG"              language (RFC 3066 tag)
  *   direction auto|ltr|rtl      text_direction
  *
+ * With DAMASK_IME_COMMANDS=FIFO it also reads script lines from that FIFO (a live demo's
+ * `ime` commands, see InputMethodCommandChannel) and plays them after the script's steps;
+ * each is logged as "command N: LINE" when read and "step N: LINE" when played.
+ *
  * Strings take \" \\ and \xNN escapes (\xNN writes that byte: invalid UTF-8 on purpose).
  * Log lines: "activate", "deactivate", "surrounding \"TEXT\" CURSOR ANCHOR",
  * "content_type HINT PURPOSE", "commit_state SERIAL", "reset", "step N: LINE", "script done",
  * and "error: …" (then exit 1) for a bad script, naming FILE:LINE.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -134,6 +141,69 @@ static int at_end(char *p) {
     return *p == 0;
 }
 
+/* Parses one script line (already known not blank or a comment) into a new step. */
+static void parse_line(const char *path, int line, char *p) {
+    struct step step = {.a = -1, .line = line};
+    step.source = strdup(p);
+    step.source[strcspn(step.source, "\r\n")] = 0;
+    if (word(&p, "wait")) {
+        if (word(&p, "activate")) step.kind = WAIT_ACTIVATE;
+        else if (word(&p, "deactivate")) step.kind = WAIT_DEACTIVATE;
+        else if (word(&p, "surrounding")) {
+            step.kind = WAIT_SURROUNDING;
+            if (!(step.text = quoted(&p))) fail(path, line, "wait surrounding needs a quoted string");
+            if (word(&p, "cursor") && (!number(&p, &step.a) || step.a < 0)) fail(path, line, "cursor needs a number");
+        } else fail(path, line, "wait takes activate, deactivate or surrounding \"TEXT\"");
+    } else if (word(&p, "preedit")) {
+        step.kind = PREEDIT;
+        step.a = LONG_MIN; /* no cursor given */
+        if (!(step.text = quoted(&p))) fail(path, line, "preedit needs a quoted string");
+        if (word(&p, "cursor") && !number(&p, &step.a)) fail(path, line, "cursor needs a number");
+    } else if (word(&p, "commit")) {
+        step.kind = COMMIT;
+        if (!(step.text = quoted(&p))) fail(path, line, "commit needs a quoted string");
+    } else if (word(&p, "delete")) {
+        step.kind = DELETE;
+        if (!number(&p, &step.a) || !number(&p, &step.b) || step.b < 0) fail(path, line, "delete needs INDEX LENGTH");
+    } else if (word(&p, "key")) {
+        step.kind = KEY;
+        if (!number(&p, &step.a) || step.a < 0) fail(path, line, "key needs a keysym");
+    } else if (word(&p, "style")) {
+        step.kind = STYLE;
+        if (!number(&p, &step.a) || !number(&p, &step.b) || step.a < 0 || step.b < 0)
+            fail(path, line, "style needs INDEX LENGTH STYLE");
+        step.c = -1;
+        for (long i = 0; i < (long)(sizeof style_names / sizeof *style_names); i++)
+            if (word(&p, style_names[i])) step.c = i;
+        if (step.c < 0 && (!number(&p, &step.c) || step.c < 0)) fail(path, line, "style needs a style name or number");
+    } else if (word(&p, "cursor-position")) {
+        step.kind = CURSOR_POSITION;
+        if (!number(&p, &step.a) || !number(&p, &step.b)) fail(path, line, "cursor-position needs INDEX ANCHOR");
+    } else if (word(&p, "language")) {
+        step.kind = LANGUAGE;
+        if (!(step.text = quoted(&p))) fail(path, line, "language needs a quoted string");
+    } else if (word(&p, "direction")) {
+        step.kind = DIRECTION;
+        if (word(&p, "auto")) step.a = 0;
+        else if (word(&p, "ltr")) step.a = 1;
+        else if (word(&p, "rtl")) step.a = 2;
+        else fail(path, line, "direction takes auto, ltr or rtl");
+    } else if (word(&p, "serial-offset")) {
+        step.kind = SERIAL_OFFSET;
+        if (!number(&p, &step.a)) fail(path, line, "serial-offset needs a number");
+    } else {
+        fail(path, line, "unknown command");
+    }
+    if (!at_end(p)) fail(path, line, "unexpected text at the end of the line");
+    steps = realloc(steps, sizeof *steps * (size_t)(step_count + 1));
+    steps[step_count++] = step;
+}
+
+static int is_blank_or_comment(char *p) {
+    while (*p == ' ' || *p == '\t') p++;
+    return *p == '#' || at_end(p);
+}
+
 static void load(const char *path) {
     FILE *file = fopen(path, "r");
     if (!file) fail(path, 0, strerror(errno));
@@ -143,63 +213,38 @@ static void load(const char *path) {
         line++;
         char *p = buffer;
         while (*p == ' ' || *p == '\t') p++;
-        if (*p == '#' || at_end(p)) continue;
-        struct step step = {.a = -1, .line = line};
-        step.source = strdup(p);
-        step.source[strcspn(step.source, "\r\n")] = 0;
-        if (word(&p, "wait")) {
-            if (word(&p, "activate")) step.kind = WAIT_ACTIVATE;
-            else if (word(&p, "deactivate")) step.kind = WAIT_DEACTIVATE;
-            else if (word(&p, "surrounding")) {
-                step.kind = WAIT_SURROUNDING;
-                if (!(step.text = quoted(&p))) fail(path, line, "wait surrounding needs a quoted string");
-                if (word(&p, "cursor") && (!number(&p, &step.a) || step.a < 0)) fail(path, line, "cursor needs a number");
-            } else fail(path, line, "wait takes activate, deactivate or surrounding \"TEXT\"");
-        } else if (word(&p, "preedit")) {
-            step.kind = PREEDIT;
-            step.a = LONG_MIN; /* no cursor given */
-            if (!(step.text = quoted(&p))) fail(path, line, "preedit needs a quoted string");
-            if (word(&p, "cursor") && !number(&p, &step.a)) fail(path, line, "cursor needs a number");
-        } else if (word(&p, "commit")) {
-            step.kind = COMMIT;
-            if (!(step.text = quoted(&p))) fail(path, line, "commit needs a quoted string");
-        } else if (word(&p, "delete")) {
-            step.kind = DELETE;
-            if (!number(&p, &step.a) || !number(&p, &step.b) || step.b < 0) fail(path, line, "delete needs INDEX LENGTH");
-        } else if (word(&p, "key")) {
-            step.kind = KEY;
-            if (!number(&p, &step.a) || step.a < 0) fail(path, line, "key needs a keysym");
-        } else if (word(&p, "style")) {
-            step.kind = STYLE;
-            if (!number(&p, &step.a) || !number(&p, &step.b) || step.a < 0 || step.b < 0)
-                fail(path, line, "style needs INDEX LENGTH STYLE");
-            step.c = -1;
-            for (long i = 0; i < (long)(sizeof style_names / sizeof *style_names); i++)
-                if (word(&p, style_names[i])) step.c = i;
-            if (step.c < 0 && (!number(&p, &step.c) || step.c < 0)) fail(path, line, "style needs a style name or number");
-        } else if (word(&p, "cursor-position")) {
-            step.kind = CURSOR_POSITION;
-            if (!number(&p, &step.a) || !number(&p, &step.b)) fail(path, line, "cursor-position needs INDEX ANCHOR");
-        } else if (word(&p, "language")) {
-            step.kind = LANGUAGE;
-            if (!(step.text = quoted(&p))) fail(path, line, "language needs a quoted string");
-        } else if (word(&p, "direction")) {
-            step.kind = DIRECTION;
-            if (word(&p, "auto")) step.a = 0;
-            else if (word(&p, "ltr")) step.a = 1;
-            else if (word(&p, "rtl")) step.a = 2;
-            else fail(path, line, "direction takes auto, ltr or rtl");
-        } else if (word(&p, "serial-offset")) {
-            step.kind = SERIAL_OFFSET;
-            if (!number(&p, &step.a)) fail(path, line, "serial-offset needs a number");
-        } else {
-            fail(path, line, "unknown command");
-        }
-        if (!at_end(p)) fail(path, line, "unexpected text at the end of the line");
-        steps = realloc(steps, sizeof *steps * (size_t)(step_count + 1));
-        steps[step_count++] = step;
+        if (is_blank_or_comment(p)) continue;
+        parse_line(path, line, p);
     }
     fclose(file);
+}
+
+/* Commands from the FIFO named by DAMASK_IME_COMMANDS (a live script's `ime` lines): each
+ * complete line is parsed as a script line and appended to the steps. */
+static int command_fd = -1;
+static const char *command_path;
+static char command_buffer[65536];
+static size_t command_length;
+static int command_lines;
+
+static void read_commands(void) {
+    for (;;) {
+        if (command_length == sizeof command_buffer - 1) fail(command_path, command_lines + 1, "command line too long");
+        ssize_t n = read(command_fd, command_buffer + command_length, sizeof command_buffer - 1 - command_length);
+        if (n <= 0) break;
+        command_length += (size_t)n;
+    }
+    command_buffer[command_length] = 0;
+    char *start = command_buffer, *newline;
+    while ((newline = strchr(start, '\n'))) {
+        *newline = 0;
+        command_lines++;
+        say("command %d: %s", command_lines, start);
+        if (!is_blank_or_comment(start)) parse_line(command_path, command_lines, start);
+        start = newline + 1;
+    }
+    command_length = strlen(start);
+    memmove(command_buffer, start, command_length + 1);
 }
 
 static uint32_t event_serial(void) { return serial + (uint32_t)serial_offset; }
@@ -352,9 +397,33 @@ int main(void) {
     wl_registry_add_listener(registry, &registry_listener, NULL);
     wl_display_roundtrip(display);
     if (!input_method) { say("error: no zwp_input_method_v1 (not Weston's input method client?)"); return 1; }
+    command_path = getenv("DAMASK_IME_COMMANDS");
+    if (command_path && *command_path) {
+        /* Read and write: the FIFO never reports end of file when a writer closes it. */
+        command_fd = open(command_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        if (command_fd < 0) fail(command_path, 0, strerror(errno));
+    }
     say("ready");
     run(display);
-    while (wl_display_dispatch(display) != -1) run(display);
+    for (;;) {
+        while (wl_display_prepare_read(display) != 0) wl_display_dispatch_pending(display);
+        run(display);
+        wl_display_flush(display);
+        struct pollfd fds[2] = {{wl_display_get_fd(display), POLLIN, 0}, {command_fd, POLLIN, 0}};
+        if (poll(fds, command_fd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR) {
+            wl_display_cancel_read(display);
+            break;
+        }
+        if (fds[0].revents & POLLIN) {
+            if (wl_display_read_events(display) < 0) break;
+        } else {
+            wl_display_cancel_read(display);
+        }
+        if (fds[0].revents & (POLLERR | POLLHUP)) break;
+        if (wl_display_dispatch_pending(display) < 0) break;
+        if (command_fd >= 0 && (fds[1].revents & POLLIN)) read_commands();
+        run(display);
+    }
     say("disconnected");
     return 0;
 }
