@@ -21,4 +21,12 @@ extension TextField {
     public var textContentType: TextContentType { isSecureTextEntry ? .password : contentType }
 
     public var hasMarkedText: Bool { editor.markedRange != nil }
+
+    public func inputMethodDidChangeLanguage(_ language: String) {
+        inputMethodLanguage = language
+    }
+
+    public func inputMethodDidChangeTextDirection(_ direction: TextInputDirection) {
+        inputMethodTextDirection = direction
+    }
 }

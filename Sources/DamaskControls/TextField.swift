@@ -60,6 +60,11 @@ open class TextField: Control, TextInput {
     public private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.
     public private(set) var blinkCount = 0
+    /// The language the input method last said it types (an RFC 3066 tag), or nil.
+    public internal(set) var inputMethodLanguage: String?
+    /// The direction the input method last said its text runs in. Stored, not yet used for
+    /// layout: the text's base direction comes from its first strong character.
+    public internal(set) var inputMethodTextDirection: TextInputDirection = .automatic
     /// Called when the field stops being the first responder (as
     /// ``ControlEvent/editingDidEnd``).
     public var onEndEditing: @MainActor () -> Void = {}
@@ -189,14 +194,60 @@ open class TextField: Control, TextInput {
         }
     }
 
-    /// The underline of an input method's preedit (view points): one point thick, two
-    /// below the baseline, under each visually contiguous piece of it.
+    /// The underlines of an input method's preedit (view points), under each visually
+    /// contiguous piece of it, two points below the baseline: one point thick, two for the
+    /// ``PreeditStyle/active`` and ``PreeditStyle/highlight`` pieces; none under
+    /// ``PreeditStyle/none`` and ``PreeditStyle/selection`` pieces (the latter are
+    /// ``preeditHighlightRects``). ``PreeditStyle/incorrect`` pieces are underlined in red.
     public var preeditUnderlineRects: [CGRect] {
-        guard let marked = editor.markedRange, !marked.isEmpty else { return [] }
-        return layout.selectionRanges(for: marked, visible: visibleX).map {
-            CGRect(x: textOriginX + $0.lowerBound, y: baseline + 2, width: $0.upperBound - $0.lowerBound, height: 1)
+        preeditUnderlines.map(\.rect)
+    }
+
+    /// The backgrounds of the preedit's ``PreeditStyle/selection`` pieces (view points), drawn
+    /// like the selection.
+    public var preeditHighlightRects: [CGRect] {
+        preeditPieces.filter { $0.style == .selection }.flatMap { piece in
+            layout.selectionRanges(for: piece.range, visible: visibleX).map {
+                CGRect(x: textOriginX + $0.lowerBound, y: 6, width: $0.upperBound - $0.lowerBound, height: bounds.height - 12)
+            }
         }
     }
+
+    /// The preedit's underlines and whether each is for an incorrect piece (drawn red).
+    private var preeditUnderlines: [(rect: CGRect, isIncorrect: Bool)] {
+        preeditPieces.flatMap { piece -> [(rect: CGRect, isIncorrect: Bool)] in
+            let thickness: CGFloat
+            switch piece.style {
+            case .none, .selection: return []
+            case .active, .highlight: thickness = 2
+            case .default, .underline, .inactive, .incorrect: thickness = 1
+            }
+            return layout.selectionRanges(for: piece.range, visible: visibleX).map {
+                (CGRect(x: textOriginX + $0.lowerBound, y: baseline + 2, width: $0.upperBound - $0.lowerBound, height: thickness),
+                 piece.style == .incorrect)
+            }
+        }
+    }
+
+    /// The preedit as runs of clusters of one style, in logical order.
+    private var preeditPieces: [(style: PreeditStyle, range: Range<Int>)] {
+        guard let marked = editor.markedRange, !marked.isEmpty else { return [] }
+        var pieces: [(style: PreeditStyle, range: Range<Int>)] = []
+        var start = marked.lowerBound
+        var current = editor.preeditStyle(at: start) ?? .default
+        for position in marked.dropFirst() {
+            let style = editor.preeditStyle(at: position) ?? .default
+            guard style != current else { continue }
+            pieces.append((current, start..<position))
+            start = position
+            current = style
+        }
+        pieces.append((current, start..<marked.upperBound))
+        return pieces
+    }
+
+    /// The colour of an ``PreeditStyle/incorrect`` piece's underline (GTK's error underline).
+    private static let incorrectUnderlineColor = Color(red: 0.9, green: 0.1, blue: 0.1)
 
     open override func layoutSubviews() {
         super.layoutSubviews()
@@ -217,15 +268,25 @@ open class TextField: Control, TextInput {
             context.setFillColor(isFirstResponder ? palette.selection : palette.inactiveSelection)
             context.fill(selectionRects)
         }
+        let highlights = preeditHighlightRects
+        if !highlights.isEmpty {
+            context.setFillColor(isFirstResponder ? palette.selection : palette.inactiveSelection)
+            context.fill(highlights)
+        }
         if editor.count == 0, editor.markedRange == nil, !placeholder.isEmpty {
             context.draw(
                 font.truncate(placeholder, toWidth: visibleTextWidth), at: CGPoint(x: textOriginX, y: baseline),
                 font: font, color: isEnabled ? palette.secondaryText : palette.disabledText)
         }
         layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: isEnabled ? palette.text : palette.disabledText)
-        if !preeditUnderlineRects.isEmpty {
+        let underlines = preeditUnderlines
+        if underlines.contains(where: { !$0.isIncorrect }) {
             context.setFillColor(palette.text)
-            context.fill(preeditUnderlineRects)
+            context.fill(underlines.filter { !$0.isIncorrect }.map(\.rect))
+        }
+        if underlines.contains(where: \.isIncorrect) {
+            context.setFillColor(Self.incorrectUnderlineColor)
+            context.fill(underlines.filter(\.isIncorrect).map(\.rect))
         }
         if isFirstResponder, isCursorVisible, !editor.hasSelection, !editor.isCaretHidden {
             context.setFillColor(palette.text)
@@ -325,8 +386,9 @@ open class TextField: Control, TextInput {
     private struct Snapshot {
         /// The selection (not the editor: a copy would make the next edit copy the text).
         var selection: Range<Int>
-        /// The preedit's clusters (empty when none).
+        /// The preedit's clusters (empty when none) and their styles.
         var marked: Range<Int>
+        var markedStyles: [PreeditStyleRun]
         var scrollOffset: CGFloat
         var cursorRect: CGRect
         /// The clusters in view: position, cluster and x extent.
@@ -335,7 +397,7 @@ open class TextField: Control, TextInput {
 
     private var snapshot: Snapshot {
         Snapshot(
-            selection: selection, marked: editor.markedRange ?? 0..<0, scrollOffset: scrollOffset,
+            selection: selection, marked: editor.markedRange ?? 0..<0, markedStyles: editor.markedStyles, scrollOffset: scrollOffset,
             cursorRect: cursorRect, clusters: clustersInView)
     }
 
@@ -403,7 +465,8 @@ open class TextField: Control, TextInput {
         func same(_ o: Int, _ n: Int) -> Bool {
             old[o].character == new[n].character && old[o].extent == new[n].extent
                 && before.selection.contains(old[o].position) == selection.contains(new[n].position)
-                && before.marked.contains(old[o].position) == (editor.markedRange ?? 0..<0).contains(new[n].position)
+                && PreeditStyleRun.style(at: old[o].position, marked: before.marked, runs: before.markedStyles)
+                    == editor.preeditStyle(at: new[n].position)
         }
         var prefix = 0
         while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }

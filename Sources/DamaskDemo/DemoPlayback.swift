@@ -135,6 +135,14 @@ final class DemoPlayback {
         // shot, and every failure is listed (the tour at another --scale, whose damage and
         // draw checks assume scale 1, writes all eight).
         options.stopsAtFirstFailure = screenshotDirectory == nil
+        // Live, with an input method that takes commands (DAMASK_IME_COMMANDS names its FIFO),
+        // `ime` lines go through it and the compositor; headless they stay in-process.
+        if !(window.surface is MemorySurface),
+            let path = ProcessInfo.processInfo.environment["DAMASK_IME_COMMANDS"], !path.isEmpty
+        {
+            let channel = InputMethodCommandChannel(path: path)
+            options.inputMethodChannel = { try channel.send($0) }
+        }
         let player = ScriptPlayer(window: window, options: options)
         let report: PlaybackReport
         do {

@@ -42,6 +42,10 @@ public struct EditableText: Equatable, Sendable {
     static let recentSpliceLimit = 8
     /// The clusters an input method is composing (its preedit, drawn underlined), or nil.
     public internal(set) var markedRange: Range<Int>?
+    /// How pieces of the marked text are drawn (cluster ranges of ``text`` inside
+    /// ``markedRange``; a later run wins where runs overlap); empty when none were given.
+    /// See ``preeditStyle(at:)``.
+    public internal(set) var markedStyles: [PreeditStyleRun] = []
     /// Whether the input method hid the caret inside its preedit.
     public internal(set) var isCaretHidden = false
     /// The steps ``undo()`` reverts (last is newest) and ``redo()`` reapplies.

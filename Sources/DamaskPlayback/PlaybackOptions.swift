@@ -1,3 +1,4 @@
+import DamaskGraphics
 import Foundation
 
 /// How a `ScriptPlayer` plays.
@@ -32,6 +33,13 @@ public struct PlaybackOptions: Sendable {
     public var scrollPointsPerStep: CGFloat = 10
     /// Milliseconds the event clock advances per event sent (timestamps strictly increase).
     public var millisecondsPerEvent: UInt32 = 1
+
+    /// Where `ime` commands go instead of the first responder: nil (the default) applies them
+    /// in-process; set, each update is handed to it (for instance, written to a compositor's
+    /// input method, which sends it back through the text-input protocol), and the player
+    /// waits until the window has applied one more input method update
+    /// (``Window/appliedInputMethodUpdateCount``), at most ``timeout``.
+    public var inputMethodChannel: (@Sendable @MainActor (InputMethodUpdate) throws -> Void)?
 
     /// Creates options with the defaults.
     public init() {}

@@ -203,7 +203,11 @@ import Foundation
                 throw PlaybackError(
                     "ime: the window's first responder takes no text (focus a text field first)", at: location)
             }
-            input.applyInputMethodUpdate(update)
+            if let channel = options.inputMethodChannel {
+                try await send(update, through: channel, at: location)
+            } else {
+                input.applyInputMethodUpdate(update)
+            }
         case .custom(let invocation):
             guard let definition = options.registry.definition(named: invocation.name) else {
                 throw PlaybackError(
@@ -410,6 +414,27 @@ import Foundation
     /// have brought (so animations advance), one main-queue turn per frame. Like every wait
     /// it stops with an error after ``PlaybackOptions/timeout`` of wall-clock time (a skipped
     /// `wait 1000000ms` would otherwise fire 62,500 frames).
+    /// Hands `update` to a real input method and waits until the window applied it (it comes
+    /// back through the compositor's text-input protocol).
+    private func send(
+        _ update: InputMethodUpdate, through channel: @escaping @Sendable @MainActor (InputMethodUpdate) throws -> Void,
+        at location: SourceLocation
+    ) async throws(PlaybackError) {
+        let before = window.appliedInputMethodUpdateCount
+        do {
+            try channel(update)
+        } catch {
+            throw PlaybackError("ime: the input method took no command: \(error)", at: location)
+        }
+        let deadline = ContinuousClock.now + options.timeout
+        while window.appliedInputMethodUpdateCount == before {
+            guard ContinuousClock.now < deadline, !Task.isCancelled else {
+                throw PlaybackError("ime: the input method's update never reached the window (waited \(options.timeout))", at: location)
+            }
+            await MainQueuePause.pause(for: .milliseconds(5))
+        }
+    }
+
     private func skipTime(_ milliseconds: UInt32, at location: SourceLocation) async throws(PlaybackError) {
         let end = clock &+ milliseconds
         let deadline = ContinuousClock.now + options.timeout

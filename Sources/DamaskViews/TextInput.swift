@@ -37,6 +37,14 @@ import Foundation
     /// caret), as a text-input protocol's `done` event makes it current. The default
     /// ignores it (a responder that takes no composed text).
     func applyInputMethodUpdate(_ update: InputMethodUpdate)
+
+    /// The input method says which language it types (an RFC 3066 tag, such as "ko" or
+    /// "zh-CN"; zwp_text_input_v1's `language`). The default ignores it.
+    func inputMethodDidChangeLanguage(_ language: String)
+
+    /// The input method says which direction its text runs in (zwp_text_input_v1's
+    /// `text_direction`). The default ignores it.
+    func inputMethodDidChangeTextDirection(_ direction: TextInputDirection)
 }
 
 extension TextInput {
@@ -46,4 +54,6 @@ extension TextInput {
     public var textContentType: TextContentType { .normal }
     public var hasMarkedText: Bool { false }
     public func applyInputMethodUpdate(_ update: InputMethodUpdate) {}
+    public func inputMethodDidChangeLanguage(_ language: String) {}
+    public func inputMethodDidChangeTextDirection(_ direction: TextInputDirection) {}
 }

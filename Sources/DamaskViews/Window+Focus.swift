@@ -78,4 +78,10 @@ extension Window {
     public func textInputDidChange() {
         surface.textInputStateDidChange()
     }
+
+    /// A text-input protocol applied an input method's update to this window's first
+    /// responder: counts it (``appliedInputMethodUpdateCount``).
+    public func inputMethodDidApplyUpdate() {
+        appliedInputMethodUpdateCount += 1
+    }
 }

@@ -80,6 +80,10 @@ private let environmentFlashesDamage: Bool = {
     }
     /// The responder that receives key events.
     public var firstResponder: Responder? { input.firstResponder }
+    /// How many updates a compositor's input method has applied to this window's text
+    /// responders (see ``inputMethodDidApplyUpdate()``): what a script player waits on after
+    /// handing an `ime` command to a real input method.
+    public internal(set) var appliedInputMethodUpdateCount = 0
     /// Whether the window has keyboard focus.
     public var isKeyWindow: Bool { input.isKeyWindow }
     /// Whether a pointer button is held on a view (the implicit grab is on).

@@ -140,7 +140,24 @@ final class TextInputSession {
         target.applyInputMethodUpdate(update)
         isApplying = false
         appliedCount += 1
+        if let focusKey, let window = seat.connection.surface(forKey: focusKey)?.delegate as? Window {
+            window.inputMethodDidApplyUpdate()
+        }
         refresh(cause: .inputMethod)
+    }
+
+    /// Tells the focused responder the input method's language (v1 `language`), if the
+    /// text input is enabled on it.
+    func languageDidChange(to language: String) {
+        guard binding?.isEnabled == true, let target else { return }
+        target.inputMethodDidChangeLanguage(language)
+    }
+
+    /// Tells the focused responder the input method's text direction (v1 `text_direction`),
+    /// if the text input is enabled on it.
+    func textDirectionDidChange(to direction: TextInputDirection) {
+        guard binding?.isEnabled == true, let target else { return }
+        target.inputMethodDidChangeTextDirection(direction)
     }
 
     /// Counts an update the binding dropped (stale, disabled or not UTF-8).

@@ -8,7 +8,9 @@ import Foundation
 /// `ibus-wayland`, or the tests' own — composes).
 ///
 /// v1 has no `done`: each `preedit_string` and `commit_string` is applied when it arrives;
-/// `preedit_cursor` and `delete_surrounding_text` before it are its pending parts. The
+/// `preedit_cursor` and `preedit_styling` before a `preedit_string`, and
+/// `delete_surrounding_text` and `cursor_position` before a `commit_string`, are its pending
+/// parts. `language` and `text_direction` are told to the field as they come. The
 /// client activates on the surface that has the keyboard focus (Weston deactivates when
 /// that focus moves). The rules kept here:
 /// - every state change ends with `commit_state(serial)`, the serial counting up;
@@ -35,8 +37,13 @@ final class TextInputV1: TextInputBinding {
     private var resetSerial: UInt32 = 0
     /// `preedit_cursor` for the next `preedit_string` (bytes), nil when none came.
     private var pendingPreeditCursor: Int32?
+    /// `preedit_styling` for the next `preedit_string` (byte ranges of it), in order.
+    private var pendingStyles: [PreeditStyleRun] = []
     /// `delete_surrounding_text` for the next `commit_string`.
     private var pendingDelete: (before: Int, after: Int) = (0, 0)
+    /// `cursor_position` for the next `commit_string` (bytes from the commit's end), nil
+    /// when none came.
+    private var pendingCursorPosition: (index: Int, anchor: Int)?
     /// Whether an `activate` was sent whose `enter` has not come yet: a `leave` before it
     /// ends an earlier activation (deactivated and activated again within one turn), not
     /// this one.
@@ -57,7 +64,9 @@ final class TextInputV1: TextInputBinding {
         isEnabled = true
         awaitingEnter = true
         pendingPreeditCursor = nil
+        pendingStyles = []
         pendingDelete = (0, 0)
+        pendingCursorPosition = nil
         sendAll(state)
         commitState(afterReset: true)
     }
@@ -119,20 +128,52 @@ final class TextInputV1: TextInputBinding {
     // MARK: Events
 
     private func preeditString(serial eventSerial: UInt32, text: String?) {
-        let cursor = pendingPreeditCursor
+        let cursor = pendingPreeditCursor, styles = pendingStyles
         pendingPreeditCursor = nil
+        pendingStyles = []
         guard isEnabled, !isStale(eventSerial), let text else { return session.drop() }
         let end = text.utf8.count
         let range: Range<Int>? = cursor.map { $0 < 0 ? nil : min(Int($0), end)..<min(Int($0), end) } ?? end..<end
-        session.apply(InputMethodUpdate(preedit: text, preeditCursor: range))
+        session.apply(InputMethodUpdate(preedit: text, preeditCursor: range, preeditStyles: styles))
     }
 
     private func commitString(serial eventSerial: UInt32, text: String?) {
-        let delete = pendingDelete
+        let delete = pendingDelete, position = pendingCursorPosition
         pendingDelete = (0, 0)
+        pendingCursorPosition = nil
         pendingPreeditCursor = nil
+        pendingStyles = []
         guard isEnabled, !isStale(eventSerial), let text else { return session.drop() }
-        session.apply(InputMethodUpdate(commit: text, deleteBefore: delete.before, deleteAfter: delete.after))
+        session.apply(
+            InputMethodUpdate(
+                commit: text, deleteBefore: delete.before, deleteAfter: delete.after,
+                caretAfterCommit: position?.index, anchorAfterCommit: position?.anchor))
+    }
+
+    /// `preedit_styling(index, length, style)`: `length` bytes from byte `index` of the next
+    /// preedit. A style this version does not know is drawn as the default.
+    private func preeditStyling(index: UInt32, length: UInt32, style: UInt32) {
+        // Bounded: a hostile input method could send any number; a preedit has at most as
+        // many styled pieces as bytes, and the pieces are clamped to it when applied.
+        guard pendingStyles.count < 4096, length > 0 else { return }
+        let lower = Int(index), upper = Int(index) + Int(length)
+        pendingStyles.append(PreeditStyleRun(range: lower..<upper, style: PreeditStyle(rawValue: style) ?? .default))
+    }
+
+    private func language(serial eventSerial: UInt32, _ language: String?) {
+        guard isEnabled, !isStale(eventSerial), let language else { return }
+        session.languageDidChange(to: language)
+    }
+
+    private func textDirection(serial eventSerial: UInt32, _ direction: UInt32) {
+        guard isEnabled, !isStale(eventSerial) else { return }
+        let value: TextInputDirection
+        switch direction {
+        case ZWP_TEXT_INPUT_V1_TEXT_DIRECTION_LTR.rawValue: value = .leftToRight
+        case ZWP_TEXT_INPUT_V1_TEXT_DIRECTION_RTL.rawValue: value = .rightToLeft
+        default: value = .automatic
+        }
+        session.textDirectionDidChange(to: value)
     }
 
     /// `delete_surrounding_text(index, length)`: `index` bytes from the caret (negative:
@@ -203,7 +244,10 @@ final class TextInputV1: TextInputBinding {
                 let decoded = WireText.decode(text)
                 MainActor.assumeIsolated { input.preeditString(serial: serial, text: decoded) }
             },
-            preedit_styling: { _, _, _, _, _ in },
+            preedit_styling: { data, _, index, length, style in
+                let input = owner(data, as: TextInputV1.self)
+                MainActor.assumeIsolated { input.preeditStyling(index: index, length: length, style: style) }
+            },
             preedit_cursor: { data, _, index in
                 let input = owner(data, as: TextInputV1.self)
                 MainActor.assumeIsolated { input.pendingPreeditCursor = index }
@@ -213,7 +257,10 @@ final class TextInputV1: TextInputBinding {
                 let decoded = WireText.decode(text)
                 MainActor.assumeIsolated { input.commitString(serial: serial, text: decoded) }
             },
-            cursor_position: { _, _, _, _ in },
+            cursor_position: { data, _, index, anchor in
+                let input = owner(data, as: TextInputV1.self)
+                MainActor.assumeIsolated { input.pendingCursorPosition = (Int(index), Int(anchor)) }
+            },
             delete_surrounding_text: { data, _, index, length in
                 let input = owner(data, as: TextInputV1.self)
                 MainActor.assumeIsolated { input.deleteSurrounding(index: index, length: length) }
@@ -224,6 +271,13 @@ final class TextInputV1: TextInputBinding {
                     input.keysym(time: time, sym: sym, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, modifiers: modifiers)
                 }
             },
-            language: { _, _, _, _ in },
-            text_direction: { _, _, _, _ in }))
+            language: { data, _, serial, language in
+                let input = owner(data, as: TextInputV1.self)
+                let decoded = WireText.decode(language)
+                MainActor.assumeIsolated { input.language(serial: serial, decoded) }
+            },
+            text_direction: { data, _, serial, direction in
+                let input = owner(data, as: TextInputV1.self)
+                MainActor.assumeIsolated { input.textDirection(serial: serial, direction) }
+            }))
 }

@@ -69,6 +69,71 @@ extension ControlsTests {
             #expect(field.text.isEmpty)
         }
 
+        @Test("a styled preedit draws like GTK's: selection highlighted, active thick, underline thin, incorrect red, none bare; restyling one piece damages only it and the caret")
+        func styledPreedit() async throws {
+            let harness = ControlHarness(width: 340, height: 60)
+            harness.root.backgroundColor = .white
+            let field = TextField(frame: CGRect(x: 10, y: 10, width: 320, height: 40))
+            harness.root.addSubview(field)
+            await harness.settle()
+            harness.click(at: CGPoint(x: 50, y: 30))
+            func styled(_ third: PreeditStyle) -> InputMethodUpdate {
+                // "MMMM" pieces, bytes: 0 selection, 5 active, 10 `third`, 15 incorrect, 20 none.
+                InputMethodUpdate(
+                    preedit: "MMMM MMMM MMMM MMMM MMMM", preeditCursor: 0..<0,
+                    preeditStyles: [
+                        PreeditStyleRun(range: 0..<4, style: .selection), PreeditStyleRun(range: 5..<9, style: .active),
+                        PreeditStyleRun(range: 10..<14, style: third), PreeditStyleRun(range: 15..<19, style: .incorrect),
+                        PreeditStyleRun(range: 20..<24, style: .none),
+                    ])
+            }
+            field.applyInputMethodUpdate(styled(.underline))
+            await harness.step()
+            let palette = Palette.light
+            let screen = try harness.screen()
+            let highlights = field.preeditHighlightRects, underlines = field.preeditUnderlineRects
+            #expect(highlights.count == 1)
+            // Underlines: the four spaces (default, thin), active (thick), underline, incorrect.
+            #expect(underlines.map(\.height).sorted() == [1, 1, 1, 1, 1, 1, 2], "\(underlines)")
+            func pixel(_ x: CGFloat, _ y: CGFloat) -> Color { screen.color(x: Int(x) + 10, y: Int(y) + 10) }
+            let highlight = try #require(highlights.first)
+            // Above the glyphs, inside the highlight: the selection colour; a bare piece's row is the field's.
+            #expect(pixel(highlight.midX, highlight.minY + 1).isClose(to: palette.selection))
+            let thick = try #require(underlines.first { $0.height == 2 })
+            #expect(pixel(thick.midX, thick.minY).isClose(to: palette.text) && pixel(thick.midX, thick.minY + 1).isClose(to: palette.text))
+            let thin = underlines.filter { $0.height == 1 && $0.width > 20 }.sorted { $0.minX < $1.minX }
+            #expect(thin.count == 2, "\(thin)")  // underline, incorrect (the spaces' are narrower)
+            if thin.count == 2 {
+                #expect(pixel(thin[0].midX, thin[0].minY).isClose(to: palette.text))
+                #expect(!pixel(thin[0].midX, thin[0].minY + 1).isClose(to: palette.text), "one point thick")
+                let red = pixel(thin[1].midX, thin[1].minY)
+                #expect(red.red > 0.8 && red.green < 0.2 && red.blue < 0.2, "incorrect is red: \(red)")
+            }
+            // The none piece: nothing under it (the row of the underlines is the background there).
+            let noneStart = thin.last.map { $0.maxX + 12 } ?? 0
+            #expect((0..<10).allSatisfy { pixel(noneStart + CGFloat($0), thick.minY).isClose(to: .white) })
+            // Restyle the third piece only: the damage is that piece (with a cluster of slack) and the caret.
+            let third = thin.first ?? .zero
+            field.applyInputMethodUpdate(styled(.active))
+            await harness.step()
+            #expect(field.preeditUnderlineRects.filter { $0.height == 2 }.count == 2)
+            let allowed = Region(third.insetBy(dx: -30, dy: -40).offsetBy(dx: 10, dy: 10))
+                .union(field.cursorRect.insetBy(dx: -1, dy: -1).offsetBy(dx: 10, dy: 10))
+            #expect(harness.lastDamage.subtracting(allowed).isEmpty, "damage \(harness.lastDamage.rects), allowed \(allowed.rects)")
+            // The active piece before it was not repainted (the damage leaves it, but for slack at its end).
+            let untouched = CGRect(x: thick.minX + 12, y: 10, width: thick.width - 8, height: 40)  // window points
+            #expect(harness.lastDamage.intersection(untouched).isEmpty, "\(harness.lastDamage.rects)")
+        }
+
+        @Test("the input method's language and text direction are kept by the field")
+        func languageAndDirection() {
+            let field = TextField(frame: CGRect(x: 0, y: 0, width: 100, height: 40))
+            #expect(field.inputMethodLanguage == nil && field.inputMethodTextDirection == .automatic)
+            field.inputMethodDidChangeLanguage("ko")
+            field.inputMethodDidChangeTextDirection(.rightToLeft)
+            #expect(field.inputMethodLanguage == "ko" && field.inputMethodTextDirection == .rightToLeft)
+        }
+
         @Test("fields match the references, light and dark: placeholder, text with a selection, secure, disabled")
         func referenceImages() async throws {
             for appearance in Appearance.allCases {

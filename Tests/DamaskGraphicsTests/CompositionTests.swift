@@ -76,4 +76,52 @@ struct CompositionTests {
         #expect(InputMethodUpdate.decode([0x61, 0x0A, 0x00, 0x1B, 0x62]) == "ab")
         #expect(InputMethodUpdate.decode([0xED, 0x95]) == "\u{FFFD}")
     }
+
+    @Test("preedit styles become cluster runs of the marked text: bytes widened to clusters, a later run wins, unstyled clusters default")
+    func preeditStyles() {
+        var field = EditableText("x", caret: 1)
+        // 가나다: three 3-byte clusters. Byte 4 falls inside 나: the run is widened to it.
+        field.apply(
+            InputMethodUpdate(
+                preedit: "가나다", preeditCursor: 9..<9,
+                preeditStyles: [
+                    PreeditStyleRun(range: 0..<3, style: .selection), PreeditStyleRun(range: 4..<5, style: .active),
+                    PreeditStyleRun(range: 0..<1, style: .incorrect), PreeditStyleRun(range: 50..<60, style: .none),
+                ]))
+        #expect(field.markedRange == 1..<4)
+        #expect(field.markedStyles.map(\.range) == [1..<2, 2..<3, 1..<2], "the run past the preedit is dropped")
+        #expect(field.preeditStyle(at: 0) == nil)
+        #expect(field.preeditStyle(at: 1) == .incorrect, "the later run wins")
+        #expect(field.preeditStyle(at: 2) == .active)
+        #expect(field.preeditStyle(at: 3) == .default)
+        #expect(field.preeditStyle(at: 4) == nil)
+        field.apply(InputMethodUpdate(commit: "가"))
+        #expect(field.markedStyles.isEmpty && field.preeditStyle(at: 1) == nil)
+    }
+
+    @Test("a preedit cursor range (v3 cursor_begin < cursor_end) is highlighted, the caret at its start; a collapsed one is not")
+    func preeditCursorRange() {
+        var field = EditableText("", caret: 0)
+        field.apply(InputMethodUpdate(preedit: "nihao", preeditCursor: 2..<5))
+        #expect(field.caret == 2 && !field.isCaretHidden)
+        #expect((0..<5).map { field.preeditStyle(at: $0) } == [.default, .default, .selection, .selection, .selection])
+        field.apply(InputMethodUpdate(preedit: "nihao", preeditCursor: 2..<2))
+        #expect(field.markedStyles.isEmpty && (0..<5).allSatisfy { field.preeditStyle(at: $0) == .default })
+    }
+
+    @Test("cursor_position moves the caret and the anchor by bytes from the end of the commit, clamped and on cluster boundaries")
+    func caretAfterCommit() {
+        var field = EditableText("ab", caret: 1)
+        field.apply(InputMethodUpdate(commit: "한국", caretAfterCommit: -3))
+        #expect(field.text == "a한국b" && field.caret == 2 && !field.hasSelection)
+        var selecting = EditableText("ab", caret: 1)
+        selecting.apply(InputMethodUpdate(commit: "한국", caretAfterCommit: 0, anchorAfterCommit: -6))
+        #expect(selecting.selection == 1..<3 && selecting.caret == 3, "the commit selected")
+        var inside = EditableText("", caret: 0)
+        inside.apply(InputMethodUpdate(commit: "한국", caretAfterCommit: -4))  // inside 한: towards the caret
+        #expect(inside.caret == 1)
+        var clamped = EditableText("ab", caret: 1)
+        clamped.apply(InputMethodUpdate(commit: "c", caretAfterCommit: 1000, anchorAfterCommit: -1000))
+        #expect(clamped.caret == 3 && clamped.anchor == 0)
+    }
 }

@@ -45,4 +45,19 @@ struct InputMethodScriptTests {
             }
         }
     }
+
+    @Test("a live ime update becomes the input method's command lines: quoted, a deletion followed by its commit")
+    func commandLines() throws {
+        typealias Channel = InputMethodCommandChannel
+        #expect(Channel.lines(for: InputMethodUpdate(preedit: "하", preeditCursor: 3..<3)) == ["preedit \"하\" cursor 3"])
+        #expect(Channel.lines(for: InputMethodUpdate(preedit: "한", preeditCursor: nil)) == ["preedit \"한\" cursor -1"])
+        #expect(Channel.lines(for: InputMethodUpdate(commit: "a\"b\\c\u{7F}")) == ["commit \"a\\\"b\\\\c\\x7F\""])
+        #expect(Channel.lines(for: InputMethodUpdate(deleteBefore: 3, deleteAfter: 1)) == ["delete -3 4", "commit \"\""])
+        #expect(Channel.lines(for: InputMethodUpdate()) == ["preedit \"\" cursor -1"], "removing the preedit")
+        // Written to a FIFO nobody reads: a clear error naming it.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("damask-ime-\(UUID().uuidString)").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect(throws: InputMethodCommandChannel.WriteError.self) { try Channel(path: path).send(InputMethodUpdate(commit: "x")) }
+    }
 }

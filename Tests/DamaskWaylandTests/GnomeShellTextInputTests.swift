@@ -49,4 +49,43 @@ struct GnomeShellTextInputTests {
         }
         #expect(reported, "\(demo.requests(containing: ".set_surrounding_text(").suffix(3))")
     }
+
+    @Test("IBus pinyin (ibus-libpinyin) in GNOME Shell types 你好 into the demo's field from n i h a o and space; the field reports it as its surrounding text")
+    func ibusPinyin() throws {
+        let shell = try GnomeShellSession(inputSource: "libpinyin")
+        defer { shell.stop() }
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = (directory as NSString).appendingPathComponent("focus.damask")
+        try "scene text\nwait idle\nclick 300 180\nwait idle\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let demo = try WaylandDebugDemo(["--speed", "fast", "--stay", "--play", script], environment: shell.clientEnvironment)
+        defer { demo.stop() }
+        #expect(demo.waitForFocus(timeout: 30), "\(demo.process.transcript.suffix(1500))")
+        let enabled = demo.process.waitUntil(timeout: 30) { lines in
+            lines.contains { $0.contains(" -> zwp_text_input_v3@") && $0.contains(".enable()") }
+        }
+        #expect(enabled, "\(demo.process.transcript.suffix(1500))")
+        // As with Hangul, IBus takes the focus asynchronously: n is probed until it composes
+        // (a preedit appears; libpinyin shows its best candidate's characters), else erased.
+        var composing = false
+        for _ in 1...5 where !composing {
+            #expect(shell.type("n"))
+            composing = demo.process.waitUntil(timeout: 3) { lines in
+                lines.contains { $0.contains(".preedit_string(\"") && !$0.contains(".preedit_string(\"\"") && !$0.contains(".preedit_string(nil") }
+            }
+            if !composing { shell.tap([0xFF08]) }
+        }
+        try #require(composing, "IBus never composed: \(demo.process.lines.filter { $0.contains("text_input") }.suffix(20))")
+        #expect(shell.type("ihao"))
+        #expect(demo.process.waitUntil(timeout: 20) { lines in lines.contains { $0.contains(".preedit_string(\"你好\"") } },
+            "\(demo.process.lines.filter { $0.contains("text_input") }.suffix(20))")
+        #expect(shell.type(" "))
+        #expect(demo.process.waitUntil(timeout: 20) { lines in lines.contains { $0.contains(".commit_string(\"你好\")") } },
+            "\(demo.process.lines.filter { $0.contains("text_input") }.suffix(20))")
+        let reported = demo.process.waitUntil(timeout: 20) { lines in
+            lines.last { $0.contains(" -> zwp_text_input_v3@") && $0.contains(".set_surrounding_text(") }?
+                .hasSuffix(".set_surrounding_text(\"你好\", 6, 6)") == true
+        }
+        #expect(reported, "\(demo.requests(containing: ".set_surrounding_text(").suffix(3))")
+    }
 }

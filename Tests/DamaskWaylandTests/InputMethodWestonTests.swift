@@ -11,14 +11,25 @@ struct InputMethodWestonTests {
     /// Runs the demo on a Weston whose input method plays `imScript`; the demo plays
     /// `demoScript` and must pass. Returns the input method's log and the x of every
     /// cursor rectangle the demo sent (Weston's protocol log).
-    static func run(imScript: String, demoScript: String) throws -> (log: [String], cursorXs: [Int]) {
+    /// With `liveCommands`, the input method also reads commands from a FIFO named by
+    /// `DAMASK_IME_COMMANDS` in both its and the demo's environment: the demo's `ime` lines go
+    /// through it.
+    static func run(imScript: String, demoScript: String, liveCommands: Bool = false) throws -> (log: [String], cursorXs: [Int]) {
         let executable = try ScriptedInputMethod.executable()
         let inputMethod = try ScriptedInputMethod(script: imScript)
         defer { inputMethod.remove() }
-        let weston = try PrivateCompositor(.weston(seat: true, inputMethod: executable), environment: inputMethod.environment())
+        var environment = inputMethod.environment()
+        if liveCommands {
+            let fifo = inputMethod.directory + "/commands"
+            try #require(mkfifo(fifo, 0o600) == 0, "mkfifo \(fifo): \(String(cString: strerror(errno)))")
+            environment["DAMASK_IME_COMMANDS"] = fifo
+        }
+        let weston = try PrivateCompositor(.weston(seat: true, inputMethod: executable), environment: environment)
         defer { weston.stop() }
         #expect(inputMethod.waitForLine("ready"), "the input method never bound: \(inputMethod.log)")
-        let demo = try DemoRun.run(["--speed", "fast"], script: demoScript, environment: weston.clientEnvironment, timeout: 90)
+        var demoEnvironment = weston.clientEnvironment
+        demoEnvironment["DAMASK_IME_COMMANDS"] = environment["DAMASK_IME_COMMANDS"]
+        let demo = try DemoRun.run(["--speed", "fast"], script: demoScript, environment: demoEnvironment, timeout: 90)
         defer { demo.removeDirectory() }
         #expect(demo.status == 0, "\(demo.output)\ninput method: \(inputMethod.log)")
         let cursorXs = weston.logLines(containing: ".set_cursor_rectangle(").compactMap { line in
@@ -157,5 +168,91 @@ struct InputMethodWestonTests {
         let keyStep = try #require(log.firstIndex { $0.hasPrefix("step 15:") }, "\(log)")
         #expect(log[keyStep...].contains("reset"), "\(log)")
         #expect(log.contains("script done"), "\(log)")
+    }
+
+    /// The preedit the styled test's input method ends with: five-letter pieces drawn as
+    /// selection, active, incorrect and none, its cursor hidden (no caret blinks on it).
+    static let styledPreeditScript = """
+        style 0 5 selection
+        style 6 5 active
+        style 12 5 incorrect
+        style 18 5 none
+        preedit "MMMMM MMMMM MMMMM MMMMM" cursor -1
+        """
+
+    @Test("Styled preedit through Weston: cursor_position after a commit, language and direction, preedit_styling drawn (reference pixels), and composing damages only the preedit run and the caret")
+    func styledPreedit() throws {
+        let (log, _) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                language "ko"
+                direction ltr
+                cursor-position -1 -1
+                commit "Hello, world!"
+                wait surrounding "Hello, world!" cursor 11
+                preedit "ㅎ"
+                preedit "하" cursor 3
+                \(Self.styledPreeditScript)
+                """,
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "Hello, world!"
+                expect damage within 0 0 4000 4000
+                key Left
+                expect text "Hello, worlMMMMM MMMMM MMMMM MMMMMd!"
+                expect pixel 330 168 #b3d1ff ±12
+                expect pixel 400 188 #212630 ±12
+                expect pixel 400 189 #212630 ±12
+                expect pixel 480 188 #e61919 ±12
+                expect pixel 480 189 #ffffff ±12
+                expect pixel 550 188 #ffffff ±12
+                expect damage within 288 160 324 40
+
+                """)
+        // The demo's checks held: the pieces as drawn (the selection piece on the selection
+        // colour above its glyphs; the active piece's underline two pixels thick at y 188;
+        // the incorrect piece's one pixel, red; none under the last piece), and the damage
+        // since the caret moved (Left, then three preedits) lay right of "Hello, wor": the
+        // preedit, the "d!" it pushed right, and the caret.
+        // cursor_position -1 put the caret before the "!": the field told the input method so.
+        #expect(log.contains("surrounding \"Hello, world!\" 12 12"), "\(log)")
+        #expect(log.contains("script done"), "\(log)")
+    }
+
+    @Test("A live script's ime lines go through Weston's input method and the text-input protocol, not in-process")
+    func liveImeCommands() throws {
+        let (log, _) = try Self.run(
+            imScript: "wait activate\n",
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                ime preedit "ㅎ"
+                ime preedit "하" cursor 3
+                ime commit "한"
+                ime preedit "구" cursor hidden
+                ime commit "국"
+                ime delete before 3 after 0
+                expect text "한"
+                ime commit "글"
+                expect text "한글"
+
+                """,
+            liveCommands: true)
+        // Each ime line reached the input method as a command and was played by it: the
+        // updates came back to the field through Weston (the field told it the text after).
+        let commands = log.filter { $0.hasPrefix("command ") }
+        #expect(
+            commands == [
+                "command 1: preedit \"ㅎ\" cursor 3", "command 2: preedit \"하\" cursor 3", "command 3: commit \"한\"",
+                "command 4: preedit \"구\" cursor -1", "command 5: commit \"국\"", "command 6: delete -3 3",
+                "command 7: commit \"\"", "command 8: commit \"글\"",
+            ], "\(log)")
+        #expect(log.filter { $0.hasPrefix("step ") }.count == 9, "\(log)")  // wait activate and the 8 commands
+        #expect(log.contains("surrounding \"한국\" 6 6"), "\(log)")
+        #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
     }
 }
