@@ -91,9 +91,11 @@ struct ScriptPlayerTests {
         // Redraws on every frame, as a blinking caret or an animation keeps a window busy.
         let busy = RedrawingView(frame: CGRect(x: 0, y: 60, width: 10, height: 10))
         fixture.window.contentView.addSubview(busy)
-        let saved = MemoryPasteboard.clipboard.string
-        defer { MemoryPasteboard.clipboard.string = saved }
+        let saved = (MemoryPasteboard.clipboard.string, MemoryPasteboard.primarySelection.string)
+        defer { (MemoryPasteboard.clipboard.string, MemoryPasteboard.primarySelection.string) = saved }
+        // Both pasteboards are the process's: another test's selection may still be there.
         MemoryPasteboard.clipboard.string = "copied"
+        MemoryPasteboard.primarySelection.string = nil
         _ = try await fixture.play("type \"abc\"")
         let limit = PlaybackOptions().settleFrameLimit
 
