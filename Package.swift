@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "damask-test-client", targets: ["DamaskTestClient"]),
         .executable(name: "damask-inspect", targets: ["DamaskInspectTool"]),
         .executable(name: "damask-fuzz", targets: ["DamaskFuzz"]),
+        .executable(name: "damask-notes", targets: ["DamaskNotes"]),
     ],
     targets: [
         // MARK: System libraries (found through pkg-config).
@@ -132,6 +133,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // MARK: Examples (written against the public API only, as a program outside the package would).
+        // A notes app: a list, a text view, New and Delete, a count (docs/controls.md, "Examples").
+        .executableTarget(
+            name: "DamaskNotes",
+            dependencies: ["DamaskControls", "DamaskViews", "DamaskGraphics", "DamaskWayland", "DamaskPlayback"],
+            path: "Examples/Notes",
+            exclude: ["notes.damask"],
+            swiftSettings: strictSettings),
+
         // A scriptable client for the integration tests: a window with known content whose
         // changes are driven line by line on stdin (see its main.swift).
         .executableTarget(
@@ -191,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "DamaskWaylandTests",
             dependencies: [
-                "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo",
+                "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo", "DamaskNotes",
                 "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess",
             ],
             swiftSettings: strictSettings),

@@ -61,6 +61,8 @@ open class Label: View, AppearanceFollowing, AppearanceOverriding {
         didSet { if preferredMaxLayoutWidth != oldValue { invalidateIntrinsicContentSize() } }
     }
 
+    /// ``intrinsicContentSize`` as last measured; nil after a change that affects it.
+    private var cachedIntrinsicSize: CGSize?
     /// The lines on screen (last drawn) and the size they were laid out for.
     private var drawnLines: [String]?
     private var drawnSize: CGSize = .zero
@@ -94,8 +96,22 @@ open class Label: View, AppearanceFollowing, AppearanceOverriding {
     // MARK: Sizing
 
     /// The lines' widest width and their height, wrapped to ``preferredMaxLayoutWidth``.
+    ///
+    /// Measured once per change of what it depends on (text, font, ``numberOfLines``,
+    /// ``preferredMaxLayoutWidth``: each calls ``invalidateIntrinsicContentSize()``), not
+    /// once per question: a stack asks for it while computing its own size and again while
+    /// laying out.
     open override var intrinsicContentSize: CGSize {
-        size(forWidth: preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : .greatestFiniteMagnitude)
+        if let cachedIntrinsicSize { return cachedIntrinsicSize }
+        let size = size(forWidth: preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : .greatestFiniteMagnitude)
+        cachedIntrinsicSize = size
+        return size
+    }
+
+    /// Forgets the measured intrinsic size, then lays the superview out again.
+    open override func invalidateIntrinsicContentSize() {
+        cachedIntrinsicSize = nil
+        super.invalidateIntrinsicContentSize()
     }
 
     /// The size of the text wrapped to `size.width` (at most ``numberOfLines`` lines).

@@ -12,7 +12,7 @@ import Foundation
 /// again at the next layout pass, as does a control whose intrinsic size changes; after
 /// hiding or showing an arranged view, call ``View/setNeedsLayout()`` on the stack (unlike
 /// UIKit, which observes `isHidden`).
-/// The stack itself does not draw. Main-actor.
+/// The stack itself does not draw (see ``display(_:)``). Main-actor.
 open class StackView: View, AppearanceOverriding {
     /// A row or a column.
     public enum Axis: Sendable, Equatable {
@@ -73,6 +73,14 @@ open class StackView: View, AppearanceOverriding {
         for view in views { addArrangedSubview(view) }
     }
 
+    /// Draws nothing and allocates no backing store: a stack is a nonrendering view, as
+    /// UIKit's `UIStackView` is (its `draw(_:)` is not called; its ``View/backgroundColor``
+    /// still shows, being composited without a store). Without this, the first stack of
+    /// each window got a store of its whole size, cleared, drawn into by the default
+    /// `draw`, scanned and freed before the window learned that stacks do not draw (4 MB
+    /// for a 1280×800 column).
+    open override func display(_ layer: Layer) {}
+
     /// Appends `view` to the arranged views (and the subviews).
     public func addArrangedSubview(_ view: View) {
         insertArrangedSubview(view, at: arrangedSubviews.count)
@@ -132,7 +140,11 @@ open class StackView: View, AppearanceOverriding {
     open override func layoutSubviews() {
         let views = visibleViews
         guard !views.isEmpty else { return }
-        let sizes = views.map(preferredSize(of:))
+        // Equal lengths stretched across the breadth ask nothing of the views: a column of
+        // rows laid out so does not measure every row (and every row every control) again.
+        let sizes = distribution == .fillEqually && alignment == .fill
+            ? Array(repeating: (length: CGFloat(0), breadth: CGFloat(0)), count: views.count)
+            : views.map(preferredSize(of:))
         let available = axis == .horizontal ? bounds.width : bounds.height
         let breadth = axis == .horizontal ? bounds.height : bounds.width
         let count = CGFloat(views.count)
