@@ -143,7 +143,7 @@ let package = Package(
         // -DDAMASK_LIBFUZZER); in a plain build, a replay of their corpora (FuzzCorpusTests).
         .executableTarget(
             name: "DamaskFuzz",
-            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskInspect", "DamaskGraphics"],
+            dependencies: ["DamaskWayland", "DamaskXKB", "DamaskPlayback", "DamaskInspect", "DamaskGraphics"],
             path: "Tests/Fuzz",
             exclude: ["Corpus", "Standalone"],
             swiftSettings: strictSettings),
