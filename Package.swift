@@ -192,7 +192,7 @@ let package = Package(
             name: "DamaskWaylandTests",
             dependencies: [
                 "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo",
-                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess",
+                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess", "DamaskXKB",
             ],
             swiftSettings: strictSettings),
     ],
