@@ -153,7 +153,7 @@ let package = Package(
         // -DDAMASK_LIBFUZZER); in a plain build, a replay of their corpora (FuzzCorpusTests).
         .executableTarget(
             name: "DamaskFuzz",
-            dependencies: ["DamaskWayland", "DamaskPlayback", "DamaskInspect", "DamaskGraphics"],
+            dependencies: ["DamaskWayland", "DamaskXKB", "DamaskPlayback", "DamaskInspect", "DamaskGraphics"],
             path: "Tests/Fuzz",
             exclude: ["Corpus", "Standalone"],
             swiftSettings: strictSettings),
@@ -202,7 +202,7 @@ let package = Package(
             name: "DamaskWaylandTests",
             dependencies: [
                 "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo", "DamaskNotes",
-                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess",
+                "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess", "DamaskXKB",
             ],
             swiftSettings: strictSettings),
     ],

@@ -55,11 +55,26 @@ final class XKBKeyboard {
             .compactMap { $0 }.first { !$0.isEmpty } ?? "C"
     }
 
-    private init(xkb: XKBKeymap, composeLocale: String) throws {
+    private convenience init(xkb: XKBKeymap, composeLocale: String) throws {
+        let table = xkb_compose_table_new_from_locale(xkb.context, composeLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+        defer { if let table { xkb_compose_table_unref(table) } }
+        try self.init(keymap: xkb, composeTable: table)
+    }
+
+    /// A keyboard in a fresh state on `keymap` (default: `template`'s) with `template`'s
+    /// compose table, both shared rather than compiled again: for a caller that makes many
+    /// keyboards (the keymap fuzz target compiles the en_US.UTF-8 compose table once).
+    convenience init(keymap: XKBKeymap? = nil, composeTableOf template: XKBKeyboard) throws {
+        try self.init(keymap: keymap ?? template.xkb, composeTable: template.composeTable)
+    }
+
+    /// A keyboard on `xkb` with `table` (an `xkb_compose_table*`, nil for none), which stays
+    /// the caller's: the keyboard takes a reference of its own.
+    private init(keymap xkb: XKBKeymap, composeTable table: OpaquePointer?) throws {
         guard let state = xkb_state_new(xkb.keymap) else { throw KeymapError.invalidKeymap }
         self.xkb = xkb
         self.state = state
-        composeTable = xkb_compose_table_new_from_locale(xkb.context, composeLocale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+        composeTable = table.flatMap { xkb_compose_table_ref($0) }
         composeState = composeTable.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
     }
 
