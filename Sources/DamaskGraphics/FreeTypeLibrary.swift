@@ -46,6 +46,10 @@ final class FreeTypeLibrary: @unchecked Sendable {
     static let recentLineLimit = 4
     /// The last ``TextLine/serial`` handed out; only touched under `lock`.
     private var lastLineSerial = 0
+    /// How many times the line cache was emptied (it is emptied whole at
+    /// ``lineCacheLimit``); only touched under `lock`. Lets a test tell a line laid out
+    /// again because the cache was emptied (by any thread) from one that was never cached.
+    private(set) var lineCacheClearCountLocked = 0
     /// Rendered masks of whole lines; only used under `lock`.
     let lineMasks = LineMaskCache()
 
@@ -143,7 +147,10 @@ final class FreeTypeLibrary: @unchecked Sendable {
             line = make()
             lastLineSerial += 1
             line.serial = lastLineSerial
-            if lines.count >= Self.lineCacheLimit { lines.removeAll(keepingCapacity: true) }
+            if lines.count >= Self.lineCacheLimit {
+                lines.removeAll(keepingCapacity: true)
+                lineCacheClearCountLocked += 1
+            }
             lines[key] = line
         }
         if recentLines.count >= Self.recentLineLimit { recentLines.removeLast() }
