@@ -321,6 +321,35 @@ extension ViewsTests {
             #expect(Color.blue.matches(h.screenColor(20, 20)))
         }
 
+        @Test("A BasicAnimation's byValue follows Core Animation's rules: from+by, to−by, and by alone from the value shown", arguments: ["from+by", "to+by", "by"])
+        func basicAnimationByValue(_ combination: String) async throws {
+            let h = Harness()
+            let view = SolidView(frame: CGRect(x: 10, y: 10, width: 20, height: 20), color: .blue)
+            h.root.addSubview(view)
+            await h.settle()
+            let move = BasicAnimation(keyPath: "position")
+            move.byValue = CGPoint(x: 40, y: -8)
+            switch combination {
+            case "from+by": move.fromValue = CGPoint(x: 100, y: 50)  // 100,50 → 140,42
+            case "to+by": move.toValue = CGPoint(x: 100, y: 50)  // 60,58 → 100,50
+            default: break  // the shown 20,20 → 60,12
+            }
+            move.duration = 1
+            view.layer.add(move, forKey: "move")
+            let expectedStart: CGPoint = switch combination {
+            case "from+by": CGPoint(x: 100, y: 50)
+            case "to+by": CGPoint(x: 60, y: 58)
+            default: CGPoint(x: 20, y: 20)
+            }
+            #expect(view.layer.presentation().position == expectedStart)
+            let driver = FrameDriver(harness: h)
+            await driver.run(frames: 21)  // 0.5 s: halfway along the path
+            let halfway = view.layer.presentation().position
+            #expect(abs(halfway.x - (expectedStart.x + 20)) < 0.01 && abs(halfway.y - (expectedStart.y - 4)) < 0.01, "\(halfway)")
+            _ = await driver.runUntilIdle()
+            #expect(view.layer.presentation().position == CGPoint(x: 20, y: 20), "the model value shows once it ends")
+        }
+
         @Test("A KeyframeAnimation passes through its values at its key times")
         func keyframeAnimation() async throws {
             let h = Harness()
