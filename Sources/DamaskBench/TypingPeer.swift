@@ -40,10 +40,19 @@ struct TypingPeer {
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else { throw BenchError.helper("cannot make a temporary directory") }
         let directory = String(cString: made)
-        // The demo focuses its field (a click on it) and, for the long line, types it.
+        // The demo focuses its field (a click on it) and, for the long line, types it, 25
+        // characters a frame: each key sends the compositor up to 4,000 bytes of
+        // surrounding text, and at script speed without pauses the requests outran Weston
+        // until the socket was full (libwayland then ends the connection).
         let shortScript = directory + "/short.damask", longScript = directory + "/long.damask"
         try "scene text\nwait idle\nclick 300 180\nwait idle\n".write(toFile: shortScript, atomically: true, encoding: .utf8)
-        try "scene text\nwait idle\nclick 300 180\ntype \"\(longText)\"\nwait idle\n".write(
+        var chunks: [String] = []
+        var rest = Substring(longText)
+        while !rest.isEmpty {
+            chunks.append("type \"\(rest.prefix(25))\"\nwait frames 1\n")
+            rest = rest.dropFirst(25)
+        }
+        try ("scene text\nwait idle\nclick 300 180\n" + chunks.joined() + "wait idle\n").write(
             toFile: longScript, atomically: true, encoding: .utf8)
         let gtk = directory + "/gtk4-entry.py", qt = directory + "/qt6-lineedit.py"
         try """

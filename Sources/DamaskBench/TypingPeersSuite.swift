@@ -102,8 +102,7 @@ import Foundation
             }
             usleep(2_000)
         }
-        let probe = ProcessProbe(pid: pid)
-        let cpuBefore = probe.read().cpuNanoseconds
+        var cpu = ThreadTimes(pid: pid)
         var latencies: [Double] = []
         var missed = 0
         var generator = SystemRandomNumberGenerator()
@@ -125,17 +124,18 @@ import Foundation
                 if latency == nil { usleep(200) }
             }
             keyboard.send(code, down: false)
+            cpu.poll()
             if let latency { latencies.append(latency) } else { missed += 1 }
             // A pause of 30–47 ms: the next key comes at a random phase of the repaint cycle.
             usleep(UInt32.random(in: 30_000...47_000, using: &generator))
         }
         _ = keyboard.newEvents()
-        let cpuAfter = probe.read().cpuNanoseconds
+        cpu.poll()
         guard process.isRunning else { throw BenchError.helper("\(peer.name) exited while typed into") }
         guard missed <= Self.keys / 20 else {
             throw BenchError.helper("\(peer.name) committed nothing after \(missed) of \(Self.keys) keys")
         }
-        return Sample(latencies: latencies, cpuPerKey: Double(cpuAfter - cpuBefore) / 1e6 / Double(Self.keys))
+        return Sample(latencies: latencies, cpuPerKey: Double(cpu.used) / 1e6 / Double(Self.keys))
     }
 
     /// Adds a figure per client and case (Damask's with foot as baseline) and checks the
