@@ -43,6 +43,9 @@ import Foundation
             throw BenchError.helper(
                 "the released damask-demo is not built (scripts/build-demo-release builds it in .build/static), or pass --demo PATH")
         }
+        guard FileManager.default.isExecutableFile(atPath: demoPath) else {
+            throw BenchError.helper("--demo \(demoPath) is not an executable")
+        }
         let peers = try TypingPeer.all(demo: demoPath, longText: Self.longText)
         defer { peers.forEach { $0.removeFiles() } }
         let keyboard = try SeatKeyboard()
