@@ -124,7 +124,7 @@ import Foundation
                     case .commit: break
                     }
                 }
-                if latency == nil { usleep(200) }
+                if latency == nil { usleep(1_000) }  // the times come from Weston's trace, not from this poll
             }
             keyboard.send(code, down: false)
             cpu.poll()
