@@ -297,6 +297,8 @@ public final class WaylandSurface: Surface {
     /// "One wake-up per event").
     private func commit() {
         guard let surface else { return }
+        // Text-input state coalesced since the last frame goes out before the frame showing it.
+        for seat in connection.inputSeats.values { seat.textInput.surfaceWillCommit(self) }
         wl_surface_commit(surface)
         commitCount += 1
         needsCommit = false

@@ -27,8 +27,11 @@ struct TextInputTrafficTests {
                 key End
                 key End
                 key End
+                wait frames 2
                 key Home
-                \(String(repeating: "key Delete\n", count: deletes))expect text "\(typed.dropFirst(deletes))"
+                wait frames 2
+                \(String(repeating: "key Delete\n", count: deletes))wait frames 2
+                expect text "\(typed.dropFirst(deletes))"
 
                 """,
             environment: weston.clientEnvironment, timeout: 90)
@@ -42,21 +45,32 @@ struct TextInputTrafficTests {
         lines.count { $0.contains(call) }
     }
 
-    /// Checks the requests of ``typeIntoDemo(on:)``: the activation's batch, then per typed
-    /// key one reset, surrounding text, cursor rectangle and commit_state; nothing for End
-    /// at the end; for Home a surrounding text and a cursor rectangle; for each Delete no
-    /// cursor rectangle (the caret stayed).
+    /// Checks the requests of ``typeIntoDemo(on:)``: the activation's batch, then the
+    /// changes coalesced into at most one batch per frame (sent just before the window's
+    /// commit, or 20 ms after a change when no commit came first, TextInputSession), each
+    /// with one reset, surrounding text and commit_state. How many batches the typed keys
+    /// make depends on how many frames they span, so that count is bounded, not exact; End
+    /// at the end changes nothing and adds nothing; Home's batch sends a cursor rectangle;
+    /// the Deletes' (the last) does not, as the caret stayed.
     static func checkRequests(_ lines: [String]) {
         let log = lines.joined(separator: "\n")
         let keys = typed.count
+        let batches = count(".commit_state(", in: lines)
         #expect(count(".activate(", in: lines) == 1, "\(log)")
         #expect(count(".set_content_type(", in: lines) == 1, "\(log)")
-        // Activation + each typed key + Home + each Delete.
-        #expect(count(".commit_state(", in: lines) == 1 + keys + 1 + deletes, "\(log)")
-        #expect(count(".set_surrounding_text(", in: lines) == 1 + keys + 1 + deletes, "\(log)")
-        #expect(count(".reset(", in: lines) == keys + 1 + deletes, "\(log)")
-        // The activation's, one per typed key and Home's: none for the Deletes.
-        #expect(count(".set_cursor_rectangle(", in: lines) == 1 + keys + 1, "\(log)")
+        // The activation's, the typing's (1...keys), Home's and the Deletes' (1...deletes).
+        #expect(batches >= 4 && batches <= 1 + keys + 1 + deletes, "\(log)")
+        // Every batch after the activation changed the text (typed, not the input method's).
+        #expect(count(".set_surrounding_text(", in: lines) == batches, "\(log)")
+        #expect(count(".reset(", in: lines) == batches - 1, "\(log)")
+        // The activation's, one per typing batch (the caret moved) and Home's; the Deletes'
+        // batches send none.
+        let rectangles = count(".set_cursor_rectangle(", in: lines)
+        #expect(rectangles >= 3 && rectangles <= batches - 1, "\(log)")
+        let requests = lines.filter { $0.contains(" rq ") }
+        let lastRectangle = requests.lastIndex { $0.contains(".set_cursor_rectangle(") } ?? -1
+        let lastResets = requests.indices.filter { requests[$0].contains(".reset(") }.suffix(1)
+        #expect(lastResets.allSatisfy { $0 > lastRectangle }, "the Deletes' batch sent a cursor rectangle: \(log)")
     }
 
     @Test("With no input method bound: Weston still answers the activation with enter; each key sends only what it changed")
@@ -81,5 +95,36 @@ struct TextInputTrafficTests {
         let lines = try Self.typeIntoDemo(on: weston)
         #expect(inputMethod.waitForLine("surrounding \"\(remaining)\" 0 0"), "\(inputMethod.log)")
         Self.checkRequests(lines)
+    }
+
+    @Test("Typing 3,000 characters from a script with no pauses keeps the connection: the surrounding text goes out at most once per frame")
+    func fastScriptTyping() throws {
+        let weston = try PrivateCompositor(.weston(seat: true))
+        defer { weston.stop() }
+        let words = ["lorem ", "ipsum ", "dolor ", "sit ", "amet "]
+        var text = ""
+        while text.count < 3_000 { text += words[text.count % words.count] }
+        text = String(text.prefix(3_000))
+        let demo = try DemoRun.run(
+            ["--speed", "fast"],
+            script: """
+                scene text
+                wait idle
+                click 300 180
+                type "\(text)"
+                wait frames 2
+                expect text "\(text)"
+
+                """,
+            environment: weston.clientEnvironment, timeout: 240)
+        defer { demo.removeDirectory() }
+        #expect(demo.status == 0, "\(demo.output)")
+        let lines = weston.logLines(containing: "zwp_text_input_v1@")
+        // Sent per key, this was 3,000 batches (each up to 4,000 bytes of surrounding text);
+        // coalesced, a batch goes out before a frame's commit or 20 ms after a change, and
+        // the script types many keys per frame.
+        let batches = Self.count(".commit_state(", in: lines)
+        #expect(batches >= 2, "the text field never sent its state")
+        #expect(batches <= text.count / 5, "\(batches) text-input batches for \(text.count) keys")
     }
 }
