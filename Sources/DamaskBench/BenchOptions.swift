@@ -2,7 +2,8 @@
 struct BenchOptions {
     /// The measurement suites, in the order `all` runs them.
     static let suiteNames = [
-        "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "inspect",
+        "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "typing-peers",
+        "inspect",
     ]
 
     /// The suites to run.
@@ -79,6 +80,12 @@ struct BenchOptions {
           startup    damask-demo against foot under one private headless Weston with a
                      seat, --repeats starts each, interleaved: exec to the first commit
                      with a buffer (Weston's protocol log), CPU until then, peak RSS
+          typing-peers  160 keys typed through the test seat of one private headless
+                     Weston into damask-demo's text field, foot (cat), a GTK 4 Gtk.Entry
+                     and a Qt 6 QLineEdit, in a short line and at the end of a
+                     10,000-character line, clients interleaved, max(2, --repeats / 5)
+                     runs: key→commit (stamped inside Weston) and the client's CPU per
+                     key, against foot
           inspect    damask-inspect's CPU per 1920x1080 commit (copy, compare, release
                      check) vs memcpy of the frame, and a full change vs its memory floor
           all        every suite above
@@ -93,8 +100,9 @@ struct BenchOptions {
                                (case-insensitive), e.g. --case "star fill" for perf record
           --quick              a smoke run: 3 repeats, 1 warm-up, 4 frames, 1 s idle
           --offscreen          skip the parts that need a private Weston
-          --demo PATH          the damask-demo executable the startup suite starts (default: the
-                               one scripts/build-demo-release builds, .build/static/release),
+          --demo PATH          the damask-demo executable the startup and typing-peers suites
+                               start (default: the one scripts/build-demo-release builds,
+                               .build/static/release),
                                e.g. .build/release/damask-demo for the shared Swift runtime
           --profile SCENARIO   run one damage scenario alone at 3840x2160 (no baselines), for
                                valgrind --tool=callgrind --toggle-collect='*profiledFrames*'

@@ -32,6 +32,7 @@ import Foundation
                 case "idle": try IdleSuite(report: report, options: options).run()
                 case "memory": try MemorySuite(report: report, options: options).run()
                 case "startup": try StartupSuite(report: report, options: options).run()
+                case "typing-peers": try TypingPeersSuite(report: report, options: options).run()
                 case "inspect": try InspectSuite(report: report, sampler: sampler).run()
                 default: break
                 }

@@ -12,4 +12,21 @@ extension WaylandSurface: PresentedContentProvider, FrameRequestReporting {
 
     /// Whether a frame callback or an idle frame is on its way.
     public var hasPendingFrameRequest: Bool { isFramePending || isIdleFramePending }
+
+    /// Runs `body` once, after the next frame tick (a callback or an idle frame) or at
+    /// `deadline`: the player sleeps in the main loop meanwhile.
+    public func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void) {
+        var done = false
+        let timer = MainLoop.shared.schedule(after: ContinuousClock.now.duration(to: deadline)) {
+            guard !done else { return }
+            done = true
+            body()
+        }
+        afterNextFrame {
+            guard !done else { return }
+            done = true
+            timer.cancel()
+            body()
+        }
+    }
 }

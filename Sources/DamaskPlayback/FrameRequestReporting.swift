@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A surface that tells whether a frame callback is outstanding, so `wait idle` can tell a
 /// window that is waiting for its next frame from one that has nothing to do.
 ///
@@ -6,4 +8,17 @@
 @MainActor public protocol FrameRequestReporting: AnyObject {
     /// Whether a requested frame callback has not fired yet.
     var hasPendingFrameRequest: Bool { get }
+
+    /// Runs `body` once, when the pending frame fires or at `deadline`, whichever comes
+    /// first, so that `wait idle` sleeps until something happens instead of polling. (A
+    /// blinking caret keeps an idle frame pending for up to half a second at a time; polling
+    /// it every millisecond cost about 15 % of a core.)
+    func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void)
+}
+
+extension FrameRequestReporting {
+    /// By default, one millisecond later (a surface whose frames the player cannot observe).
+    public func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void) {
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(1)) { body() }
+    }
 }

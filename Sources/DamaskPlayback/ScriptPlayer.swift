@@ -362,14 +362,16 @@ import Foundation
         if passes != window.passCount || frames != window.frameCount || firedFrame {
             return .busy
         }
-        if (window.surface as? any FrameRequestReporting)?.hasPendingFrameRequest ?? false {
+        if let reporting = window.surface as? any FrameRequestReporting, reporting.hasPendingFrameRequest {
             // The player fires it next step, or a simulated clock in a later turn; a
             // compositor or a real-time clock fires it later: do not spin while it comes.
             if drivenSurface != nil { return .busy }
             if let memory = window.surface as? MemorySurface, case .simulated = memory.frameClock {
                 return .busy
             }
-            await MainQueuePause.pause(for: .milliseconds(1))
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                reporting.whenFrameFires(orAt: deadline) { continuation.resume() }
+            }
             return .busy
         }
         // Work queued during the turn just run (after this step's own turn) runs now.

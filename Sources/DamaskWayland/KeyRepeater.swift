@@ -1,13 +1,15 @@
-import Dispatch
-
-/// Repeats a held key at the compositor's rate, from a timer on the main queue.
+/// Repeats a held key at the compositor's rate, from ``MainLoop`` timers.
 ///
 /// The state machine: a press of a repeating key arms the timer for ``delay``; when it
 /// fires, ``onRepeat`` runs, then again every `1 / rate` seconds until the key is released,
 /// another key is pressed (which takes over), the keyboard loses focus or the keymap
 /// changes (``stop()``). A rate of 0 turns repeating off (`wl_keyboard.repeat_info`).
 ///
-/// Owns its `DispatchSourceTimer`, cancelled on stop and in `deinit`. Main-actor.
+/// Owns its one-shot ``MainLoop/Timer`` (re-armed after each repeat), cancelled on stop and
+/// in `deinit`. Not a main-queue `DispatchSourceTimer`: arming and cancelling one wakes
+/// libdispatch's manager thread, and every typed key arms one at its press and cancels it at
+/// its release (two extra thread wake-ups per key; `damask-bench typing-peers`).
+/// Main-actor.
 @MainActor
 final class KeyRepeater {
     /// Repeats per second; 0 disables repeat.
@@ -21,7 +23,7 @@ final class KeyRepeater {
     /// How many repeats the current key produced so far.
     private(set) var repeatCount = 0
 
-    private var timer: (any DispatchSourceTimer)?
+    private var timer: MainLoop.Timer?
 
     /// The fastest repeat accepted, per second; faster requests are clamped to it, so that a
     /// compositor asking for `INT32_MAX` cannot turn a held key into a busy loop.
@@ -79,21 +81,18 @@ final class KeyRepeater {
         timer?.cancel()
         activeKey = keycode
         repeatCount = 0
-        let interval = DispatchTimeInterval.microseconds(Int(1_000_000 / Int64(rate)))
-        let source = DispatchSource.makeTimerSource(queue: .main)
-        source.schedule(
-            deadline: .now() + .milliseconds(Int(delay)), repeating: interval,
-            leeway: .milliseconds(1))
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.fire(keycode) }
-        }
-        source.resume()
-        timer = source
+        arm(keycode, after: .milliseconds(Int(delay)))
+    }
+
+    private func arm(_ keycode: UInt32, after delay: Duration) {
+        timer = MainLoop.shared.schedule(after: delay) { [weak self] in self?.fire(keycode) }
     }
 
     private func fire(_ keycode: UInt32) {
-        guard activeKey == keycode else { return }
+        guard activeKey == keycode, rate > 0 else { return }
         repeatCount += 1
+        // Armed before the callback, so that a stop() inside it cancels the next repeat.
+        arm(keycode, after: .microseconds(1_000_000 / Int64(rate)))
         onRepeat(keycode)
     }
 }

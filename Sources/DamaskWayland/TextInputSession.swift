@@ -11,7 +11,12 @@ import Foundation
 ///   surface whose window's first responder is a ``TextInput`` that accepts an input
 ///   method; disabled when that ends (blur, another responder, `leave`);
 /// - what the field shows (surrounding text, caret rectangle, content type) is sent when it
-///   changes: ``Window/textInputDidChange()`` reaches here through the surface, no polling;
+///   changes: ``Window/textInputDidChange()`` reaches here through the surface, no polling.
+///   Changes are coalesced: they are sent at most once per frame, just before the focused
+///   surface's next commit (``surfaceWillCommit(_:)``), or one frame interval later when no
+///   commit comes (``coalescingDelay``). Typing from a script with no pauses used to send
+///   the whole surrounding text (up to 4,000 bytes) per key and filled the socket; enable
+///   and disable (a focus or responder change) are still sent at once;
 /// - an update the input method makes current (v3 `done`, v1 each event) is applied to the
 ///   field as one ``InputMethodUpdate``; updates that arrive while disabled are dropped;
 /// - on `leave` and on disable the field's preedit is removed.
@@ -35,6 +40,14 @@ final class TextInputSession {
     /// debug log).
     private(set) var appliedCount = 0
     private(set) var droppedCount = 0
+    /// The cause of the changes not sent yet (`other` when any of them was not the input
+    /// method's), nil when nothing waits.
+    private var pendingCause: TextChangeCause?
+    /// Sends the pending changes when no commit of the focused surface came first.
+    private var pendingTimer: MainLoop.Timer?
+    /// How long a change waits for the focused surface's commit before it is sent anyway
+    /// (a change that redraws nothing, or a window waiting for a frame callback that is late).
+    static let coalescingDelay: Duration = .milliseconds(20)
 
     init(seat: WaylandSeat) {
         self.seat = seat
@@ -48,6 +61,7 @@ final class TextInputSession {
 
     /// Ends the protocol object. Idempotent.
     func destroy() {
+        cancelPending()
         binding?.destroy()
         binding = nil
         target = nil
@@ -66,6 +80,7 @@ final class TextInputSession {
     /// goes with it. After a v3 `leave` the compositor ignores requests, so nothing is sent.
     func focusDidLeave(sendsDisable: Bool) {
         focusKey = nil
+        cancelPending()
         endComposition()
         if sendsDisable, binding?.isEnabled == true { binding?.disable() }
         sent = nil
@@ -84,6 +99,7 @@ final class TextInputSession {
     /// The compositor ended the activation itself (v1 `leave`): the preedit goes; a later
     /// keyboard enter or responder change activates again.
     func bindingWasDeactivated() {
+        cancelPending()
         endComposition()
         sent = nil
     }
@@ -96,9 +112,57 @@ final class TextInputSession {
         refresh(cause: .other)
     }
 
+    /// The focused surface is about to commit: the changes waiting are sent first, so that
+    /// the input method's view of the field and the frame showing it go out together.
+    func surfaceWillCommit(_ surface: WaylandSurface) {
+        guard pendingCause != nil, let key = surface.surfaceProxy.map({ Int(bitPattern: $0) }), key == focusKey else { return }
+        sendPending()
+    }
+
+    /// Enables or disables at once when the focused responder changed; otherwise marks the
+    /// field's state as changed, to be sent before the focused surface's next commit.
+    private func refresh(cause: TextChangeCause) {
+        guard let binding, !isApplying else { return }
+        let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
+        let responder = (surface?.delegate as? Window)?.firstResponder as? any TextInput
+        if binding.isEnabled, let responder, responder === target, responder.acceptsInputMethod, surface?.surfaceProxy != nil {
+            pendingCause = pendingCause == .other ? .other : cause
+            if pendingTimer == nil {
+                pendingTimer = MainLoop.shared.schedule(after: Self.coalescingDelay) { [weak self] in
+                    self?.pendingTimer = nil
+                    self?.sendPending()
+                }
+            }
+            return
+        }
+        // The field the input method knew is going (blur, another responder): what it
+        // changed since the last batch goes first, so that the input method's last view of
+        // it is its final text.
+        if let pending = pendingCause, binding.isEnabled, let target, let sent {
+            let state = TextInputState(of: target)
+            if state != sent { binding.send(state, previous: sent, cause: pending) }
+        }
+        cancelPending()
+        sync(cause: cause)
+    }
+
+    /// Sends the changes waiting, if any.
+    private func sendPending() {
+        guard let cause = pendingCause else { return }
+        cancelPending()
+        sync(cause: cause)
+    }
+
+    /// Forgets the changes waiting (they are sent with the next enable, or not at all).
+    private func cancelPending() {
+        pendingCause = nil
+        pendingTimer?.cancel()
+        pendingTimer = nil
+    }
+
     /// Enables, disables or sends what changed, so that the protocol matches the focused
     /// responder.
-    private func refresh(cause: TextChangeCause) {
+    private func sync(cause: TextChangeCause) {
         guard let binding, !isApplying else { return }
         let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
         let responder = (surface?.delegate as? Window)?.firstResponder as? any TextInput

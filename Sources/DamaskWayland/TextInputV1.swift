@@ -19,7 +19,11 @@ import Foundation
 ///   dropped (the input method composed against text that has changed since);
 /// - after `deactivate` or `leave` events are dropped; a string that is not UTF-8 is
 ///   rejected whole;
-/// - `keysym` (a key the input method did not use, sent back) reaches the field as a key.
+/// - `keysym` (a key the input method did not use, sent back) reaches the field as a key;
+/// - a change sends only its changed parts (the cursor rectangle only when it moved). It is
+///   sent whether or not an input method is bound: Weston 10 answers `activate` with
+///   `enter` either way and no event tells a client that none is (its requests then go
+///   nowhere), so the client cannot hold them back (TextInputTrafficTests pins both).
 ///
 /// Owns its `zwp_text_input_v1` proxy (destroyed in ``destroy()``); listener data is
 /// ``listenerData(for:)`` (unretained): the owning ``TextInputSession`` destroys this before
@@ -81,7 +85,8 @@ final class TextInputV1: TextInputBinding {
         if state.contentType != previous.contentType {
             zwp_text_input_v1_set_content_type(proxy, state.contentType.wireHints, state.contentType.v1Purpose)
         }
-        if let r = state.cursorRectangle {
+        let rect = state.cursorRectangle, old = previous.cursorRectangle
+        if let r = rect, old.map({ [$0.x, $0.y, $0.width, $0.height] }) != [r.x, r.y, r.width, r.height] {
             zwp_text_input_v1_set_cursor_rectangle(proxy, r.x, r.y, r.width, r.height)
         }
         commitState(afterReset: textChanged && cause == .other)

@@ -107,6 +107,8 @@ public final class WaylandSurface: Surface {
     private var scalePolicy = ScalePolicy()
     private var appliedBufferScale: Int32 = 1
     private var appliedViewportSize: CGSize?
+    /// Run once after the next frame tick (``afterNextFrame(_:)``).
+    private var frameObservers: [@MainActor () -> Void] = []
     private var needsCommit = false
     private var commitScheduled = false
     /// The opaque region to send with the next commit (surface points), and the one sent.
@@ -131,7 +133,12 @@ public final class WaylandSurface: Surface {
         let data = listenerData(for: self)
         wl_surface_add_listener(surface, Self.surfaceListener.pointer, data)
         role.surface = self  // before the first roundtrip: configures reach the surface
-        frameClock.onFrame = { [unowned self] time in self.delegate?.surfaceFrameDidFire(self, timestamp: time) }
+        frameClock.onFrame = { [unowned self] time in
+            self.delegate?.surfaceFrameDidFire(self, timestamp: time)
+            let observers = self.frameObservers
+            self.frameObservers.removeAll()
+            for observer in observers { observer() }
+        }
         connection.register(self, proxy: surface)
         if let viewporter = connection.viewporter, let manager = connection.fractionalScaleManager {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
@@ -262,6 +269,12 @@ public final class WaylandSurface: Surface {
     /// Whether a frame callback is outstanding.
     public var isFramePending: Bool { frameClock.isFramePending }
 
+    /// Runs `body` once, right after the next frame tick (a frame callback or an idle
+    /// frame) has been handed to the window.
+    public func afterNextFrame(_ body: @escaping @MainActor () -> Void) {
+        frameObservers.append(body)
+    }
+
     /// Whether an idle frame (``requestIdleFrame(notBefore:)``) is on its way.
     public var isIdleFramePending: Bool { frameClock.isIdleFramePending }
 
@@ -297,6 +310,8 @@ public final class WaylandSurface: Surface {
     /// "One wake-up per event").
     private func commit() {
         guard let surface else { return }
+        // Text-input state coalesced since the last frame goes out before the frame showing it.
+        for seat in connection.inputSeats.values { seat.textInput.surfaceWillCommit(self) }
         wl_surface_commit(surface)
         commitCount += 1
         needsCommit = false

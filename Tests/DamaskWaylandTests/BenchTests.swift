@@ -30,7 +30,8 @@ struct BenchTests {
         let result = try TestProcess.run(Self.executable, ["--help"], timeout: 10)
         #expect(result.status == 0)
         for word in [
-            "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "all", "--demo", "--json",
+            "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "typing-peers", "all", "--demo",
+            "--json",
             "--repeats",
             "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--help",
         ] {
@@ -183,5 +184,13 @@ extension BenchTests {
         let result = try TestProcess.run(Self.executable, ["startup", "--quick", "--demo", missing], timeout: 30)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("== startup == skipped: --demo \(missing) is not an executable"), "\(result.output)")
+    }
+
+    @Test("typing-peers with a --demo that is not an executable skips the suite and names the path")
+    func typingPeersNamesAMissingDemo() throws {
+        let missing = "/nonexistent/damask-demo-\(getpid())"
+        let result = try TestProcess.run(Self.executable, ["typing-peers", "--quick", "--demo", missing], timeout: 30)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("== typing-peers == skipped: --demo \(missing) is not an executable"), "\(result.output)")
     }
 }

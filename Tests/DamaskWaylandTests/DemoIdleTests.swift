@@ -104,4 +104,45 @@ struct DemoIdleTests {
         #expect(after.wakeUps - before.wakeUps == 0, "\(after.wakeUps - before.wakeUps) wake-ups in \(Self.restSeconds) s")
         #expect(after.commits - before.commits == 0, "\(after.commits - before.commits) commits in \(Self.restSeconds) s")
     }
+
+    /// The main thread's context switches of process `pid` (`/proc/PID/task/PID/status`).
+    static func mainThreadWakeUps(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n")
+            .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
+            .compactMap { $0.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+            .reduce(0, +)
+    }
+
+    @Test("A script's wait idle with the caret blinking sleeps between the blinks, and the demo's main thread is idle once the script ends (--stay)")
+    func waitIdleWithBlinkingCaretSleeps() throws {
+        // `wait idle` polled every millisecond while the caret's blink kept an idle frame
+        // pending (up to 500 ms at a time): about 15 % of a core and thousands of main-thread
+        // wake-ups over the 10 blinks (5 s) it waits for. Event-driven, each blink costs a few.
+        // The main thread is counted: a libdispatch thread of the player's tasks wakes about
+        // once a second for a while after the script (not this test's subject).
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("damask-\(getpid())-blink.damask")
+        try "wait idle\nclick 300 180\ntype \"ab\"\nwait idle\nexpect text \"ab\"\n".write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let run = try Run(scene: "text", extraArguments: ["--play", script.path, "--stay"])
+        defer { run.stop() }
+        let pid = run.client.pid
+        // Settled: the main thread still for 1.5 s (up to 60 s).
+        var last = Self.mainThreadWakeUps(pid), settled = false
+        for _ in 0..<40 where !settled {
+            usleep(1_500_000)
+            let now = Self.mainThreadWakeUps(pid)
+            settled = now == last
+            last = now
+        }
+        #expect(settled && Self.isAlive(pid), "the demo's main thread never settled after its script")
+        // Start-up, the typing, ten blinks and the wait: tens to hundreds, not thousands.
+        #expect(last < 1_500, "\(last) main-thread wake-ups until the demo settled")
+        let commits = run.counters.commits
+        sleep(5)
+        #expect(Self.isAlive(pid), "the demo ended (--stay keeps it open)")
+        let wakeUps = Self.mainThreadWakeUps(pid) - last
+        #expect(wakeUps == 0, "\(wakeUps) main-thread wake-ups in 5 s after the script")
+        #expect(run.counters.commits == commits, "commits in 5 s after the script")
+    }
 }
