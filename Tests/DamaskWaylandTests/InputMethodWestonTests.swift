@@ -119,10 +119,15 @@ struct InputMethodWestonTests {
                 key ctrl+a
                 key BackSpace
                 expect text "한글"
+                wait idle
                 key Return
                 expect text "한글\\n!"
+                wait idle
 
                 """)
+        // `wait idle` lets a frame go out: the field's text-input state is sent once per
+        // frame, before its commit, so without it "한글" and the new paragraph after Return
+        // would reach the input method as one batch.
         // The new paragraph after Return was told as "" (not "한글\n"), then "!".
         #expect(log.contains("surrounding \"한\" 3 3"), "\(log)")
         #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
@@ -235,15 +240,18 @@ struct InputMethodWestonTests {
                 ime commit "한"
                 ime preedit "구" cursor hidden
                 ime commit "국"
+                wait idle
                 ime delete before 3 after 0
                 expect text "한"
                 ime commit "글"
                 expect text "한글"
+                wait idle
 
                 """,
             liveCommands: true)
         // Each ime line reached the input method as a command and was played by it: the
-        // updates came back to the field through Weston (the field told it the text after).
+        // updates came back to the field through Weston (the field told it the text after,
+        // with its next frame: hence the `wait idle` lines).
         let commands = log.filter { $0.hasPrefix("command ") }
         #expect(
             commands == [
