@@ -116,7 +116,7 @@ extension AccessibilityBridge {
             }
             if traits.contains(.progressIndicator) || traits.contains(.adjustable) { states.insert(.horizontal) }
             if let text = element as? any AccessibilityTextProviding {
-                states.formUnion([.singleLine, .selectableText])
+                states.formUnion([text.isAccessibilityTextMultiline ? .multiLine : .singleLine, .selectableText])
                 states.insert(text.isAccessibilityTextEditable ? .editable : .readOnly)
             }
             return states

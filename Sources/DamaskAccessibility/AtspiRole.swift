@@ -16,6 +16,7 @@ enum AtspiRole: UInt32 {
     case pushButton = 43
     case slider = 51
     case table = 55
+    case text = 61
     case toggleButton = 62
     case application = 75
     case entry = 79
@@ -40,6 +41,7 @@ enum AtspiRole: UInt32 {
         case .pushButton: "push button"
         case .slider: "slider"
         case .table: "table"
+        case .text: "text"
         case .toggleButton: "toggle button"
         case .application: "application"
         case .entry: "entry"
@@ -56,7 +58,11 @@ enum AtspiRole: UInt32 {
     @MainActor init(of node: any Accessible, parentIsList: Bool) {
         let traits = node.accessibilityTraits
         if node.isAccessibilityElement {
-            if traits.contains(.textEntry) || traits.contains(.searchField) { self = .entry }
+            if traits.contains(.textEntry) || traits.contains(.searchField) {
+                // A multi-line text (a text view) is a text, as GTK's and Qt's are; a field an entry.
+                let multiline = (node as? any AccessibilityTextProviding)?.isAccessibilityTextMultiline ?? false
+                self = multiline ? .text : .entry
+            }
             else if traits.contains(.progressIndicator) { self = .progressBar }
             else if traits.contains(.adjustable) { self = .slider }
             else if traits.contains(.listItem) || parentIsList { self = .listItem }

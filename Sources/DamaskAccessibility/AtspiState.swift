@@ -9,6 +9,7 @@ enum AtspiState: Int {
     case focusable = 11
     case focused = 12
     case horizontal = 14
+    case multiLine = 17
     case resizable = 21
     case selectable = 22
     case selected = 23
@@ -31,6 +32,7 @@ enum AtspiState: Int {
         case .focusable: "focusable"
         case .focused: "focused"
         case .horizontal: "horizontal"
+        case .multiLine: "multi-line"
         case .resizable: "resizable"
         case .selectable: "selectable"
         case .selected: "selected"

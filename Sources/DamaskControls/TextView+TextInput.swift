@@ -21,12 +21,17 @@ extension TextView {
         return SurroundingText(text: paragraph, cursor: around.cursor - start, anchor: around.anchor - start)
     }
 
-    /// The caret (at the preedit's start while composing) in window points.
+    /// The caret (at the preedit's start while composing) in window points, on the visual
+    /// line it shows on (``caretLine``).
     public var textInputCursorRect: CGRect? {
         guard window != nil else { return nil }
-        let position = editor.markedRange?.lowerBound ?? editor.caret
-        return convert(caretRect(for: position), to: nil)
+        let rect = editor.markedRange.map { caretRect(for: $0.lowerBound) } ?? insertionPointRect
+        return convert(rect, to: nil)
     }
+
+    /// Ordinary text in several lines (the `multiline` hint: Return is a line break, not
+    /// "done").
+    public var textContentType: TextContentType { TextContentType(hints: .multiline) }
 
     public var acceptsInputMethod: Bool { isEditable }
 

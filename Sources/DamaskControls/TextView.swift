@@ -17,11 +17,26 @@ import Foundation
 /// only the lines it touches (every line below when the line count changes).
 ///
 /// Keys while first responder: typing, Return, Backspace, Delete, ← → ↑ ↓, Home and End
-/// (of the line; with Ctrl of the text), Page Up and Page Down, with Shift to extend the
-/// selection; Ctrl+A selects everything, Ctrl+Z undoes; Ctrl+C, Ctrl+X and Ctrl+V (and
-/// Shift+Insert) copy, cut and paste through the window's clipboard, as ``TextField`` does.
-/// A press places the caret, a drag selects (and offers the selection as the primary
-/// selection), a middle click pastes the primary selection.
+/// (of the visual line; with Ctrl of the text), Page Up and Page Down (the caret and the
+/// view move by a page), with Shift to extend the selection; Ctrl+← → move by word and
+/// Ctrl+Backspace/Delete delete by word (Unicode word boundaries, as ``TextField``),
+/// Ctrl+↑ ↓ move by paragraph; Ctrl+A selects everything, Ctrl+Z undoes, Ctrl+Shift+Z and
+/// Ctrl+Y redo; Ctrl+C, Ctrl+X and Ctrl+V (and Shift+Insert) copy, cut and paste through the
+/// window's clipboard, as ``TextField`` does. Shortcuts go by the key's Latin letter, so
+/// they work on any layout. A press places the caret, a drag selects (and offers the
+/// selection as the primary selection), a double click selects a word, a triple click a
+/// paragraph, a middle click pastes the primary selection.
+///
+/// ↑ and ↓ keep the caret's x across lines (its goal column: through a shorter line and on
+/// past it). Where a line wraps inside a run without spaces, the position between its last
+/// character and the next line's first is both the end of one visual line and the start of
+/// the next: End, ↑ ↓ and a click past the line's end put the caret at the end of the line
+/// (``caretLine`` says which line it shows on), any other move or edit at the next line's
+/// start. A wrapped line that ends with spaces ends before them (the position after them
+/// is the next line's start).
+///
+/// Assistive technologies read and edit it through AT-SPI's Text and EditableText
+/// (`TextView+Accessibility.swift`): a multi-line text whose lines are the visual lines.
 ///
 /// The caret blinks as ``TextField``'s does: every ``TextField/blinkInterval`` ms, stopping
 /// (shown) after ``TextField/maximumBlinks`` blinks without input; a blink redraws only the
@@ -34,7 +49,10 @@ open class TextView: ScrollView, TextInput {
         get { editor.text }
         set {
             editor = EditableText(newValue, caret: 0)
+            caretIsAtLineEnd = false
+            goalX = nil
             textDidChange(redrawingFrom: 0)
+            postAccessibilityChanges(text: true)
         }
     }
 
@@ -103,6 +121,18 @@ open class TextView: ScrollView, TextInput {
     /// The offset of each line's first character (at least one line).
     public private(set) var lineStarts: [Int] = [0]
 
+    /// The visual line the caret shows on: the line holding it, or the line before when
+    /// the caret sits at the end of a line wrapped inside a word (reached by End, ↑ ↓ or a
+    /// click there; the same position is also the next line's start).
+    public var caretLine: Int {
+        let index = line(containing: editor.caret)
+        if caretIsAtLineEnd, index > 0, lineStarts[index] == editor.caret, !lineEndsParagraph[index - 1] { return index - 1 }
+        return index
+    }
+
+    /// The caret's rectangle in content coordinates, on ``caretLine``.
+    public var insertionPointRect: CGRect { caretRect(for: editor.caret, onLine: caretLine) }
+
     /// The view that draws the visible lines: viewport-sized, kept over the visible area.
     private let canvas = TextCanvasView()
     /// The lines' texts, parallel to ``lineStarts`` (a wrapped line keeps the spaces it
@@ -123,6 +153,12 @@ open class TextView: ScrollView, TextInput {
     private var canvasOffset: CGPoint = .zero
     /// Whether a press is held that a drag extends into a selection.
     private var isSelectingByDrag = false
+    /// Whether the caret shows at the end of the line before the one holding it (see
+    /// ``caretLine``); every move but End, ↑ ↓ and a click, and every edit, clears it.
+    private var caretIsAtLineEnd = false
+    /// The x (content coordinates) ↑ and ↓ keep the caret at, from the first of a run of
+    /// vertical moves; nil after any other move or edit.
+    private var goalX: CGFloat?
 
     /// Creates a text view.
     public override init(frame: CGRect = .zero) {
@@ -131,6 +167,8 @@ open class TextView: ScrollView, TextInput {
         insertSubview(canvas, at: 0)
         canvas.frame = CGRect(origin: .zero, size: frame.size)
         backgroundColor = effectiveTextBackgroundColor
+        isAccessibilityElement = true  // a multi-line text (TextView+Accessibility.swift)
+        accessibilityTraits = .textEntry
     }
 
     /// Redraws the visible text in the new appearance (colours not set by the application
@@ -145,6 +183,9 @@ open class TextView: ScrollView, TextInput {
     open override var canBecomeFocused: Bool { true }
 
     // MARK: Lines
+
+    /// The text of visual line `index` (without the line break that may end it).
+    func lineText(_ index: Int) -> String { lines[index] }
 
     /// The height of one line, in points.
     public var lineHeight: CGFloat { font.lineHeight.rounded(.up) }
@@ -166,27 +207,53 @@ open class TextView: ScrollView, TextInput {
             width: max(contentSize.width, bounds.width), height: lineHeight)
     }
 
-    /// The caret's rectangle for `position`, in content coordinates.
+    /// The caret's rectangle for `position`, in content coordinates (at the start of the
+    /// line holding it; ``insertionPointRect`` is the caret's own).
     public func caretRect(for position: Int) -> CGRect {
-        let index = line(containing: position)
-        let column = position - lineStarts[index]
+        caretRect(for: position, onLine: line(containing: position))
+    }
+
+    /// The caret's rectangle for `position` drawn on `line` (the line holding it, or the
+    /// line it ends).
+    private func caretRect(for position: Int, onLine index: Int) -> CGRect {
+        let column = min(max(position - lineStarts[index], 0), lines[index].count)
         let x = textInset + font.caretOffset(atCharacter: column, in: lines[index])
         return CGRect(x: x.rounded(), y: rectForLine(index).minY, width: 1, height: lineHeight)
     }
 
     /// The character position nearest `point` (content coordinates).
     public func position(closestTo point: CGPoint) -> Int {
-        let index = min(max(Int(((point.y - textInset) / lineHeight).rounded(.down)), 0), lines.count - 1)
-        let column = font.characterIndex(closestTo: point.x - textInset, in: lines[index])
-        return lineStarts[index] + min(column, lastColumn(of: index))
+        target(closestTo: point).position
     }
 
-    /// The last caret column on `line`: its end, or before the space a wrapped line ends
-    /// with (the position after it is the next line's start).
+    /// The caret position nearest `point` (content coordinates), and whether it is the end
+    /// of a line wrapped inside a word (a click past that line's end).
+    private func target(closestTo point: CGPoint) -> (position: Int, atLineEnd: Bool) {
+        let index = min(max(Int(((point.y - textInset) / lineHeight).rounded(.down)), 0), lines.count - 1)
+        return target(onLine: index, x: point.x - textInset)
+    }
+
+    /// The caret position on `line` nearest `x` (from the line's origin), and whether it is
+    /// that line's wrapped end.
+    private func target(onLine index: Int, x: CGFloat) -> (position: Int, atLineEnd: Bool) {
+        let column = min(font.characterIndex(closestTo: x, in: lines[index]), lastColumn(of: index))
+        return (lineStarts[index] + column, endsInsideWord(index) && column == lines[index].count)
+    }
+
+    /// The last caret column on `line`: its end, or before the spaces a wrapped line ends
+    /// with (the position after them is the next line's start). A line wrapped inside a
+    /// word ends after its last character, shown at the line's end (``caretLine``).
     private func lastColumn(of line: Int) -> Int {
-        let count = lines[line].count
-        guard !lineEndsParagraph[line], count > 0 else { return count }
-        return count - 1
+        let characters = lines[line]
+        guard !lineEndsParagraph[line], let last = characters.last, last.isWhitespace else { return characters.count }
+        return characters.count - 1
+    }
+
+    /// Whether `line` wraps on to the next line without a space to break at (a long word,
+    /// CJK): its end and the next line's start are one position, told apart by
+    /// ``caretIsAtLineEnd``.
+    private func endsInsideWord(_ line: Int) -> Bool {
+        !lineEndsParagraph[line] && !(lines[line].last?.isWhitespace ?? true)
     }
 
     /// The width lines wrap to now (0: they do not).
@@ -300,7 +367,7 @@ open class TextView: ScrollView, TextInput {
         }
         if isFirstResponder, isCaretVisible, selection.isEmpty, !editor.isCaretHidden {
             context.setFillColor(textColor)
-            context.fill(caretRect(for: editor.caret).offsetBy(dx: -offset.x, dy: -offset.y))
+            context.fill(insertionPointRect.offsetBy(dx: -offset.x, dy: -offset.y))
         }
     }
 
@@ -322,6 +389,8 @@ open class TextView: ScrollView, TextInput {
             updateContentSize()
             contentOffset = clamped(contentOffset)
             canvas.setNeedsDisplay()
+            // The caret stays in view when the lines wrap anew (a narrower window).
+            if isFirstResponder { scrollCaretToVisible() }
             window?.textInputDidChange()
         }
         if canvas.bounds.size != bounds.size {
@@ -334,49 +403,139 @@ open class TextView: ScrollView, TextInput {
 
     // MARK: Editing
 
-    /// Redraws the lines between two caret or selection states.
-    private func selectionDidChange(from old: Range<Int>, caret oldCaret: Int) {
+    /// Scrolls the least distance that shows the caret with ``textInset`` around it.
+    private func scrollCaretToVisible() {
+        scrollRectToVisible(insertionPointRect.insetBy(dx: -textInset, dy: -textInset), animated: false)
+    }
+
+    /// Redraws the lines between two caret or selection states (`oldLine`: the line the
+    /// old caret showed on).
+    private func selectionDidChange(from old: Range<Int>, caret oldCaret: Int, line oldLine: Int) {
         let lines = [old.lowerBound, old.upperBound, oldCaret, editor.selection.lowerBound,
-            editor.selection.upperBound, editor.caret].map(line(containing:))
+            editor.selection.upperBound, editor.caret].map(line(containing:)) + [oldLine, caretLine]
         guard let low = lines.min(), let high = lines.max() else { return }
         let top = rectForLine(low).minY - canvasOffset.y
         let bottom = rectForLine(high).maxY - canvasOffset.y
         canvas.setNeedsDisplay(CGRect(x: 0, y: top, width: canvas.bounds.width, height: bottom - top))
-        scrollRectToVisible(caretRect(for: editor.caret).insetBy(dx: -textInset, dy: -textInset), animated: false)
+        scrollCaretToVisible()
         restartBlinking()
+        if old != editor.selection || oldCaret != editor.caret { postAccessibilityChanges(text: false) }
         window?.textInputDidChange()
     }
 
     /// Applies `body` to the editor; when the text changed, relays out, redraws from the
-    /// first line touched, keeps the caret in view and tells ``onTextChange`` and the input
-    /// method.
+    /// first line touched, keeps the caret in view and tells ``onTextChange``, assistive
+    /// technologies and the input method. The caret leaves a line end (``caretLine``) and
+    /// forgets its goal column.
     func edit(_ body: (inout EditableText) -> Void) {
         let firstLine = line(containing: min(editor.selection.lowerBound, editor.markedRange?.lowerBound ?? .max))
         let before = editor.revision, caretBefore = editor.caret, selectionBefore = editor.selection
+        let lineBefore = caretLine
         body(&editor)
+        caretIsAtLineEnd = false
+        goalX = nil
         guard editor.revision != before else {
-            if editor.caret != caretBefore || editor.selection != selectionBefore {
-                selectionDidChange(from: selectionBefore, caret: caretBefore)
+            if editor.caret != caretBefore || editor.selection != selectionBefore || caretLine != lineBefore {
+                selectionDidChange(from: selectionBefore, caret: caretBefore, line: lineBefore)
             }
             return
         }
-        textDidChange(redrawingFrom: firstLine)
-        scrollRectToVisible(caretRect(for: editor.caret).insetBy(dx: -textInset, dy: -textInset), animated: false)
+        textDidChange(redrawingFrom: min(firstLine, lineBefore))
+        scrollCaretToVisible()
         restartBlinking()
         onTextChange?(self)
+        postAccessibilityChanges(text: true)
         window?.textInputDidChange()
     }
 
-    private func move(to position: Int, extending: Bool) {
-        let old = editor.selection, oldCaret = editor.caret
-        if editor.moveCaret(to: position, extending: extending) { selectionDidChange(from: old, caret: oldCaret) }
+    /// Moves the caret to `position`; `atLineEnd`: shown at the end of the line before
+    /// when `position` is where a line wraps inside a word; `keepsGoal`: a vertical move,
+    /// which keeps ``goalX``.
+    private func move(to position: Int, extending: Bool, atLineEnd: Bool = false, keepsGoal: Bool = false) {
+        let old = editor.selection, oldCaret = editor.caret, oldLine = caretLine
+        let moved = editor.moveCaret(to: position, extending: extending)
+        caretIsAtLineEnd = atLineEnd
+        if !keepsGoal { goalX = nil }
+        if moved || caretLine != oldLine { selectionDidChange(from: old, caret: oldCaret, line: oldLine) }
     }
 
     /// Selects `range` (characters, clamped).
     public func select(_ range: Range<Int>) {
-        let old = editor.selection, oldCaret = editor.caret
+        let old = editor.selection, oldCaret = editor.caret, oldLine = caretLine
         editor.select(range)
-        selectionDidChange(from: old, caret: oldCaret)
+        caretIsAtLineEnd = false
+        goalX = nil
+        selectionDidChange(from: old, caret: oldCaret, line: oldLine)
+    }
+
+    /// ↑ ↓ Page Up and Page Down: moves the caret `lineDelta` visual lines at its goal x
+    /// (to the text's start or end when no line is left that way). `scrolls`: the view
+    /// scrolls by as many lines, so the caret keeps its place on screen (a page move).
+    private func moveVertically(by lineDelta: Int, extending: Bool, scrolls: Bool = false) {
+        let current = caretLine
+        let destination = min(max(current + lineDelta, 0), lines.count - 1)
+        guard destination != current else {
+            move(to: lineDelta < 0 ? 0 : editor.count, extending: extending)
+            return
+        }
+        let x = goalX ?? (insertionPointRect.minX - textInset)
+        if scrolls {
+            scroll(by: CGPoint(x: 0, y: CGFloat(destination - current) * lineHeight))
+        }
+        let found = target(onLine: destination, x: x)
+        move(to: found.position, extending: extending, atLineEnd: found.atLineEnd, keepsGoal: true)
+        goalX = x
+    }
+
+    /// Ctrl+↑ (`forwards` false) and Ctrl+↓: to the start of the paragraph, or of the one
+    /// before when already there; to the end of the paragraph, or of the next one.
+    private func moveByParagraph(forwards: Bool, extending: Bool) {
+        let characters = editor.text
+        var position = editor.caret
+        var index = characters.index(characters.startIndex, offsetBy: position)
+        if forwards {
+            if index < characters.endIndex, characters[index] == "\n" {
+                index = characters.index(after: index)
+                position += 1
+            }
+            while index < characters.endIndex, characters[index] != "\n" {
+                index = characters.index(after: index)
+                position += 1
+            }
+        } else {
+            if index > characters.startIndex, characters[characters.index(before: index)] == "\n" {
+                index = characters.index(before: index)
+                position -= 1
+            }
+            while index > characters.startIndex, characters[characters.index(before: index)] != "\n" {
+                index = characters.index(before: index)
+                position -= 1
+            }
+        }
+        move(to: position, extending: extending)
+    }
+
+    /// Ctrl with a key (by its Latin letter, so on any layout): returns whether it was one
+    /// of the text view's shortcuts.
+    private func handleControlKey(_ event: KeyEvent, extending: Bool) -> Bool {
+        switch event.shortcutKeysym {
+        case 0x61, 0x41:  // Ctrl+A
+            select(0..<editor.count)
+            publishPrimarySelection()
+        case 0x7a where extending, 0x5a where extending: if isEditable { edit { $0.redo() } }  // Ctrl+Shift+Z
+        case 0x7a, 0x5a: if isEditable { edit { $0.undo() } }  // Ctrl+Z
+        case 0x79, 0x59: if isEditable { edit { $0.redo() } }  // Ctrl+Y
+        case 0xff51: edit { [font] in $0.moveWordLeft(in: font, extending: extending) }  // Ctrl+Left
+        case 0xff53: edit { [font] in $0.moveWordRight(in: font, extending: extending) }  // Ctrl+Right
+        case 0xff52: moveByParagraph(forwards: false, extending: extending)  // Ctrl+Up
+        case 0xff54: moveByParagraph(forwards: true, extending: extending)  // Ctrl+Down
+        case 0xff08: if isEditable { edit { $0.deleteWordBackward() } }  // Ctrl+BackSpace
+        case 0xffff: if isEditable { edit { $0.deleteWordForward() } }  // Ctrl+Delete
+        case 0xff50: move(to: 0, extending: extending)  // Ctrl+Home
+        case 0xff57: move(to: editor.count, extending: extending)  // Ctrl+End
+        default: return false
+        }
+        return true
     }
 
     open override func keyDown(_ event: KeyEvent) {
@@ -386,34 +545,24 @@ open class TextView: ScrollView, TextInput {
         let extending = event.modifiers.contains(.shift)
         let control = event.modifiers.contains(.control)
         defer { if extending, editor.hasSelection { publishPrimarySelection() } }
-        let caretLine = line(containing: editor.caret)
-        let column = editor.caret - lineStarts[caretLine]
-        let page = max(1, Int(bounds.height / lineHeight) - 1)
-        func vertical(_ lineDelta: Int) {
-            let target = min(max(caretLine + lineDelta, 0), lines.count - 1)
-            guard target != caretLine else {
-                move(to: lineDelta < 0 ? 0 : editor.count, extending: extending)
-                return
-            }
-            let x = font.caretOffset(atCharacter: column, in: lines[caretLine])
-            move(to: lineStarts[target] + min(font.characterIndex(closestTo: x, in: lines[target]), lastColumn(of: target)), extending: extending)
+        if control, !event.modifiers.contains(.alt), !event.modifiers.contains(.logo), handleControlKey(event, extending: extending) {
+            return
         }
+        let caretLine = self.caretLine
+        let page = max(1, Int(bounds.height / lineHeight) - 1)
         switch event.keysym {
         case 0xff51: move(to: editor.hasSelection && !extending ? editor.selection.lowerBound : editor.caret - 1, extending: extending)
         case 0xff53: move(to: editor.hasSelection && !extending ? editor.selection.upperBound : editor.caret + 1, extending: extending)
-        case 0xff52: vertical(-1)
-        case 0xff54: vertical(1)
-        case 0xff55: vertical(-page)
-        case 0xff56: vertical(page)
-        case 0xff50: move(to: control ? 0 : lineStarts[caretLine], extending: extending)
-        case 0xff57: move(to: control ? editor.count : lineStarts[caretLine] + lastColumn(of: caretLine), extending: extending)
+        case 0xff52: moveVertically(by: -1, extending: extending)
+        case 0xff54: moveVertically(by: 1, extending: extending)
+        case 0xff55: moveVertically(by: -page, extending: extending, scrolls: true)
+        case 0xff56: moveVertically(by: page, extending: extending, scrolls: true)
+        case 0xff50: move(to: lineStarts[caretLine], extending: extending)
+        case 0xff57:
+            move(to: lineStarts[caretLine] + lastColumn(of: caretLine), extending: extending, atLineEnd: endsInsideWord(caretLine))
         case 0xff08 where isEditable: edit { $0.deleteBackward() }
         case 0xffff where isEditable: edit { $0.deleteForward() }
-        case 0xff0d, 0xff8d: if isEditable { edit { $0.type("\n") } }
-        case 0x61 where control, 0x41 where control:
-            select(0..<editor.count)
-            publishPrimarySelection()
-        case 0x7a where control: if isEditable { edit { $0.undo() } }
+        case 0xff0d, 0xff8d: if isEditable { edit { $0.insert("\n") } }  // a line break is an undo step of its own
         default:
             if isEditable, !control, !event.text.isEmpty, event.text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f }) {
                 edit { $0.type(event.text) }
@@ -426,20 +575,40 @@ open class TextView: ScrollView, TextInput {
     open override func pointerDown(_ event: PointerEvent) {
         if !isFirstResponder { _ = becomeFirstResponder() }
         if editor.markedRange != nil { edit { $0.unmarkText() } }  // a click ends a composition
-        let position = position(closestTo: event.location(in: self))
+        let hit = target(closestTo: event.location(in: self))
         if event.button == .middle {
             // Pastes the primary selection where it was clicked, as X11 and GTK do.
-            move(to: position, extending: false)
+            move(to: hit.position, extending: false)
             paste(from: .primarySelection)
             return
         }
-        isSelectingByDrag = true
-        move(to: position, extending: event.modifiers.contains(.shift))
+        switch event.clickCount {
+        case 2:  // a word (or run of spaces or punctuation)
+            select(editor.wordRange(at: hit.position))
+            publishPrimarySelection()
+        case 3...:  // the paragraph, with its line break
+            select(paragraphRange(at: hit.position))
+            publishPrimarySelection()
+        default:
+            isSelectingByDrag = true
+            move(to: hit.position, extending: event.modifiers.contains(.shift), atLineEnd: hit.atLineEnd)
+        }
+    }
+
+    /// The paragraph holding `position`, with the line break that ends it.
+    private func paragraphRange(at position: Int) -> Range<Int> {
+        var start = line(containing: position)
+        while start > 0, !lineEndsParagraph[start - 1] { start -= 1 }
+        var end = line(containing: position)
+        while !lineEndsParagraph[end] { end += 1 }
+        let upper = end + 1 < lineStarts.count ? lineStarts[end + 1] : editor.count
+        return lineStarts[start]..<upper
     }
 
     open override func pointerMoved(_ event: PointerEvent) {
         guard isSelectingByDrag else { return super.pointerMoved(event) }
-        move(to: position(closestTo: event.location(in: self)), extending: true)
+        let hit = target(closestTo: event.location(in: self))
+        move(to: hit.position, extending: true, atLineEnd: hit.atLineEnd)
     }
 
     open override func pointerUp(_ event: PointerEvent) {
@@ -452,7 +621,7 @@ open class TextView: ScrollView, TextInput {
         let wasFirstResponder = isFirstResponder
         let became = super.becomeFirstResponder()
         if became, !wasFirstResponder {
-            canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
+            invalidateCaret()
             restartBlinking()
         }
         return became
@@ -465,14 +634,14 @@ open class TextView: ScrollView, TextInput {
             // A composition in progress ends with the focus (its preedit goes).
             if editor.markedRange != nil { edit { $0.unmarkText() } }
             stopBlinking()
-            canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
+            invalidateCaret()
         }
         return true
     }
 
     /// Redraws only the caret's rectangle.
     func invalidateCaret() {
-        canvas.setNeedsDisplay(caretRect(for: editor.caret).offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
+        canvas.setNeedsDisplay(insertionPointRect.offsetBy(dx: -canvasOffset.x, dy: -canvasOffset.y))
     }
 
     open override func didMoveToWindow() {

@@ -46,6 +46,7 @@ final class ControlsScene: DemoScene {
             addSubview(panel.container)
         }
         notes.frame = CGRect(x: DemoStyle.margin, y: contentTop + 312, width: 572, height: 100)
+        notes.accessibilityLabel = "Notes"
         notes.text = "Notes: a TextView. Its lines wrap at its width; select with the pointer or Shift, "
             + "copy and paste with Ctrl+C and Ctrl+V, compose with an input method."
         addSubview(notes)
