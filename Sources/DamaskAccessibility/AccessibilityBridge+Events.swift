@@ -101,8 +101,8 @@ extension AccessibilityBridge {
     }
 
     private func textDidChange(_ node: any Accessible) {
-        guard let provider = node as? any AccessibilityTextProviding else { return }
-        let entry = objects.entry(for: node, isWindow: false)
+        // A text the AT never learnt of has nothing to be told (its first read is whole).
+        guard let provider = node as? any AccessibilityTextProviding, let entry = objects.existingEntry(for: node) else { return }
         let new = Array(provider.accessibilityText)
         let old = Array(entry.reportedText ?? "")
         entry.reportedText = provider.accessibilityText

@@ -21,7 +21,8 @@ import DamaskViews
         var reportedChildren: [ObjectIdentifier]?
         /// The extents last reported (for bounds-changed events).
         var reportedExtents: [Int32]?
-        /// The text last reported (for text-changed events).
+        /// The text last reported (for text-changed events): a text's text when the AT
+        /// first learnt of it (its path was handed out), then after each change.
         var reportedText: String?
 
         init(path: String, object: AnyObject, isWindow: Bool) {
@@ -46,6 +47,8 @@ import DamaskViews
         let key = ObjectIdentifier(object)
         if let entry = entriesByObject[key], entry.object === object { return entry }
         let entry = Entry(path: Self.prefix + String(nextID), object: object, isWindow: isWindow)
+        // What the AT may read from now on: the base the next text-changed event is told against.
+        entry.reportedText = (object as? any AccessibilityTextProviding)?.accessibilityText
         nextID += 1
         entriesByObject[key] = entry
         entriesByPath[entry.path] = entry

@@ -46,8 +46,11 @@ final class DemosOnWestonSeat: DemoSeat {
         display.stop()
     }
 
-    /// The client environment of this Weston.
-    var environment: [String: String] { weston.clientEnvironment }
+    /// Variables added to the client environment (a private session bus's address).
+    var extraEnvironment: [String: String] = [:]
+
+    /// The client environment of this Weston, with ``extraEnvironment``.
+    var environment: [String: String] { weston.clientEnvironment.merging(extraEnvironment) { $1 } }
 
     /// Starts `damask-demo` with `arguments` (which must contain `--size WxH`, at most
     /// 640×480), waits for its first commit and keyboard focus (Weston activates a new
