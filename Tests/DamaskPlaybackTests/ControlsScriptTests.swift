@@ -140,4 +140,34 @@ struct ControlsScriptTests {
         #expect(textView.selectedRange == 3..<7)
         #expect(ScriptPrinter.line(for: .wheel(dx: 0, dy: -60)) == "wheel 0 -60")
     }
+
+    @Test("by script, End on a line wrapped inside a word and a typed letter land after the line's last character; Up from a line end keeps to line ends")
+    func endOfAWrappedWordByScript() async throws {
+        let (_, window) = makeWindow()
+        let textView = TextView(frame: CGRect(x: 0, y: 0, width: 200, height: 100))
+        let word = String(repeating: "0123456789", count: 8)
+        textView.text = word
+        window.contentView.addSubview(textView)
+        window.flush()
+        #expect(textView.becomeFirstResponder())
+        let wrap = textView.lineStarts[1]
+        try #require(textView.lineStarts.count >= 3 && wrap > 0, "the word wraps: \(textView.lineStarts)")
+        let typed = String(word.prefix(wrap)) + "X" + String(word.dropFirst(wrap))
+        let report = try await play(
+            """
+            key ctrl+Home
+            key End
+            type "X"
+            expect text "\(typed)"
+            key End
+            key Up
+            type "Y"
+            wait idle
+            """, in: window)
+        #expect(report.failures.map(\.description) == [])
+        // After "X" the caret is on line 1; End takes it to that line's end, Up to line 0's end.
+        let lineEnd = textView.lineStarts[1]
+        #expect(Array(textView.text)[lineEnd] == "Y", "typed at the end of line 0, not before its last character: \(textView.text)")
+        #expect(textView.text.filter { $0 == "X" || $0 == "Y" }.count == 2)
+    }
 }

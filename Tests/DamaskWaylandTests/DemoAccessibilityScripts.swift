@@ -4,29 +4,13 @@ import Foundation
 /// AT-SPI tree written with python3-pyatspi (what Orca and Accerciser are built on), and a
 /// GTK 4 window of content like the demo's, walked the same way as a reference.
 enum DemoAccessibilityScripts {
-    /// `walker.py damask NAME`: finds the application, presses every row of its "Scenes"
-    /// list in turn and prints each scene's subtree (one JSON object per line, `kind` says
-    /// which); then focuses, edits and reads the text field and prints the events seen.
-    /// `walker.py gtk NAME`: prints the application's whole tree.
-    static let walker = #"""
+    /// What every walker starts with: pyatspi and GLib, `pump(seconds, until)` (runs GLib's
+    /// loop so events arrive), `find_app(name)`, `states(a)`, `find(a, pred)` (depth first)
+    /// and `emit(kind, **values)` (one JSON line).
+    static let library = #"""
 import json, sys, time
 import pyatspi
 from gi.repository import GLib
-
-events = []
-def on_event(e):
-    try:
-        src = e.source
-        events.append({"type": e.type, "source": src.name if src else None,
-                       "role": src.getRoleName() if src else None,
-                       "detail1": e.detail1, "any": e.any_data if isinstance(e.any_data, (str, int, float)) else None})
-    except Exception as ex:
-        events.append({"type": e.type, "error": str(ex)})
-
-for kind in ["focus:", "object:state-changed:focused", "object:text-changed", "object:text-caret-moved",
-             "object:children-changed", "object:property-change:accessible-value", "object:bounds-changed",
-             "object:state-changed:selected", "object:state-changed:checked"]:
-    pyatspi.Registry.registerEventListener(on_event, kind)
 
 def pump(seconds, until=None):
     deadline = time.monotonic() + seconds
@@ -51,6 +35,43 @@ def find_app(name, seconds=30):
 
 def states(a):
     return sorted(pyatspi.stateToString(s) for s in a.getState().getStates())
+
+def find(a, pred):
+    if pred(a):
+        return a
+    for i in range(a.childCount):
+        c = a.getChildAtIndex(i)
+        if c is not None:
+            r = find(c, pred)
+            if r is not None:
+                return r
+    return None
+
+def emit(kind, **values):
+    values["kind"] = kind
+    print(json.dumps(values), flush=True)
+
+"""#
+
+    /// `walker.py damask NAME`: finds the application, presses every row of its "Scenes"
+    /// list in turn and prints each scene's subtree (one JSON object per line, `kind` says
+    /// which); then focuses, edits and reads the text field and prints the events seen.
+    /// `walker.py gtk NAME`: prints the application's whole tree.
+    static let walker = library + #"""
+events = []
+def on_event(e):
+    try:
+        src = e.source
+        events.append({"type": e.type, "source": src.name if src else None,
+                       "role": src.getRoleName() if src else None,
+                       "detail1": e.detail1, "any": e.any_data if isinstance(e.any_data, (str, int, float)) else None})
+    except Exception as ex:
+        events.append({"type": e.type, "error": str(ex)})
+
+for kind in ["focus:", "object:state-changed:focused", "object:text-changed", "object:text-caret-moved",
+             "object:children-changed", "object:property-change:accessible-value", "object:bounds-changed",
+             "object:state-changed:selected", "object:state-changed:checked"]:
+    pyatspi.Registry.registerEventListener(on_event, kind)
 
 def node(a):
     d = {"role": a.getRoleName(), "name": a.name, "states": states(a)}
@@ -80,21 +101,6 @@ def walk(a, depth=0, out=None):
         if c is not None:
             walk(c, depth + 1, out)
     return out
-
-def find(a, pred):
-    if pred(a):
-        return a
-    for i in range(a.childCount):
-        c = a.getChildAtIndex(i)
-        if c is not None:
-            r = find(c, pred)
-            if r is not None:
-                return r
-    return None
-
-def emit(kind, **values):
-    values["kind"] = kind
-    print(json.dumps(values), flush=True)
 
 def walk_damask(name):
     app = find_app(name)

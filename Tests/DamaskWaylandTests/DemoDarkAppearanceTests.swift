@@ -12,37 +12,38 @@ struct DemoDarkAppearanceTests {
     static let darkPanel = "#2b2e36"
     static let darkBackground = "#1c1f24"
 
-    /// Checks of every panel, at points inside a panel but off the drawing in it.
-    static func panelChecks(_ colour: String) -> String {
-        """
-        scene paths
-        wait idle
-        expect pixel 280 240 \(colour) ±2
-        expect pixel 560 240 \(colour) ±2
-        scene layers
-        wait idle
-        expect pixel 210 170 \(colour) ±2
-        expect pixel 600 340 \(colour) ±2
-        scene content-mode
-        wait idle
-        expect pixel 208 200 \(colour) ±2
-        expect pixel 504 200 \(colour) ±2
-        scene canvas
-        wait idle
-        expect pixel 300 300 \(colour) ±2
+    /// Points inside each scene's panels but off the drawing in them.
+    static let panelPoints: [(scene: String, points: [(x: Int, y: Int)])] = [
+        ("paths", [(280, 240), (560, 240)]),
+        ("layers", [(210, 170), (600, 340)]),
+        ("content-mode", [(208, 200), (504, 200)]),
+        ("canvas", [(300, 300)]),
+    ]
 
-        """
+    /// Script lines that show `scene`, wait until it is drawn and expect `colour` (±2 per
+    /// channel) at each of `points`.
+    static func checks(_ scene: String, at points: [(x: Int, y: Int)], _ colour: String) -> String {
+        "scene \(scene)\nwait idle\n" + points.map { "expect pixel \($0.x) \($0.y) \(colour) ±2\n" }.joined()
+    }
+
+    /// Checks of every panel.
+    static func panelChecks(_ colour: String) -> String {
+        panelPoints.map { checks($0.scene, at: $0.points, colour) }.joined()
+    }
+
+    /// Plays `script` headless and fast with `arguments`; expects every check to pass.
+    static func expectPasses(_ script: String, arguments: [String] = []) throws {
+        let run = try DemoRun.run(fast + arguments, script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
     }
 
     @Test("with --appearance dark every scene's background and the paths, layers, content-mode and canvas panels are dark")
     func darkFromTheStart() throws {
-        var script = Self.panelChecks(Self.darkPanel)
-        for scene in ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text", "motion", "controls"] {
-            script += "scene \(scene)\nwait idle\nexpect pixel 790 590 \(Self.darkBackground) ±2\n"
-        }
-        let run = try DemoRun.run(Self.fast + ["--appearance", "dark"], script: script)
-        defer { run.removeDirectory() }
-        #expect(run.status == 0, "\(run.output)")
+        let scenes = ["progress", "chromosome", "paths", "layers", "canvas", "content-mode", "text", "motion", "controls"]
+        try Self.expectPasses(
+            Self.panelChecks(Self.darkPanel) + scenes.map { Self.checks($0, at: [(790, 590)], Self.darkBackground) }.joined(),
+            arguments: ["--appearance", "dark"])
     }
 
     @Test("a live switch to dark and back repaints the panels and the triangle's outline in the new appearance")
@@ -56,14 +57,8 @@ struct DemoDarkAppearanceTests {
             wait idle
             expect pixel 309 290 #bfbfbf ±40
 
-            """ + Self.panelChecks(Self.darkPanel) + """
-            appearance light
-            wait idle
-
-            """ + Self.panelChecks("#ffffff")
-        let run = try DemoRun.run(Self.fast, script: script)
-        defer { run.removeDirectory() }
-        #expect(run.status == 0, "\(run.output)")
+            """ + Self.panelChecks(Self.darkPanel) + "appearance light\nwait idle\n" + Self.panelChecks("#ffffff")
+        try Self.expectPasses(script)
     }
 
     @Test("the appearance command takes light or dark only")

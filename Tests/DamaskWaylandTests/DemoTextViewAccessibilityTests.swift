@@ -14,10 +14,8 @@ struct DemoTextViewAccessibilityTests {
     /// stdin line `report`, prints the events seen since the last report (`events`, waiting
     /// up to 10 s for at least one); on `edit`, inserts "Hi " at 0 through EditableText and
     /// prints the text and events (`edited`). One JSON object per line.
-    static let walker = #"""
-import json, select, sys, time
-import pyatspi
-from gi.repository import GLib
+    static let walker = DemoAccessibilityScripts.library + #"""
+import select
 
 events = []
 def on_event(e):
@@ -31,40 +29,8 @@ def on_event(e):
 for kind in ["object:state-changed:focused", "object:text-changed", "object:text-caret-moved"]:
     pyatspi.Registry.registerEventListener(on_event, kind)
 
-def pump(seconds, until=None):
-    deadline = time.monotonic() + seconds
-    ctx = GLib.MainContext.default()
-    while time.monotonic() < deadline:
-        while ctx.pending():
-            ctx.iteration(False)
-        if until and until():
-            return True
-        time.sleep(0.02)
-    return bool(until and until())
-
-def find(a, pred):
-    if pred(a):
-        return a
-    for i in range(a.childCount):
-        c = a.getChildAtIndex(i)
-        if c is not None:
-            r = find(c, pred)
-            if r is not None:
-                return r
-    return None
-
-def emit(kind, **values):
-    values["kind"] = kind
-    print(json.dumps(values), flush=True)
-
 def main(name):
-    app = None
-    deadline = time.monotonic() + 30
-    while app is None and time.monotonic() < deadline:
-        for a in pyatspi.Registry.getDesktop(0):
-            if a is not None and a.name == name:
-                app = a
-        pump(0.1)
+    app = find_app(name)
     if app is None:
         emit("error", message="no application named " + name)
         return
@@ -90,7 +56,7 @@ def main(name):
     x, y, w, h = text.getCharacterExtents(0, pyatspi.WINDOW_COORDS)
     at = text.getOffsetAtPoint(x + w // 2, y + h // 2, pyatspi.WINDOW_COORDS)
     emit("found", text=text.getText(0, -1), count=count, caret=text.caretOffset, lines=lines,
-         states=sorted(pyatspi.stateToString(s) for s in notes.getState().getStates()),
+         states=states(notes),
          extents=[x, y, w, h], offsetAtCentre=at)
     del events[:]
     grabbed = notes.queryComponent().grabFocus()
