@@ -172,7 +172,8 @@ if __name__ == "__main__":
 """#
 
     /// A GTK 4 window with a list of two rows, a title, a line of text, a progress bar at
-    /// 25 %, a button, an entry, a spinner and a drawing area; prints "ready" once shown.
+    /// 25 %, a button, an entry, a text view, a spinner and a drawing area; prints "ready"
+    /// once shown.
     static let gtkReference = #"""
 import gi
 gi.require_version("Gtk", "4.0")
@@ -197,6 +198,9 @@ def activate(app):
     scene.append(Gtk.Button(label="Animate"))
     entry = Gtk.Entry()
     scene.append(entry)
+    notes = Gtk.TextView()
+    notes.get_buffer().set_text("Notes in a text view")
+    scene.append(notes)
     spinner = Gtk.Spinner(spinning=True)
     scene.append(spinner)
     scene.append(Gtk.DrawingArea(content_width=100, content_height=50))

@@ -193,6 +193,11 @@ struct DemoAccessibilityTests {
         #expect(gtkBar.record["value"] as? Double == 0.25, "GTK's progress runs 0…1 (Damask's 0…100)")
         #expect(gtkTree.contains { $0.role == "push button" && $0.record["actions"] as? [String] == ["click"] }, "GTK calls a button's action click")
         #expect(gtkTree.contains { $0.role == "text" && $0.states.contains("editable") }, "GTK's entry is a text")
+        // A text view is a multi-line text in both (docs/accessibility.md).
+        let gtkTextView = gtkTree.first { $0.role == "text" && $0.record["text"] as? String == "Notes in a text view" }
+        #expect(gtkTextView?.states.isSuperset(of: ["multi line", "editable"]) == true, "GTK's text view: \(String(describing: gtkTextView?.states))")
+        let notes = scenes.flatMap { Self.nodes($0["tree"]) }.first { $0.name == "Notes" }
+        #expect(notes?.role == "text" && notes?.states.isSuperset(of: ["multi line", "editable"]) == true, "Damask's notes: \(String(describing: notes))")
         #expect(gtkTree.contains { $0.role == "list item" && $0.name.isEmpty }, "GTK's rows are unnamed, their label child has the name")
     }
 
