@@ -515,6 +515,16 @@ open class TextView: ScrollView, TextInput {
         move(to: position, extending: extending)
     }
 
+    /// Ctrl+← (`leftwards`) and Ctrl+→: to the start of the word before, the end of the
+    /// word after, mirrored on a right-to-left line (``WordBoundaries``; the direction is
+    /// the caret's visual line's, so a long text is not shaped whole).
+    private func moveByWord(leftwards: Bool, extending: Bool) {
+        let rightToLeft = font.isRightToLeft(lines[caretLine])
+        let words = WordBoundaries(editor.text)
+        let target = leftwards != rightToLeft ? words.previousWordStart(before: editor.caret) : words.nextWordEnd(after: editor.caret)
+        move(to: target, extending: extending)
+    }
+
     /// Ctrl with a key (by its Latin letter, so on any layout): returns whether it was one
     /// of the text view's shortcuts.
     private func handleControlKey(_ event: KeyEvent, extending: Bool) -> Bool {
@@ -525,8 +535,8 @@ open class TextView: ScrollView, TextInput {
         case 0x7a where extending, 0x5a where extending: if isEditable { edit { $0.redo() } }  // Ctrl+Shift+Z
         case 0x7a, 0x5a: if isEditable { edit { $0.undo() } }  // Ctrl+Z
         case 0x79, 0x59: if isEditable { edit { $0.redo() } }  // Ctrl+Y
-        case 0xff51: edit { [font] in $0.moveWordLeft(in: font, extending: extending) }  // Ctrl+Left
-        case 0xff53: edit { [font] in $0.moveWordRight(in: font, extending: extending) }  // Ctrl+Right
+        case 0xff51: moveByWord(leftwards: true, extending: extending)  // Ctrl+Left
+        case 0xff53: moveByWord(leftwards: false, extending: extending)  // Ctrl+Right
         case 0xff52: moveByParagraph(forwards: false, extending: extending)  // Ctrl+Up
         case 0xff54: moveByParagraph(forwards: true, extending: extending)  // Ctrl+Down
         case 0xff08: if isEditable { edit { $0.deleteWordBackward() } }  // Ctrl+BackSpace

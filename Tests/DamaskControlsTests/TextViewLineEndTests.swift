@@ -163,6 +163,14 @@ extension ControlsTests {
             #expect(textView.selectedRange == 10..<10)
             harness.key(0xff54, modifiers: [.control, .shift])
             #expect(textView.selectedRange == 10..<22, "Shift extends to the next paragraph's end")
+            // On a right-to-left line Ctrl+← goes on in reading order (to the left on screen).
+            textView.text = "שלום עולם\nabc"
+            textView.select(0..<0)
+            harness.key(0xff51, modifiers: .control)
+            #expect(textView.selectedRange == 4..<4, "the end of the first Hebrew word")
+            textView.select(11..<11)
+            harness.key(0xff51, modifiers: .control)
+            #expect(textView.selectedRange == 10..<10, "a left-to-right line goes back")
         }
 
         @Test("Ctrl+Z undoes typing a run at a time; Ctrl+Shift+Z and Ctrl+Y redo; shortcuts match by the key's Latin letter")
