@@ -126,7 +126,7 @@ open class TextView: ScrollView, TextInput {
     /// click there; the same position is also the next line's start).
     public var caretLine: Int {
         let index = line(containing: editor.caret)
-        if caretIsAtLineEnd, index > 0, lineStarts[index] == editor.caret, !lineEndsParagraph[index - 1] { return index - 1 }
+        if caretIsAtLineEnd, index > 0, lineStarts[index] == editor.caret, endsInsideWord(index - 1) { return index - 1 }
         return index
     }
 
