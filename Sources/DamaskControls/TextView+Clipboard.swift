@@ -41,8 +41,8 @@ extension TextView {
         window?.surface.pasteboard(.primarySelection)?.setString(editor.selectedText)
     }
 
-    /// Ctrl+C, Ctrl+X, Ctrl+V (by the key's Latin letter, so on any layout) and
-    /// Shift+Insert; returns whether `event` was one of them.
+    /// Ctrl+C, Ctrl+X, Ctrl+V (by the key's Latin letter, so on any layout), Ctrl+Insert,
+    /// Shift+Insert and, over a selection, Shift+Delete; returns whether `event` was one of them.
     func handleClipboardKey(_ event: KeyEvent) -> Bool {
         let modifiers = event.modifiers
         if modifiers.contains(.control), !modifiers.contains(.alt), !modifiers.contains(.logo) {
@@ -57,6 +57,10 @@ extension TextView {
         }
         if event.keysym == 0xff63, modifiers.contains(.shift) {
             paste(from: .clipboard)  // Shift+Insert
+            return true
+        }
+        if event.keysym == 0xffff, modifiers.contains(.shift), !modifiers.contains(.control), editor.hasSelection {
+            cut()  // Shift+Delete, as in GTK and Qt (with nothing selected it deletes forward)
             return true
         }
         return false

@@ -198,7 +198,7 @@ extension ControlsTests {
             #expect(textView.text == "one two\nthree", "a read-only view does not undo")
         }
 
-        @Test("a double click selects a word, a triple click the paragraph with its line break")
+        @Test("a double click selects a word, a triple click the paragraph with its line break; Shift+Delete cuts it")
         func multipleClicks() async throws {
             let harness = ControlHarness(width: 300, height: 100)
             let textView = await makeTextView(in: harness, text: "alpha beta\ngamma delta", width: 300)
@@ -211,6 +211,11 @@ extension ControlsTests {
             harness.window.dispatch(.pointer(PointerEvent(kind: .up, location: point, button: .left, clickCount: 3)))
             #expect(textView.selectedRange == 0..<11)
             #expect(MemoryPasteboard.shared(.primarySelection).string == "alpha beta\n", "offered as the primary selection")
+            harness.key(0xffff, modifiers: .shift)  // Shift+Delete cuts the selection
+            #expect(textView.text == "gamma delta")
+            #expect(MemoryPasteboard.shared(.clipboard).string == "alpha beta\n")
+            harness.key(0xffff, modifiers: .shift)  // with nothing selected it deletes forward
+            #expect(textView.text == "amma delta")
         }
 
         @Test("the caret stays in view when the view narrows and its lines wrap anew")
