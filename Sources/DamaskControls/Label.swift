@@ -70,8 +70,12 @@ open class Label: View, AppearanceFollowing, AppearanceOverriding {
     /// The colour text is drawn in now.
     public var effectiveTextColor: Color { textColor ?? effectiveAppearance.palette.color(for: colorRole) }
 
+    /// The font a label has unless given one: the system font at 13 points. Made once and
+    /// shared (a `Font` is immutable), so that making a label looks no font up.
+    public static let defaultFont = Font.system(size: 13)
+
     /// Creates a label showing `text` in `frame`.
-    public init(frame: CGRect = .zero, text: String = "", font: Font = .system(size: 13), color: Color? = nil) {
+    public init(frame: CGRect = .zero, text: String = "", font: Font = Label.defaultFont, color: Color? = nil) {
         self.text = text
         self.font = font
         self.textColor = color
