@@ -110,46 +110,8 @@ import Foundation
     private func measureScreenOfControls() {
         let size = CGSize(width: 1280, height: 800)
         let columns = 8, rowCount = 25
-        let controls = {
-            let surface = BenchSurface(size: size)
-            let window = Window(surface: surface)
-            let column = StackView(frame: CGRect(origin: .zero, size: size))
-            column.axis = .vertical
-            column.distribution = .fillEqually
-            for rowIndex in 0..<rowCount {
-                let row = StackView(arrangedSubviews: (0..<columns).map { index -> View in
-                    switch (rowIndex + index) % 5 {
-                    case 0: return Button(title: "Button \(index)")
-                    case 1: return Label(text: "Label \(rowIndex).\(index)")
-                    case 2: return Switch(isOn: index % 2 == 0)
-                    case 3: return Slider(value: Float(index) / 8)
-                    default: return ProgressView(progress: CGFloat(index) / 8)
-                    }
-                })
-                row.distribution = .fillEqually
-                row.spacing = 8
-                row.alignment = .center
-                column.addArrangedSubview(row)
-            }
-            window.contentView.addSubview(column)
-            window.flush()
-            surface.fireFrame()
-        }
-        let plain = {
-            let surface = BenchSurface(size: size)
-            let window = Window(surface: surface)
-            let container = View(frame: CGRect(origin: .zero, size: size))
-            for rowIndex in 0..<rowCount {
-                for index in 0..<columns {
-                    let view = View(frame: CGRect(x: CGFloat(index) * 160, y: CGFloat(rowIndex) * 32, width: 152, height: 24))
-                    view.backgroundColor = .gray
-                    container.addSubview(view)
-                }
-            }
-            window.contentView.addSubview(container)
-            window.flush()
-            surface.fireFrame()
-        }
+        let controls = { Self.presentScreenOfControls(size: size, columns: columns, rows: rowCount) }
+        let plain = { Self.presentPlainViews(size: size, columns: columns, rows: rowCount) }
         let result = sampler.compare(controls, against: plain)
         report.add(
             Figure(
@@ -165,6 +127,54 @@ import Foundation
             Target(
                 statement: "200 controls created, laid out and presented ≤ 3× 200 plain views",
                 measured: result.ratio.median, limit: 3, unit: "×"))
+    }
+
+    /// The measured case: a new window showing `rows` horizontal stacks of `columns`
+    /// controls inside a vertical stack, laid out, drawn and presented. Not inlined into
+    /// the sampler, so that a profile tells it from the baseline.
+    @inline(never) private static func presentScreenOfControls(size: CGSize, columns: Int, rows rowCount: Int) {
+        let surface = BenchSurface(size: size)
+        let window = Window(surface: surface)
+        let column = StackView(frame: CGRect(origin: .zero, size: size))
+        column.axis = .vertical
+        column.distribution = .fillEqually
+        for rowIndex in 0..<rowCount {
+            let row = StackView(arrangedSubviews: (0..<columns).map { index -> View in
+                switch (rowIndex + index) % 5 {
+                case 0: return Button(title: "Button \(index)")
+                case 1: return Label(text: "Label \(rowIndex).\(index)")
+                case 2: return Switch(isOn: index % 2 == 0)
+                case 3: return Slider(value: Float(index) / 8)
+                default: return ProgressView(progress: CGFloat(index) / 8)
+                }
+            })
+            row.distribution = .fillEqually
+            row.spacing = 8
+            row.alignment = .center
+            column.addArrangedSubview(row)
+        }
+        window.contentView.addSubview(column)
+        window.flush()
+        surface.fireFrame()
+    }
+
+    /// The baseline: a new window showing `rows × columns` plain views with a background
+    /// colour at the controls' places, presented the same way. Not inlined (see
+    /// ``presentScreenOfControls(size:columns:rows:)``).
+    @inline(never) private static func presentPlainViews(size: CGSize, columns: Int, rows rowCount: Int) {
+        let surface = BenchSurface(size: size)
+        let window = Window(surface: surface)
+        let container = View(frame: CGRect(origin: .zero, size: size))
+        for rowIndex in 0..<rowCount {
+            for index in 0..<columns {
+                let view = View(frame: CGRect(x: CGFloat(index) * 160, y: CGFloat(rowIndex) * 32, width: 152, height: 24))
+                view.backgroundColor = .gray
+                container.addSubview(view)
+            }
+        }
+        window.contentView.addSubview(container)
+        window.flush()
+        surface.fireFrame()
     }
 
     /// One frame scrolling by one row (a cell reused and drawn, the rest moved by

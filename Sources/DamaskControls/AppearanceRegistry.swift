@@ -12,7 +12,10 @@ import DamaskViews
         weak var control: (any AppearanceFollowing)?
     }
 
-    private var controls: [ObjectIdentifier: WeakControl] = [:]
+    /// The controls registered, in the order they were made (a control is registered once,
+    /// by its initializer). An array, not a table keyed by identity: registering is an
+    /// append, with no hashing and no copy, since a screen of controls registers each one.
+    private var controls: [WeakControl] = []
     private var handlers: [Int: @MainActor (Appearance) -> Void] = [:]
     private var nextKey = 0
 
@@ -20,11 +23,11 @@ import DamaskViews
     /// entries of controls that went away cost amortized O(1) and never pile up.
     private var prunedCount = 0
 
-    /// Registers `control` (until it goes away).
+    /// Registers `control` (until it goes away). Called once per control, by its initializer.
     func register(_ control: some AppearanceFollowing) {
-        controls[ObjectIdentifier(control)] = WeakControl(control: control)
+        controls.append(WeakControl(control: control))
         if controls.count > 2 * prunedCount + 64 {
-            controls = controls.filter { $0.value.control != nil }
+            controls.removeAll { $0.control == nil }  // in place
             prunedCount = controls.count
         }
     }
@@ -40,13 +43,14 @@ import DamaskViews
     }
 
     /// The number of controls that follow the appearance (for tests).
-    var controlCount: Int { controls.values.filter { $0.control != nil }.count }
+    var controlCount: Int { controls.count { $0.control != nil } }
     /// The number of entries in the table, gone controls included (for tests).
     var entryCount: Int { controls.count }
 
     func appearanceDidChange(to appearance: Appearance) {
-        controls = controls.filter { $0.value.control != nil }
-        for entry in controls.values {
+        controls.removeAll { $0.control == nil }
+        prunedCount = controls.count
+        for entry in controls {
             // A view inside an override keeps its appearance.
             guard let control = entry.control, (control as? View)?.hasOverrideAbove != true else { continue }
             control.appearanceDidChange()

@@ -17,10 +17,16 @@ open class Button: Control {
     /// The images set per state.
     private var images: [ControlState: Bitmap] = [:]
 
-    /// The font of the title.
-    open var titleFont = Font.system(size: 13, weight: .bold) {
+    /// The font of the title (by default ``defaultTitleFont``).
+    open var titleFont = Button.defaultTitleFont {
         didSet { setNeedsDisplay(); invalidateIntrinsicContentSize() }
     }
+    /// The font a button's title has unless set: the system font, bold, at 13 points. Made
+    /// once and shared (a `Font` is immutable), so that making a button looks no font up.
+    public static let defaultTitleFont = Font.system(size: 13, weight: .bold)
+    /// The faces buttons fill, shared by every button (see ``ShapePathCache``): buttons of
+    /// one size (a row of them in a stack) share theirs.
+    static let faces = ShapePathCache(capacity: 32)
     /// The corner radius of the face.
     open var cornerRadius: CGFloat = 6 {
         didSet { if cornerRadius != oldValue { setNeedsDisplay() } }
@@ -129,7 +135,7 @@ open class Button: Control {
         guard let context = GraphicsContext.current else { return }
         let palette = self.palette
         context.setFillColor(faceColor)
-        context.fill(Path(roundedRect: bounds, cornerRadius: cornerRadius))
+        context.fill(Self.faces.roundedRect(bounds, cornerRadius: cornerRadius))
         if isSelected && isEnabled {
             context.setStrokeColor(palette.textOnAccent.withAlphaComponent(0.7))
             context.setLineWidth(2)

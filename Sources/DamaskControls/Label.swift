@@ -70,8 +70,12 @@ open class Label: View, AppearanceFollowing, AppearanceOverriding {
     /// The colour text is drawn in now.
     public var effectiveTextColor: Color { textColor ?? effectiveAppearance.palette.color(for: colorRole) }
 
+    /// The font a label has unless given one: the system font at 13 points. Made once and
+    /// shared (a `Font` is immutable), so that making a label looks no font up.
+    public static let defaultFont = Font.system(size: 13)
+
     /// Creates a label showing `text` in `frame`.
-    public init(frame: CGRect = .zero, text: String = "", font: Font = .system(size: 13), color: Color? = nil) {
+    public init(frame: CGRect = .zero, text: String = "", font: Font = Label.defaultFont, color: Color? = nil) {
         self.text = text
         self.font = font
         self.textColor = color
@@ -120,11 +124,31 @@ open class Label: View, AppearanceFollowing, AppearanceOverriding {
     }
 
     private func size(forWidth width: CGFloat) -> CGSize {
-        var lines = font.wrap(text, toWidth: width)
+        var lines = wrappedText(toWidth: width)
         if numberOfLines > 0, lines.count > numberOfLines { lines.removeSubrange(numberOfLines...) }
         let widest = lines.map { font.measure($0).width }.max() ?? 0
         let height = font.ascent + font.descent + CGFloat(max(lines.count, 1) - 1) * font.lineHeight
         return CGSize(width: widest.rounded(.up), height: height.rounded(.up))
+    }
+
+    /// ``text`` wrapped to `width`, as `Font.wrap(_:toWidth:)` wraps it, without the
+    /// splitting into paragraphs and characters that `wrap` does before finding that a text
+    /// with no line break fits on one line (most labels): then it is the one line.
+    private func wrappedText(toWidth width: CGFloat) -> [String] {
+        if !Self.containsLineBreak(text), font.measure(text).width <= width { return [text] }
+        return font.wrap(text, toWidth: width)
+    }
+
+    /// Whether `text` has a character that `Character.isNewline` calls a line break (LF,
+    /// VT, FF, CR, CR LF, NEL, LS, PS: each a grapheme cluster of its own, so looking at
+    /// the scalars finds the same ones without breaking the text into clusters).
+    private static func containsLineBreak(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+            default: false
+            }
+        }
     }
 
     // MARK: Drawing
@@ -133,7 +157,7 @@ open class Label: View, AppearanceFollowing, AppearanceOverriding {
     /// the height holds (at least one), the last one shortened by ``lineBreakMode`` when
     /// text was left out.
     public var displayedLines: [String] {
-        var lines = font.wrap(text, toWidth: bounds.width)
+        var lines = wrappedText(toWidth: bounds.width)
         let fitting = max(1, Int(((bounds.height - font.ascent - font.descent) / font.lineHeight).rounded(.down)) + 1)
         let capacity = numberOfLines > 0 ? min(numberOfLines, fitting) : fitting
         if lines.count > capacity {

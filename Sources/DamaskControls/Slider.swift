@@ -33,6 +33,11 @@ open class Slider: Control {
     /// The track's height in points.
     public static let trackHeight: CGFloat = 4
 
+    /// The track, fill and knob shapes sliders fill, shared by every slider (see
+    /// ``ShapePathCache``): sliders of one width share their track, and those at one value
+    /// their fill and knob.
+    static let shapes = ShapePathCache(capacity: 48)
+
     /// Whether a value changed during the current drag (for a non-continuous slider).
     private var changedWhileTracking = false
 
@@ -137,16 +142,17 @@ open class Slider: Control {
         let track = CGRect(
             x: radius, y: ((bounds.height - Self.trackHeight) / 2).rounded(),
             width: max(bounds.width - 2 * radius, 0), height: Self.trackHeight)
+        let shapes = Self.shapes
         context.setFillColor(palette.track)
-        context.fill(Path(roundedRect: track, cornerRadius: Self.trackHeight / 2))
+        context.fill(shapes.roundedRect(track, cornerRadius: Self.trackHeight / 2))
         let knobX = knobCenterX
         context.setFillColor(isEnabled ? (isHighlighted ? palette.accentPressed : palette.accent) : palette.disabledFace)
-        context.fill(Path(roundedRect: CGRect(x: track.minX, y: track.minY, width: knobX - track.minX, height: track.height), cornerRadius: Self.trackHeight / 2))
+        context.fill(shapes.roundedRect(CGRect(x: track.minX, y: track.minY, width: knobX - track.minX, height: track.height), cornerRadius: Self.trackHeight / 2))
         let knob = CGRect(x: knobX - radius, y: (bounds.height / 2 - radius).rounded(), width: Self.knobDiameter, height: Self.knobDiameter)
         context.setFillColor(palette.border)
-        context.fillEllipse(in: knob)
+        context.fill(shapes.ellipse(in: knob))
         context.setFillColor(isEnabled ? palette.knob : palette.disabledFace)
-        context.fillEllipse(in: knob.insetBy(dx: 1, dy: 1))
+        context.fill(shapes.ellipse(in: knob.insetBy(dx: 1, dy: 1)))
         if isFocused {
             context.setStrokeColor(palette.accent)
             context.setLineWidth(2)

@@ -18,6 +18,10 @@ open class Switch: Control {
     /// The size a switch draws at (UIKit's is fixed too).
     public static let size = CGSize(width: 44, height: 24)
 
+    /// The track and knob shapes switches fill, shared by every switch (see
+    /// ``ShapePathCache``): a switch of the fixed size draws one track and one of two knobs.
+    static let shapes = ShapePathCache(capacity: 8)
+
     /// Creates a switch at `origin`, on or off.
     public init(frame: CGRect = CGRect(origin: .zero, size: Switch.size), isOn: Bool = false) {
         super.init(frame: frame)
@@ -53,12 +57,12 @@ open class Switch: Control {
             width: Self.size.width, height: Self.size.height)
         let on: Color = isHighlighted ? palette.accentPressed : palette.accent
         context.setFillColor(isEnabled ? (isOn ? on : palette.track) : palette.disabledFace)
-        context.fill(Path(roundedRect: track, cornerRadius: track.height / 2))
+        context.fill(Self.shapes.roundedRect(track, cornerRadius: track.height / 2))
         let diameter = track.height - 4
         let knob = CGRect(
             x: isOn ? track.maxX - 2 - diameter : track.minX + 2, y: track.minY + 2, width: diameter, height: diameter)
         context.setFillColor(isEnabled ? palette.knob : palette.disabledText)
-        context.fillEllipse(in: knob)
+        context.fill(Self.shapes.ellipse(in: knob))
         if isFocused {
             context.setStrokeColor(palette.text.withAlphaComponent(0.6))
             context.setLineWidth(1.5)

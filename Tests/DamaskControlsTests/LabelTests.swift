@@ -78,5 +78,19 @@ extension ControlsTests {
             let damage = harness.lastDamage.boundingBox
             #expect(damage.width > 0 && damage.width < 20)
         }
+
+        @Test("lines are Font.wrap's, for one line that fits (taken without wrapping) and for every line break")
+        func linesAreTheFontsWrap() {
+            let texts = ["", "Label 1.2", "a few words that wrap", "one\ntwo", "x\u{2028}y", "a\r\nb", "p\u{85}q", "مرحبا بالعالم", Self.sample]
+            for text in texts {
+                for width in [12, 60, 150, 2000] as [CGFloat] {
+                    let label = Label(frame: CGRect(x: 0, y: 0, width: width, height: 2000), text: text)
+                    #expect(label.displayedLines == label.font.wrap(text, toWidth: width), "\(text.debugDescription) at \(width)")
+                    let lines = label.font.wrap(text, toWidth: width)
+                    let widest = lines.map { label.font.measure($0).width }.max() ?? 0
+                    #expect(label.sizeThatFits(CGSize(width: width, height: 0)).width == widest.rounded(.up))
+                }
+            }
+        }
     }
 }
