@@ -108,7 +108,9 @@ import Foundation
         let name = "\(scenario.rawValue) \(width)x\(height)"
         for index in 0..<warmUps { scene.frame { scenario.apply(index, to: scene) } }
         let cold = measureCold(scenario, in: scene, name: name, fullRepaint: fullRepaint, copyFrame: copyFrame)
-        let warm = measureWarm(scenario, in: scene, name: name, firstFrame: warmUps + frames, fullRepaint: fullRepaint)
+        let warm = measureWarm(name: name, firstFrame: warmUps + frames, fullRepaint: fullRepaint) { index in
+            scene.frame { scenario.apply(index, to: scene) }?.cpuMilliseconds
+        }
         if scenario == .tileChange && width == 3840 {
             measurePixelFloor(width: width, height: height, fullRepaint: fullRepaint)
             report.check(
@@ -148,37 +150,10 @@ import Foundation
                     suite: "damage", name: "64x64 change \(width)x\(height): \(label)", metric: "CPU/frame",
                     unit: "ms", value: Statistics(work), baseline: "full repaint",
                     baselineValue: Statistics(repaints), ratio: Statistics(ratios), note: note))
-            measureWarmPixelFloor(floor, firstFrame: warmUps + frames, name: "64x64 change \(width)x\(height): \(label)",
-                fullRepaint: fullRepaint)
+            measureWarm(
+                name: "64x64 change \(width)x\(height): \(label)", firstFrame: warmUps + frames,
+                fullRepaint: fullRepaint) { floor.frame($0) }
         }
-    }
-
-    /// The pixel floor's frames in blocks back to back, each block paired with a block of
-    /// full repaints, exactly as ``measureWarm(_:in:name:firstFrame:fullRepaint:)`` pairs the
-    /// scenario: the floor under the warm figure. Its distance from the cold floor is what
-    /// evicting the pixels alone costs; the scenario's distance from its own warm figure
-    /// adds what evicting the toolkit's code and objects costs.
-    private func measureWarmPixelFloor(_ floor: PixelFloor, firstFrame: Int, name: String, fullRepaint: () -> Double) {
-        let blockSize = 5
-        var warm: [Double] = [], warmRepaints: [Double] = [], warmRatios: [Double] = []
-        var index = firstFrame
-        for _ in 0..<max(1, frames / blockSize) {
-            var block: [Double] = []
-            for _ in 0..<blockSize {
-                block.append(floor.frame(index))
-                index += 1
-            }
-            let repaintBlock = (0..<blockSize).map { _ in fullRepaint() }
-            let floorMedian = Statistics(block).median, repaintMedian = Statistics(repaintBlock).median
-            warm.append(contentsOf: block)
-            warmRepaints.append(contentsOf: repaintBlock)
-            warmRatios.append(repaintMedian > 0 ? floorMedian / repaintMedian : 0)
-        }
-        report.add(
-            Figure(
-                suite: "damage", name: name, metric: "CPU/frame warm", unit: "ms", value: Statistics(warm),
-                baseline: "full repaint, warm", baselineValue: Statistics(warmRepaints), ratio: Statistics(warmRatios),
-                note: "blocks of \(blockSize) frames back to back, paired block by block"))
     }
 
     /// Each frame of `scenario` paired with a full repaint of the reference window (before
@@ -230,12 +205,18 @@ import Foundation
         return Statistics(toRepaint)
     }
 
-    /// Blocks of frames of the scenario back to back, each paired with a block of full
-    /// repaints, so neither evicts the other's memory from the caches. Returns the ratios of
-    /// the blocks' medians.
+    /// Blocks of five frames back to back (`frame(index)` returns one frame's CPU in
+    /// milliseconds, or nil when it committed nothing), each block paired with a block of
+    /// full repaints, so neither evicts the other's memory from the caches; reports the
+    /// frames as `name`'s warm figure and returns the ratios of the blocks' medians.
+    ///
+    /// The scenarios and their pixel floor (``PixelFloor``) are measured by this one loop:
+    /// the floor's distance from the cold floor is what evicting the pixels alone costs; a
+    /// scenario's distance from its own warm figure adds what evicting the toolkit's code
+    /// and objects costs.
+    @discardableResult
     private func measureWarm(
-        _ scenario: DamageScenario, in scene: DamageScene, name: String, firstFrame: Int,
-        fullRepaint: () -> Double
+        name: String, firstFrame: Int, fullRepaint: () -> Double, frame: (Int) -> Double?
     ) -> Statistics {
         let blockSize = 5
         var warm: [Double] = [], warmRepaints: [Double] = [], warmRatios: [Double] = []
@@ -243,14 +224,14 @@ import Foundation
         for _ in 0..<max(1, frames / blockSize) {
             var block: [Double] = []
             for _ in 0..<blockSize {
-                if let commit = scene.frame({ scenario.apply(index, to: scene) }) { block.append(commit.cpuMilliseconds) }
+                if let cpu = frame(index) { block.append(cpu) }
                 index += 1
             }
             let repaintBlock = (0..<blockSize).map { _ in fullRepaint() }
-            let scenarioMedian = Statistics(block).median, repaintMedian = Statistics(repaintBlock).median
+            let blockMedian = Statistics(block).median, repaintMedian = Statistics(repaintBlock).median
             warm.append(contentsOf: block)
             warmRepaints.append(contentsOf: repaintBlock)
-            warmRatios.append(repaintMedian > 0 ? scenarioMedian / repaintMedian : 0)
+            warmRatios.append(repaintMedian > 0 ? blockMedian / repaintMedian : 0)
         }
         report.add(
             Figure(
