@@ -21,6 +21,7 @@ import Foundation
         if options.countsPages {
             try TouchedPagesSuite(report: report, frames: options.frames, warmUps: options.warmUps).run()
             report.printSummary()
+            if let path = options.jsonPath { try report.writeJSON(to: path) }
             return true
         }
         for suite in options.suites {

@@ -112,7 +112,8 @@ import Foundation
             scene.frame { scenario.apply(index, to: scene) }?.cpuMilliseconds
         }
         if scenario == .tileChange && width == 3840 {
-            measurePixelFloor(width: width, height: height, fullRepaint: fullRepaint)
+            let floors = measurePixelFloor(width: width, height: height, fullRepaint: fullRepaint)
+            checkAgainstFloors(cold: cold, warm: warm, floors: floors)
             report.check(
                 Target(
                     statement: "64x64 change in a 3840x2160 window ≤ 1% of a full repaint (frames back to back)",
@@ -124,23 +125,35 @@ import Foundation
         }
     }
 
-    /// The pixel work of the 64×64 change alone (``PixelFloor``), with a backing store and
-    /// without one, each frame right after a full repaint, as the cold frames are measured:
-    /// the floors under the cold figure.
-    private func measurePixelFloor(width: Int, height: Int, fullRepaint: () -> Double) {
-        let layouts: [(PixelFloor.Layout, String, String)] = [
-            (.backingStore, "pixel work alone",
-             "fill the rect in a store, copy it to the buffer, copy forward the missed rect; cold"),
-            (.bufferOnly, "pixel work alone, no backing store",
-             "fill the rect in the buffer itself, copy forward the missed rect; cold"),
+    /// The floors under the cold 64×64 figure, each frame right after a full repaint, as the
+    /// cold frames are measured, then in warm blocks: the pixel work alone (``PixelFloor``),
+    /// with a backing store and without one, and the least a retained-mode client does
+    /// (``MinimalClientFloor``: the same pixel work through pixman, with the damage regions
+    /// and the hand-off). Each floor's bitmaps are allocated only while it is measured.
+    /// Returns each floor's cold and warm ratios to the full repaint, by label.
+    private func measurePixelFloor(
+        width: Int, height: Int, fullRepaint: () -> Double
+    ) -> [String: (cold: Statistics, warm: Statistics)] {
+        let floors: [(String, String, () -> ((Int) -> Double)?)] = [
+            ("pixel work alone",
+             "fill the rect in a store, copy it to the buffer, copy forward the missed rect; cold",
+             { PixelFloor(width: width, height: height, layout: .backingStore).map { floor in floor.frame } }),
+            ("pixel work alone, no backing store",
+             "fill the rect in the buffer itself, copy forward the missed rect; cold",
+             { PixelFloor(width: width, height: height, layout: .bufferOnly).map { floor in floor.frame } }),
+            ("minimal client",
+             "pixman fill into a store, damage region, copy-forward of the missed region, composite, "
+                + "hand-off of the boxes; no view tree (MinimalClientFloor); cold",
+             { MinimalClientFloor(width: width, height: height).map { floor in floor.frame } }),
         ]
-        for (layout, label, note) in layouts {
-            guard let floor = PixelFloor(width: width, height: height, layout: layout) else { continue }
-            for index in 0..<warmUps { _ = fullRepaint(); _ = floor.frame(index) }
+        var ratiosByLabel: [String: (cold: Statistics, warm: Statistics)] = [:]
+        for (label, note, make) in floors {
+            guard let frame = make() else { continue }
+            for index in 0..<warmUps { _ = fullRepaint(); _ = frame(index) }
             var work: [Double] = [], repaints: [Double] = [], ratios: [Double] = []
             for index in warmUps..<(warmUps + frames) {
                 let repaint = fullRepaint()
-                let pixels = floor.frame(index)
+                let pixels = frame(index)
                 work.append(pixels)
                 repaints.append(repaint)
                 ratios.append(repaint > 0 ? pixels / repaint : 0)
@@ -150,9 +163,33 @@ import Foundation
                     suite: "damage", name: "64x64 change \(width)x\(height): \(label)", metric: "CPU/frame",
                     unit: "ms", value: Statistics(work), baseline: "full repaint",
                     baselineValue: Statistics(repaints), ratio: Statistics(ratios), note: note))
-            measureWarm(
+            let warm = measureWarm(
                 name: "64x64 change \(width)x\(height): \(label)", firstFrame: warmUps + frames,
-                fullRepaint: fullRepaint) { floor.frame($0) }
+                fullRepaint: fullRepaint) { frame($0) }
+            ratiosByLabel[label] = (Statistics(ratios), warm)
+        }
+        return ratiosByLabel
+    }
+
+    /// Issue 32's target: the cold 64×64 change within ×1.3 of the pixel floor (with a
+    /// backing store) measured in the same run, each figure the median of its ratios to the
+    /// full repaint; and the same against the minimal client's floor (the fair cold floor:
+    /// the least a client's code and data add to the pixel work), cold and warm.
+    private func checkAgainstFloors(
+        cold: Statistics, warm: Statistics, floors: [String: (cold: Statistics, warm: Statistics)]
+    ) {
+        let checks: [(String, String, Statistics, KeyPath<(cold: Statistics, warm: Statistics), Statistics>)] = [
+            ("pixel work alone", "cold", cold, \.cold),
+            ("minimal client", "cold", cold, \.cold),
+            ("pixel work alone", "warm", warm, \.warm),
+            ("minimal client", "warm", warm, \.warm),
+        ]
+        for (label, kind, scenario, keyPath) in checks {
+            guard let floor = floors[label]?[keyPath: keyPath], floor.median > 0 else { continue }
+            report.check(
+                Target(
+                    statement: "64x64 change at 3840x2160, \(kind), ≤ 1.3× the floor \"\(label)\" measured \(kind) in the same run",
+                    measured: scenario.median / floor.median, limit: 1.3, unit: "× floor"))
         }
     }
 
