@@ -26,6 +26,8 @@ struct BenchOptions {
     var profiledScenario: DamageScenario?
     /// Whether `--profile` runs each frame after a full repaint elsewhere (`--cold`).
     var profilesColdCaches = false
+    /// Whether to count the pages one 64×64 frame touches (`--pages`) instead of running suites.
+    var countsPages = false
     /// Only the figures whose name contains this (`--case`), if set.
     var caseFilter: String?
     /// The damask-demo the startup suite starts (`--demo`); nil: the one `scripts/build-demo-release` builds.
@@ -109,6 +111,10 @@ struct BenchOptions {
                                or perf; SCENARIO is one of: \(DamageScenario.allCases.map(\.rawValue).joined(separator: ", "))
           --cold               with --profile: each frame follows a full repaint of another
                                3840x2160 window (in evictCaches), as in the paired figures
+          --pages              count the memory pages one frame of the 64x64 change at
+                               3840x2160 touches, per mapping (code of each library, heap,
+                               bitmaps), for Damask's pass and both floors (needs
+                               /proc/self/clear_refs); runs nothing else
           --help               show this help and exit
 
         Exit status: 0 when every target holds, 3 when a target is missed (the table's
@@ -175,6 +181,7 @@ struct BenchOptions {
                 caseFilter = text
             case "--demo": demoPath = try value(for: argument)
             case "--cold": profilesColdCaches = true
+            case "--pages": countsPages = true
             case "--profile":
                 let name = try value(for: argument)
                 guard let scenario = DamageScenario(rawValue: name) else {

@@ -18,6 +18,12 @@ import Foundation
                 scenario, coldCaches: options.profilesColdCaches)
             return true
         }
+        if options.countsPages {
+            try TouchedPagesSuite(report: report, frames: options.frames, warmUps: options.warmUps).run()
+            report.printSummary()
+            if let path = options.jsonPath { try report.writeJSON(to: path) }
+            return true
+        }
         for suite in options.suites {
             do {
                 switch suite {

@@ -11,7 +11,7 @@ extension Region {
         var current = self
         let target = max(1, count)
         var goal = target
-        while current.rects.count > target {
+        while current.rectCount > target {  // counted, not built: most frames have few rects
             var boxes = current.rects
             guard boxes.count <= Region.coalescingLimit else { return Region(current.boundingBox) }
             // Banding can split disjoint boxes into more rects: then aim lower.

@@ -56,6 +56,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         pixman_region32_n_rects(storage.region) == 1
     }
 
+    /// How many rectangles make up the region (``rects``' count, without building it).
+    var rectCount: Int {
+        Int(pixman_region32_n_rects(storage.region))
+    }
+
     /// The bounding box as a pixman box (all zero when empty); reads no rectangle list.
     private var extents: pixman_box32_t {
         pixman_region32_extents(storage.region)!.pointee

@@ -2,7 +2,8 @@ import DamaskGraphics
 import Foundation
 
 /// How a Wayland surface picks its buffer scale and caps its buffer size: the outputs it is
-/// on, the compositor's preferred fractional scale, the accepted range, and the pixel caps.
+/// on, the compositor's preferred fractional scale, the accepted range, and the pixel caps;
+/// and which outputs' refresh rate paces it.
 ///
 /// A value type with no protocol objects (like ``ToplevelSizing``), so its rules can be
 /// pinned without a compositor. The rules:
@@ -14,6 +15,10 @@ import Foundation
 ///   number is ignored.
 /// - A buffer stays within ``maximumPixelDimension`` a side and ``maximumPixelCount`` in
 ///   all at the scale in effect (``clamped(_:scale:)``).
+/// - The refresh interval is the fastest entered output's (of every output before the
+///   surface entered one), 60 Hz when none gave a plausible rate.
+///
+/// ``SurfaceScaler`` holds one and feeds it what the compositor says.
 struct ScalePolicy: Equatable, Sendable {
     /// Largest buffer side accepted from a configure.
     static let maximumPixelDimension = 16_384
@@ -61,11 +66,6 @@ struct ScalePolicy: Equatable, Sendable {
         return result
     }
 
-    /// The scale before the surface entered any output: the largest output scale.
-    static func initialScale(outputScales: [Int32]) -> CGFloat {
-        sanitized(CGFloat(outputScales.max() ?? 1)) ?? 1
-    }
-
     /// The surface entered the output at `key`.
     mutating func enter(output key: Int) {
         enteredOutputs.insert(key)
@@ -91,7 +91,20 @@ struct ScalePolicy: Equatable, Sendable {
         if let preferredFractionalScale { return preferredFractionalScale }
         let entered = outputs.filter { enteredOutputs.contains($0.key) }
         let candidates = entered.isEmpty ? outputs : entered
-        return Self.sanitized(CGFloat(candidates.map(\.scale).max() ?? 1)) ?? 1
+        let chosen = Self.sanitized(CGFloat(candidates.map(\.scale).max() ?? 1)) ?? 1
+        assert(Self.range.contains(chosen), "scale \(chosen) outside \(Self.range)")
+        return chosen
+    }
+
+    /// The refresh interval in milliseconds of the fastest of `outputs` (each output's key
+    /// and `wl_output.mode` refresh rate in millihertz) the surface entered, or of every
+    /// output before it entered one; a 60 Hz display's when no output gave a rate (a rate
+    /// outside 1…1000 Hz counts as none).
+    func refreshInterval(outputs: [(key: Int, millihertz: Int32)]) -> Double {
+        let entered = outputs.filter { enteredOutputs.contains($0.key) }
+        let rates = (entered.isEmpty ? outputs : entered).map(\.millihertz).filter { (1_000...1_000_000).contains($0) }
+        guard let fastest = rates.max() else { return 1000.0 / 60 }
+        return 1_000_000 / Double(fastest)
     }
 
     /// The part of `region` (surface points) that is opaque in buffer pixels at `scale`:

@@ -7,7 +7,8 @@ import Foundation
 
 /// A desktop window on a Wayland compositor: a `wl_surface` with shm buffers, frame
 /// callbacks and damage, seen by the views layer as a `Surface`; its xdg toplevel role
-/// (``XDGToplevel``) and its scale rules (``ScalePolicy``) are parts it owns.
+/// (``XDGToplevel``), its frame ticks (``SurfaceFrameClock``) and its scale
+/// (``SurfaceScaler``, by the rules of ``ScalePolicy``) are parts it owns.
 ///
 /// Owns every protocol object it creates, its role and its buffers (through a
 /// `BufferPool`; each buffer carries its ``ShmBuffer`` as its backing); `close()` (also run
@@ -58,15 +59,11 @@ public final class WaylandSurface: Surface {
     public var shadowInsets: WindowInsets = .zero {
         didSet {
             guard shadowInsets != oldValue, role.isConfigured, !role.isApplyingConfigure else { return }
-            let window = CGSize(
-                width: size.width - oldValue.total.width, height: size.height - oldValue.total.height)
-            roleDidResize(toWindowSize: window)
+            roleDidResize(toWindowSize: oldValue.windowSize(forSurfaceSize: size))
         }
     }
     /// The window's size without the shadow insets, in points.
-    public var windowSize: CGSize {
-        CGSize(width: size.width - shadowInsets.total.width, height: size.height - shadowInsets.total.height)
-    }
+    public var windowSize: CGSize { shadowInsets.windowSize(forSurfaceSize: size) }
 
     /// Called with every input event for this surface before its window sees it; return
     /// `true` to consume the event (key commands, decorations).
@@ -86,8 +83,9 @@ public final class WaylandSurface: Surface {
     /// before the `wl_surface`).
     let role: XDGToplevel
     private var surface: OpaquePointer?
-    private var viewport: OpaquePointer?
-    private var fractionalScale: OpaquePointer?
+    /// The viewport, fractional-scale object and entered outputs (owned; destroyed in
+    /// `close()` before the `wl_surface`).
+    private let scaler: SurfaceScaler
     /// The frame callback and idle frames (owned; destroyed in `close()`).
     private let frameClock = SurfaceFrameClock()
     /// The buffers; each carries its ``ShmBuffer`` as `backing`, which the pool's `destroy`
@@ -103,10 +101,6 @@ public final class WaylandSurface: Surface {
             ShmBuffer.backing(of: buffer).destroy()
         })
     private var nextBufferIdentifier = 0
-    /// The scale rules: entered outputs and the preferred fractional scale.
-    private var scalePolicy = ScalePolicy()
-    private var appliedBufferScale: Int32 = 1
-    private var appliedViewportSize: CGSize?
     /// Run once after the next frame tick (``afterNextFrame(_:)``).
     private var frameObservers: [@MainActor () -> Void] = []
     private var needsCommit = false
@@ -130,8 +124,8 @@ public final class WaylandSurface: Surface {
         role = XDGToplevel(
             connection: connection, wlSurface: surface, title: title, appID: appID, size: self.size)
         self.surface = surface
-        let data = listenerData(for: self)
-        wl_surface_add_listener(surface, Self.surfaceListener.pointer, data)
+        scaler = SurfaceScaler(connection: connection, surface: surface)
+        wl_surface_add_listener(surface, Self.surfaceListener.pointer, listenerData(for: self))
         role.surface = self  // before the first roundtrip: configures reach the surface
         frameClock.onFrame = { [unowned self] time in
             self.delegate?.surfaceFrameDidFire(self, timestamp: time)
@@ -139,13 +133,11 @@ public final class WaylandSurface: Surface {
             self.frameObservers.removeAll()
             for observer in observers { observer() }
         }
-        connection.register(self, proxy: surface)
-        if let viewporter = connection.viewporter, let manager = connection.fractionalScaleManager {
-            viewport = wp_viewporter_get_viewport(viewporter, surface)
-            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
-            wp_fractional_scale_v1_add_listener(fractionalScale, Self.fractionalScaleListener.pointer, data)
+        scaler.onScaleChange = { [unowned self] newScale in
+            if newScale != self.scale { self.resize(to: self.size, scale: newScale) }
         }
-        scale = ScalePolicy.initialScale(outputScales: connection.outputs.values.map(\.scale))
+        connection.register(self, proxy: surface)
+        scale = scaler.scale
         wl_surface_commit(surface)
         commitCount += 1
         for _ in 0..<10 where !role.isConfigured {
@@ -165,11 +157,10 @@ public final class WaylandSurface: Surface {
         if let surface { connection.unregister(proxy: surface) }
         frameClock.destroy()
         role.destroyDecoration()
-        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
-        if let viewport { wp_viewport_destroy(viewport) }
+        scaler.destroy()
         role.destroy()
         if let surface { wl_surface_destroy(surface) }
-        (fractionalScale, viewport, surface) = (nil, nil, nil)
+        surface = nil
         // Every buffer goes now, busy or not: with the surface gone no release will come.
         pool.reset()
         for buffer in pool.buffers { pool.release(buffer) }
@@ -204,7 +195,7 @@ public final class WaylandSurface: Surface {
             preconditionFailure("buffer \(buffer.identifier) presented after its wl_buffer was destroyed")
         }
         if requestingFrame { frameClock.requestCallback(on: surface) }
-        applyScale()
+        scaler.apply(size: size, scale: scale)
         role.applyWindowGeometry(surfaceSize: size, insets: shadowInsets)
         applyOpaqueRegion()
         wl_surface_attach(surface, proxy, 0, 0)
@@ -256,7 +247,6 @@ public final class WaylandSurface: Surface {
         wl_region_destroy(region)  // the surface keeps a copy: the region object is ours to drop
         appliedOpaqueRegion = pendingOpaqueRegion
     }
-
 
     /// Asks for one frame callback without a buffer: sent with a bare commit at the end of
     /// this turn (unless a present commits first). A present asks with
@@ -381,32 +371,25 @@ public final class WaylandSurface: Surface {
         delegate?.surfaceBufferDidBecomeAvailable(self)
     }
 
-    // MARK: - Configure and scale
+    // MARK: - Configure, size and scale
 
     /// The role applied a configure whose window size is `window`: resizes when the size
     /// changed (or `forceResize`), and commits the acknowledgement this turn.
     func roleDidConfigure(windowSize window: CGSize, forceResize: Bool) {
-        let newSize = surfaceSize(forWindowSize: window)
+        let newSize = shadowInsets.surfaceSize(forWindowSize: window)
         if forceResize || newSize != size { resize(to: newSize, scale: scale) }
         scheduleCommit()
     }
 
     /// The client changed the window size (limits, shadow insets): resize and commit.
     func roleDidResize(toWindowSize window: CGSize) {
-        resize(to: surfaceSize(forWindowSize: window), scale: scale)
+        resize(to: shadowInsets.surfaceSize(forWindowSize: window), scale: scale)
         scheduleCommit()
     }
 
     /// The compositor asked to close the window.
     func roleDidRequestClose() {
         delegate?.surfaceDidRequestClose(self)
-    }
-
-    /// The surface size for a window size: the window plus the shadow insets, clamped.
-    private func surfaceSize(forWindowSize window: CGSize) -> CGSize {
-        CGSize(
-            width: max(1, window.width) + shadowInsets.total.width,
-            height: max(1, window.height) + shadowInsets.total.height)
     }
 
     /// The one place the size and scale change: the buffer caps are applied here, with the
@@ -423,46 +406,14 @@ public final class WaylandSurface: Surface {
         delegate?.surface(self, didResizeTo: size, scale: scale)
     }
 
-    /// Picks the scale again (an output entered or left, a new preferred scale).
-    private func updateScale() {
-        let outputs = connection.outputs.values.map { (key: Int(bitPattern: $0.proxy), scale: $0.scale) }
-        let newScale = scalePolicy.scale(outputs: outputs)
-        guard newScale != scale else { return }
-        resize(to: size, scale: newScale)
-    }
-
     /// The refresh interval of the fastest output the surface is on (of every output before
     /// it entered one), in milliseconds, from `wl_output.mode`; a 60 Hz display's when no
     /// output gave a rate (a rate outside 1…1000 Hz counts as none).
-    public var refreshInterval: Double {
-        let all = connection.outputs.values
-        let entered = all.filter { $0.proxy.map { scalePolicy.enteredOutputs.contains(Int(bitPattern: $0)) } ?? false }
-        let rates = (entered.isEmpty ? Array(all) : entered).map(\.refreshMillihertz).filter { (1_000...1_000_000).contains($0) }
-        guard let fastest = rates.max() else { return 1000.0 / 60 }
-        return 1_000_000 / Double(fastest)
-    }
+    public var refreshInterval: Double { scaler.refreshInterval }
 
-    /// The outputs changed (a new scale, an output gone): picks the scale again.
+    /// The outputs changed (a new scale, an output gone): the scaler picks the scale again.
     func outputsDidChange() {
-        scalePolicy.keepOutputs(Set(connection.outputs.values.map { Int(bitPattern: $0.proxy) }))
-        updateScale()
-    }
-
-    /// Tells the compositor how buffer pixels map to surface points before an attach.
-    private func applyScale() {
-        guard let surface else { return }
-        if let viewport {
-            if appliedViewportSize != size {
-                wp_viewport_set_destination(viewport, Int32(size.width), Int32(size.height))
-                appliedViewportSize = size
-            }
-        } else {
-            let integerScale = Int32(scale.rounded())
-            if integerScale != appliedBufferScale {
-                wl_surface_set_buffer_scale(surface, integerScale)
-                appliedBufferScale = integerScale
-            }
-        }
+        scaler.outputsDidChange()
     }
 
     // MARK: - Listeners
@@ -470,29 +421,11 @@ public final class WaylandSurface: Surface {
     private static let surfaceListener = StaticListener(
         wl_surface_listener(
             enter: { data, _, output in
-                let window = owner(data, as: WaylandSurface.self)
-                let key = Int(bitPattern: output)
-                MainActor.assumeIsolated {
-                    window.scalePolicy.enter(output: key)
-                    window.updateScale()
-                }
+                let (window, key) = (owner(data, as: WaylandSurface.self), SurfaceScaler.key(output))
+                MainActor.assumeIsolated { window.scaler.enter(output: key) }
             },
             leave: { data, _, output in
-                let window = owner(data, as: WaylandSurface.self)
-                let key = Int(bitPattern: output)
-                MainActor.assumeIsolated {
-                    window.scalePolicy.leave(output: key)
-                    window.updateScale()
-                }
+                let (window, key) = (owner(data, as: WaylandSurface.self), SurfaceScaler.key(output))
+                MainActor.assumeIsolated { window.scaler.leave(output: key) }
             }))
-
-    private static let fractionalScaleListener = StaticListener(
-        wp_fractional_scale_v1_listener(preferred_scale: { data, _, value in
-            let window = owner(data, as: WaylandSurface.self)
-            MainActor.assumeIsolated {
-                // 0 is no scale at all: ignore it, as if the compositor had said nothing.
-                window.scalePolicy.setPreferredScale(wireValue: value)
-                window.updateScale()
-            }
-        }))
 }

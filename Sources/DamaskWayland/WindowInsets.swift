@@ -31,6 +31,17 @@ public struct WindowInsets: Equatable, Sendable {
     /// The total horizontal and vertical insets.
     public var total: CGSize { CGSize(width: left + right, height: top + bottom) }
 
+    /// The size of a surface whose window proper is `window` (at least 1×1 point): the
+    /// window plus the insets.
+    func surfaceSize(forWindowSize window: CGSize) -> CGSize {
+        CGSize(width: max(1, window.width) + total.width, height: max(1, window.height) + total.height)
+    }
+
+    /// The size of the window proper in a surface of `surface`: the surface without the insets.
+    func windowSize(forSurfaceSize surface: CGSize) -> CGSize {
+        CGSize(width: surface.width - total.width, height: surface.height - total.height)
+    }
+
     /// `rect` shrunk by the insets.
     public func inset(_ rect: CGRect) -> CGRect {
         CGRect(

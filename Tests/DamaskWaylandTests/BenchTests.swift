@@ -33,10 +33,36 @@ struct BenchTests {
             "graphics", "views", "controls", "typing", "damage", "latency", "idle", "memory", "startup", "typing-peers", "all", "--demo",
             "--json",
             "--repeats",
-            "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--help",
+            "--warmups", "--frames", "--idle-seconds", "--quick", "--offscreen", "--pages", "--help",
         ] {
             #expect(result.output.contains(word), "\(word) missing from --help")
         }
+    }
+
+    @Test("--pages counts the pages one 64x64 frame touches for Damask's pass and both floors, and Damask's own code is among them only for its pass")
+    func pagesCountsEachFramesPages() throws {
+        let result = try Self.run(["--pages", "--frames", "3", "--warmups", "1"], timeout: 120)
+        #expect(result.status == 0, "\(result.output)")
+        let json = try #require(result.json)
+        let figures = try #require(json["figures"] as? [[String: Any]])
+        func median(_ label: String, _ metric: String) -> Double? {
+            let figure = figures.first {
+                ($0["name"] as? String) == "64x64 change 3840x2160: \(label), pages touched per frame"
+                    && ($0["metric"] as? String) == metric
+            }
+            return (figure?["value"] as? [String: Any])?["median"] as? Double
+        }
+        // Every frame writes 64 rows of window-sized bitmaps (15 KiB apart, a page each), which
+        // malloc places in the heap or in mappings of their own, and has a total.
+        for label in ["Damask's pass", "pixel work alone", "minimal client"] {
+            #expect(median(label, "all pages") != nil, "no total for \(label): \(result.output)")
+            let bitmaps = (median(label, "heap") ?? 0) + (median(label, "bitmaps (anonymous ≥ 8 MiB)") ?? 0)
+            #expect(bitmaps >= 64, "\(label) touched \(bitmaps) pages of bitmaps")
+        }
+        // The pass runs Damask's code (in this executable); the floors run none of it.
+        let passCode = try #require(median("Damask's pass", "code: damask-bench"), "\(result.output)")
+        #expect(passCode > (median("minimal client", "code: damask-bench") ?? 0))
+        #expect(passCode > (median("pixel work alone", "code: damask-bench") ?? 0))
     }
 
     @Test("an unknown suite exits 2 and names it")
