@@ -355,39 +355,32 @@ public struct TextLayout: @unchecked Sendable {
         var runDone = run == nil
         // The chunk after the styled run may start with a letter of the other direction.
         var chunkStyle: TextRunStyle? = styledRun?.utf8Range.upperBound == startOffset ? paragraphStyle : nil
+        /// Ends the chunk being built at `end` (`count` clusters, shaped in `style`); unless
+        /// it is the last, returns the meeting when `stopAt` finds an old cut there.
+        func cut(at end: String.Index, count: Int, style: TextRunStyle?, last: Bool = false) -> (Int, Int)? {
+            let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
+            chunks.append(makeChunk(
+                String(text[chunkStart..<end]), utf8Start: offset, firstCharacter: chunkFirst, count: count, style: style))
+            chunkFirst += count
+            chunkStart = end
+            length = 0
+            guard !last, let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: end)) else { return nil }
+            return (old, chunkFirst)
+        }
         while index < text.endIndex {
             if !runDone, let run, index >= run.start {
                 runDone = true
-                if length > 0 {
-                    let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
-                    chunks.append(makeChunk(
-                        String(text[chunkStart..<index]), utf8Start: offset, firstCharacter: chunkFirst, count: length,
-                        style: chunkStyle))
-                    chunkFirst += length
-                    chunkStart = index
-                    length = 0
-                    if let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: index)) {
-                        return (old, chunkFirst)
-                    }
-                }
+                if length > 0, let met = cut(at: index, count: length, style: chunkStyle) { return met }
                 var runLength = 0
                 var end = index
                 while end < run.end, end < text.endIndex {
                     end = text.index(after: end)
                     runLength += 1
                 }
-                let offset = text.utf8.distance(from: text.startIndex, to: index)
-                chunks.append(makeChunk(
-                    String(text[index..<end]), utf8Start: offset, firstCharacter: chunkFirst, count: runLength, style: run.style))
-                chunkFirst += runLength
-                chunkStart = end
                 index = end
-                length = 0
                 previous = (nil, nil)
                 chunkStyle = paragraphStyle
-                if let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: end)) {
-                    return (old, chunkFirst)
-                }
+                if let met = cut(at: end, count: runLength, style: run.style) { return met }
                 continue
             }
             let character = text[index]
@@ -395,27 +388,15 @@ public struct TextLayout: @unchecked Sendable {
                 (previous.1 == " " && previous.0.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
                     || (length >= Self.longestLength && previous.1.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
             {
-                let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
-                chunks.append(makeChunk(
-                    String(text[chunkStart..<index]), utf8Start: offset, firstCharacter: chunkFirst, count: length,
-                    style: chunkStyle))
-                chunkFirst += length
-                chunkStart = index
-                length = 0
+                let style = chunkStyle
                 chunkStyle = nil
-                if let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: index)) {
-                    return (old, chunkFirst)
-                }
+                if let met = cut(at: index, count: length, style: style) { return met }
             }
             previous = (previous.1, character)
             length += 1
             index = text.index(after: index)
         }
-        if length > 0 || chunks.isEmpty {
-            let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
-            chunks.append(makeChunk(
-                String(text[chunkStart...]), utf8Start: offset, firstCharacter: chunkFirst, count: length, style: chunkStyle))
-        }
+        if length > 0 || chunks.isEmpty { _ = cut(at: text.endIndex, count: length, style: chunkStyle, last: true) }
         return nil
     }
 

@@ -229,38 +229,43 @@ struct InputMethodWestonTests {
         #expect(log.contains("script done"), "\(log)")
     }
 
+    /// A live demo script whose `ime` lines compose 한글 (with a deletion) through an input
+    /// method reading `DAMASK_IME_COMMANDS`; its `expect text` lines wait for each update.
+    static let liveImeScript = """
+        scene text
+        wait idle
+        click 300 180
+        ime preedit "ㅎ"
+        ime preedit "하" cursor 3
+        ime commit "한"
+        ime preedit "구" cursor hidden
+        ime commit "국"
+        wait idle
+        ime delete before 3 after 0
+        expect text "한"
+        ime commit "글"
+        expect text "한글"
+        wait idle
+
+        """
+
+    /// The lines ``liveImeScript`` writes to the FIFO, as the input method logs them.
+    static let liveImeCommandLines = [
+        "command 1: preedit \"ㅎ\" cursor 3", "command 2: preedit \"하\" cursor 3", "command 3: commit \"한\"",
+        "command 4: preedit \"구\" cursor -1", "command 5: commit \"국\"", "command 6: delete -3 3",
+        "command 7: commit \"\"", "command 8: commit \"글\"",
+    ]
+
     @Test("A live script's ime lines go through Weston's input method and the text-input protocol, not in-process")
     func liveImeCommands() throws {
         let (log, _) = try Self.run(
             imScript: "wait activate\n",
-            demoScript: """
-                scene text
-                wait idle
-                click 300 180
-                ime preedit "ㅎ"
-                ime preedit "하" cursor 3
-                ime commit "한"
-                ime preedit "구" cursor hidden
-                ime commit "국"
-                wait idle
-                ime delete before 3 after 0
-                expect text "한"
-                ime commit "글"
-                expect text "한글"
-                wait idle
-
-                """,
-            liveCommands: true)
+            demoScript: Self.liveImeScript, liveCommands: true)
         // Each ime line reached the input method as a command and was played by it: the
         // updates came back to the field through Weston (the field told it the text after,
         // with its next frame: hence the `wait idle` lines).
         let commands = log.filter { $0.hasPrefix("command ") }
-        #expect(
-            commands == [
-                "command 1: preedit \"ㅎ\" cursor 3", "command 2: preedit \"하\" cursor 3", "command 3: commit \"한\"",
-                "command 4: preedit \"구\" cursor -1", "command 5: commit \"국\"", "command 6: delete -3 3",
-                "command 7: commit \"\"", "command 8: commit \"글\"",
-            ], "\(log)")
+        #expect(commands == Self.liveImeCommandLines, "\(log)")
         #expect(log.filter { $0.hasPrefix("step ") }.count == 9, "\(log)")  // wait activate and the 8 commands
         #expect(log.contains("surrounding \"한국\" 6 6"), "\(log)")
         #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")

@@ -51,6 +51,7 @@
 #include <wayland-client.h>
 
 #include "input-method-unstable-v2-client-protocol.h"
+#include "script-string.h"
 
 /* Everything the program holds; one instance, owned by main for the program's lifetime. */
 struct state {
@@ -191,34 +192,6 @@ static const struct wl_registry_listener registry_listener = {
     .global_remove = handle_global_remove,
 };
 
-/* Reads a quoted string (\" \\ \xNN escapes) at *cursor, after blanks, into `out` (at
- * least strlen(*cursor) + 1 bytes); returns 0 if malformed, else moves *cursor past it. */
-static int quoted(char **cursor, char *out) {
-    char *p = *cursor;
-    while (*p == ' ') p++;
-    if (*p++ != '"') return 0;
-    while (*p && *p != '"') {
-        if (*p == '\\') {
-            p++;
-            if (*p == 'x' && p[1] && p[2]) {
-                char hex[3] = {p[1], p[2], 0};
-                char *end;
-                long byte = strtol(hex, &end, 16);
-                if (*end || byte == 0) return 0;
-                *out++ = (char)byte;
-                p += 3;
-                continue;
-            }
-            if (*p != '"' && *p != '\\') return 0;
-        }
-        *out++ = *p++;
-    }
-    if (*p != '"') return 0;
-    *out = '\0';
-    *cursor = p + 1;
-    return 1;
-}
-
 /* Plays one live command (see the top of the file); a line it cannot play is an error. */
 static void run_live_command(struct state *state, char *line) {
     char text[sizeof state->command_buffer];
@@ -226,7 +199,7 @@ static void run_live_command(struct state *state, char *line) {
     char *end;
     if (strncmp(p, "preedit ", 8) == 0) {
         p += 8;
-        if (!quoted(&p, text)) fail("live command: preedit needs a quoted string");
+        if (!script_string(&p, text)) fail("live command: preedit needs a quoted string");
         while (*p == ' ') p++;
         long cursor = (long)strlen(text);
         if (strncmp(p, "cursor ", 7) == 0) {
@@ -237,7 +210,7 @@ static void run_live_command(struct state *state, char *line) {
         zwp_input_method_v2_set_preedit_string(state->input_method, text, position, position);
     } else if (strncmp(p, "commit ", 7) == 0) {
         p += 7;
-        if (!quoted(&p, text)) fail("live command: commit needs a quoted string");
+        if (!script_string(&p, text)) fail("live command: commit needs a quoted string");
         zwp_input_method_v2_commit_string(state->input_method, text);
     } else if (strncmp(p, "delete ", 7) == 0) {
         long index = strtol(p + 7, &end, 10);
