@@ -75,8 +75,8 @@ public struct TextLayout: @unchecked Sendable {
     /// The run shaped in a style of its own, if any.
     public private(set) var styledRun: StyledRun?
 
-    /// Lays out `text` in `font`, `styledRun` (clamped to the text; none when empty) in its
-    /// own style.
+    /// Lays out `text` in `font`, `styledRun` in its own style (ignored when it is empty or
+    /// reaches outside the text).
     public init(_ text: String, font: Font, styledRun: StyledRun? = nil) {
         self.font = font
         self.styledRun = Self.valid(styledRun, in: text)
@@ -92,8 +92,8 @@ public struct TextLayout: @unchecked Sendable {
     /// How many chunks the line is laid out in.
     public var chunkCount: Int { chunks.count }
 
-    /// Follows `editor` to its current text, `styledRun` (clamped; none when empty) in its own
-    /// style: when the edits since this layout are among its recent splices and cover the
+    /// Follows `editor` to its current text, `styledRun` in its own style (ignored when it is
+    /// empty or reaches outside the text): when the edits since this layout are among its recent splices and cover the
     /// old and the new styled run where they differ, lays out only the chunks they touched;
     /// otherwise the whole line.
     public mutating func update(for editor: EditableText, styledRun newRun: StyledRun? = nil) {
