@@ -271,6 +271,32 @@ struct InputMethodWestonTests {
         #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
     }
 
+    @Test("A live script's ime language and ime direction go through Weston's input method as language and text_direction, before the preedit after them")
+    func liveLanguageAndDirection() throws {
+        let (log, cursorXs) = try Self.run(
+            imScript: "wait activate\n",
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                ime language "ko"
+                ime direction rtl
+                ime preedit "漢字 אבג" cursor 0
+                expect text "漢字 אבג"
+                wait idle
+
+                """,
+            liveCommands: true)
+        #expect(
+            log.filter { $0.hasPrefix("command ") }
+                == ["command 1: language \"ko\"", "command 2: direction rtl", "command 3: preedit \"漢字 אבג\" cursor 0"],
+            "\(log)")
+        // Laid out right to left, the caret before 漢 is right of the Hebrew word: the field
+        // had the direction when the preedit came.
+        let start = try #require(cursorXs.first)
+        #expect(cursorXs.last.map { $0 >= start + 25 } == true, "\(cursorXs)")
+    }
+
     /// The demo's window as it shows the preedit "漢字 אבג" (漢字 selected by the input
     /// method's style) that an input method typing `language` right to left sent through
     /// Weston, and the x of the field's caret before it (its first cursor rectangle).

@@ -21,6 +21,9 @@
  *   commit "TEXT"            commit_string(TEXT), commit
  *   delete INDEX LENGTH      delete_surrounding_text(-INDEX, INDEX + LENGTH), sent with the
  *                            commit of the line after it (as v1 applies a deletion)
+ *   language "TAG", direction auto|ltr|rtl
+ *                            ignored (reported as "ignored: …"): input-method-v2 has no
+ *                            language or direction requests
  * (strings take \" \\ and \xNN escapes). They are read only while the input method is active
  * (the compositor ignores an inactive one's requests): a line written before a text field
  * is focused waits for it. Each is reported as "command N: LINE" when read, and a line it
@@ -218,8 +221,12 @@ static void run_live_command(struct state *state, char *line) {
         if (index > 0 || length < -index) fail("live command: delete INDEX LENGTH must reach the caret");
         zwp_input_method_v2_delete_surrounding_text(state->input_method, (uint32_t)-index, (uint32_t)(index + length));
         return; /* applied with the next line's commit */
+    } else if (strncmp(p, "language ", 9) == 0 || strncmp(p, "direction ", 10) == 0) {
+        /* input-method-v2 has no such request (text-input-v3 no such event): nothing to send. */
+        puts("ignored: input-method-v2 cannot say it");
+        return;
     } else {
-        fail("live command: unknown (preedit, commit, delete)");
+        fail("live command: unknown (preedit, commit, delete, language, direction)");
     }
     zwp_input_method_v2_commit(state->input_method, state->done_count);
     printf("committed %u\n", state->done_count);
