@@ -22,11 +22,18 @@ extension TextField {
 
     public var hasMarkedText: Bool { editor.markedRange != nil }
 
+    /// Keeps the language; a preedit shown now is shaped again in it.
     public func inputMethodDidChangeLanguage(_ language: String) {
+        let language: String? = language.isEmpty ? nil : language
+        guard language != inputMethodLanguage else { return }
         inputMethodLanguage = language
+        if editor.markedRange != nil { change(restartsBlink: false) { _ in } }
     }
 
+    /// Keeps the direction; a preedit shown now is laid out again in it.
     public func inputMethodDidChangeTextDirection(_ direction: TextInputDirection) {
+        guard direction != inputMethodTextDirection else { return }
         inputMethodTextDirection = direction
+        if editor.markedRange != nil { change(restartsBlink: false) { _ in } }
     }
 }

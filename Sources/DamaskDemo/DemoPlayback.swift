@@ -142,6 +142,7 @@ final class DemoPlayback {
         {
             let channel = InputMethodCommandChannel(path: path)
             options.inputMethodChannel = { try channel.send($0) }
+            options.inputMethodSettingChannel = { try channel.send($0) }
         }
         let player = ScriptPlayer(window: window, options: options)
         let report: PlaybackReport

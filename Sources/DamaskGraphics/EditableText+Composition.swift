@@ -144,6 +144,14 @@ extension EditableText {
         return index
     }
 
+    /// The marked text's UTF-8 bytes in ``text`` (nil when nothing is marked); found from the
+    /// caret, so it costs the preedit's length, not the text's.
+    public var markedUTF8Range: Range<Int>? {
+        guard let marked = markedRange else { return nil }
+        let start = stringIndex(ofCharacter: marked.lowerBound), end = stringIndex(ofCharacter: marked.upperBound)
+        return text.utf8.distance(from: text.startIndex, to: start)..<text.utf8.distance(from: text.startIndex, to: end)
+    }
+
     /// The text without the marked text: what an input method is told surrounds the caret.
     public var unmarkedText: String {
         guard let marked = markedRange else { return text }

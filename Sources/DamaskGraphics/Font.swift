@@ -148,10 +148,11 @@ public final class Font: Sendable {
         line(for: string).missingCount
     }
 
-    /// The family names of the faces `string` is drawn with, in order of first use: this
-    /// font's face first when used, then the fallbacks fontconfig found.
-    public func faceNames(for string: String) -> [String] {
-        let line = line(for: string)
+    /// The family names of the faces `string` is drawn with (in `style`'s language when
+    /// given), in order of first use: this font's face first when used, then the fallbacks
+    /// fontconfig found.
+    public func faceNames(for string: String, style: TextRunStyle? = nil) -> [String] {
+        let line = line(for: string, style: style)
         var names: [String] = []
         for run in line.runs {
             let name = run.face?.familyName ?? "box"
@@ -160,12 +161,13 @@ public final class Font: Sendable {
         return names
     }
 
-    /// The line of `string` laid out in this font, from the process-wide cache.
-    func line(for string: String) -> TextLine {
+    /// The line of `string` laid out in this font (in `style`'s language and direction when
+    /// given), from the process-wide cache.
+    func line(for string: String, style: TextRunStyle? = nil) -> TextLine {
         let library = FreeTypeLibrary.shared
-        let key = TextLine.Key(string: string, family: family, weight: weight, size: size, isBoxFont: face == nil)
+        let key = TextLine.Key(string: string, family: family, weight: weight, size: size, isBoxFont: face == nil, style: style)
         return library.withLock {
-            library.lineLocked(key) { TextShaper.shape(string, font: self, library: library) }
+            library.lineLocked(key) { TextShaper.shape(string, font: self, library: library, style: style) }
         }
     }
 }

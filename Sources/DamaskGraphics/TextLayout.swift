@@ -15,9 +15,29 @@ import Foundation
 /// Chunks are cut greedily from the start, so after an edit the chunks before it stay and
 /// those after it are reused as soon as a new cut meets an old one.
 ///
+/// A ``StyledRun`` (an input method's preedit in the language and direction the input
+/// method types in) is a chunk of its own, shaped in its ``TextRunStyle`` and placed like
+/// any chunk; the chunk after it is shaped in the paragraph's direction (it may start with a
+/// letter of the other direction). An edit whose splices cover the old and the new run
+/// (a preedit update) still lays out only what it touched.
+///
 /// Positions are cluster (`Character`) indices into the whole line, x offsets user units
 /// from the line's origin, as ``Font``'s caret and selection functions give for a line.
 public struct TextLayout: @unchecked Sendable {
+    /// A run of the line shaped on its own in a style of its own.
+    public struct StyledRun: Equatable, Sendable {
+        /// Its UTF-8 bytes in the line (at cluster boundaries; non-empty).
+        public var utf8Range: Range<Int>
+        /// Its language and base direction.
+        public var style: TextRunStyle
+
+        /// Creates a run.
+        public init(utf8Range: Range<Int>, style: TextRunStyle) {
+            self.utf8Range = utf8Range
+            self.style = style
+        }
+    }
+
     /// Clusters a chunk holds before it may end at a space.
     public static let preferredLength = 32
     /// Clusters a chunk holds before it may end between two letters.
@@ -31,6 +51,9 @@ public struct TextLayout: @unchecked Sendable {
         var count: Int
         /// The shaped chunk, from the font's line cache (immutable, shared).
         var line: TextLine
+        /// The style it was shaped in: the styled run's, the paragraph's direction for the
+        /// chunk after it, nil (its own text's direction) for the others.
+        var style: TextRunStyle?
         /// The widths of the chunks before this one in logical order.
         var precedingWidth: CGFloat = 0
         var width: CGFloat { line.width }
@@ -47,37 +70,81 @@ public struct TextLayout: @unchecked Sendable {
     public private(set) var isRightToLeft = false
     /// How many clusters the line holds.
     public private(set) var count = 0
-    /// The ``EditableText/revision`` this layout follows (see ``update(for:)``).
+    /// The ``EditableText/revision`` this layout follows (see ``update(for:styledRun:)``).
     public private(set) var revision = -1
+    /// The run shaped in a style of its own, if any.
+    public private(set) var styledRun: StyledRun?
 
-    /// Lays out `text` in `font`.
-    public init(_ text: String, font: Font) {
+    /// Lays out `text` in `font`, `styledRun` in its own style (ignored when it is empty or
+    /// reaches outside the text).
+    public init(_ text: String, font: Font, styledRun: StyledRun? = nil) {
         self.font = font
+        self.styledRun = Self.valid(styledRun, in: text)
         rebuild(text)
     }
 
-    /// Lays out `editor`'s text in `font`.
-    public init(_ editor: EditableText, font: Font) {
-        self.init(editor.text, font: font)
+    /// Lays out `editor`'s text in `font`, `styledRun` in its own style.
+    public init(_ editor: EditableText, font: Font, styledRun: StyledRun? = nil) {
+        self.init(editor.text, font: font, styledRun: styledRun)
         revision = editor.revision
     }
 
     /// How many chunks the line is laid out in.
     public var chunkCount: Int { chunks.count }
 
-    /// Follows `editor` to its current text: when the edits since this layout are among
-    /// its recent splices, lays out only the chunks they touched; otherwise the whole line.
-    public mutating func update(for editor: EditableText) {
-        guard editor.revision != revision else { return }
+    /// Follows `editor` to its current text, `styledRun` in its own style (ignored when it is
+    /// empty or reaches outside the text): when the edits since this layout are among its recent splices and cover the
+    /// old and the new styled run where they differ, lays out only the chunks they touched;
+    /// otherwise the whole line.
+    public mutating func update(for editor: EditableText, styledRun newRun: StyledRun? = nil) {
+        let newRun = Self.valid(newRun, in: editor.text)
+        guard editor.revision != revision || newRun != styledRun else { return }
         let behind = editor.revision - revision
+        let oldRun = styledRun
+        styledRun = newRun
         if behind > 0, behind <= editor.recentSplices.count {
             let splices = editor.recentSplices.suffix(behind)
-            apply(splices.dropFirst().reduce(splices.first!) { $0.followed(by: $1) }, to: editor.text)
+            let splice = splices.dropFirst().reduce(splices.first!) { $0.followed(by: $1) }
+            if Self.splice(splice, covers: oldRun, and: newRun) {
+                apply(splice, to: editor.text)
+            } else {
+                rebuild(editor.text)
+            }
         } else {
             rebuild(editor.text)
         }
         revision = editor.revision
         assert(count == editor.count, "layout holds \(count) clusters, the editor \(editor.count)")
+    }
+
+    /// `run` when it is non-empty and within `text`'s bytes, else nil.
+    private static func valid(_ run: StyledRun?, in text: String) -> StyledRun? {
+        guard let run, !run.utf8Range.isEmpty, run.utf8Range.lowerBound >= 0, run.utf8Range.upperBound <= text.utf8.count
+        else { return nil }
+        return run
+    }
+
+    /// Whether laying out again what `splice` touched is enough to go from `old` to `new`:
+    /// the run is the same and outside the change (moved with it), or the old one lay in the
+    /// removed bytes and the new one lies in the inserted ones.
+    static func splice(_ splice: TextSplice, covers old: StyledRun?, and new: StyledRun?) -> Bool {
+        let removedEnd = splice.offset + splice.removedLength, insertedEnd = splice.offset + splice.insertedLength
+        if let old {
+            let range = old.utf8Range
+            var moved: StyledRun?
+            if range.upperBound <= splice.offset {
+                moved = old
+            } else if range.lowerBound >= removedEnd {
+                let delta = splice.insertedLength - splice.removedLength
+                moved = StyledRun(utf8Range: (range.lowerBound + delta)..<(range.upperBound + delta), style: old.style)
+            }
+            if let moved, moved == new { return true }
+            guard range.lowerBound >= splice.offset, range.upperBound <= removedEnd else { return false }
+        }
+        if let new {
+            guard new.utf8Range.lowerBound >= splice.offset, new.utf8Range.upperBound <= insertedEnd else { return false }
+        }
+        return true
     }
 
     // MARK: Queries
@@ -205,10 +272,11 @@ public struct TextLayout: @unchecked Sendable {
         appendChunks(of: text, from: text.startIndex, firstCharacter: 0, stopAt: nil)
         finish()
         // The first chunk's shaping decides the paragraph direction; should this guess
-        // differ, the line is one chunk (always right).
-        if let first = chunks.first, first.line.isRightToLeft != isRightToLeft {
+        // differ, the line is one chunk (always right), or three around a styled run.
+        if let first = chunks.first(where: { $0.style == nil }), first.line.isRightToLeft != isRightToLeft {
             isRightToLeft = first.line.isRightToLeft
-            chunks = [makeChunk(text, utf8Start: 0, firstCharacter: 0, count: text.count)]
+            chunks = []
+            appendChunks(of: text, from: text.startIndex, firstCharacter: 0, stopAt: nil, cutsBetweenLetters: false)
             finish()
         }
     }
@@ -240,6 +308,9 @@ public struct TextLayout: @unchecked Sendable {
         let tail = Array(chunks[restart...])
         let restartChunk = chunks[restart]
         chunks.removeSubrange(restart...)
+        assert(
+            styledRun.map { !($0.utf8Range.lowerBound < restartChunk.utf8Start && restartChunk.utf8Start < $0.utf8Range.upperBound) }
+                ?? true, "a layout restarts inside its styled run")
         let start = text.utf8.index(text.startIndex, offsetBy: restartChunk.utf8Start)
         let met = appendChunks(
             of: text, from: start, firstCharacter: restartChunk.firstCharacter,
@@ -255,12 +326,15 @@ public struct TextLayout: @unchecked Sendable {
         finish(from: restart)
     }
 
-    /// Cuts `text` from `start` (a cut) into chunks and appends them. Before each cut after
-    /// the first, asks `stopAt` with the cut's byte offset: a non-nil answer (an old chunk
-    /// index) stops there, returned with the cut's cluster position.
+    /// Cuts `text` from `start` (a cut) into chunks and appends them: by the rules above
+    /// (only around the styled run when `cutsBetweenLetters` is false), and the styled run
+    /// as one chunk. Before each cut after the first, asks `stopAt` with the cut's byte
+    /// offset: a non-nil answer (an old chunk index) stops there, returned with the cut's
+    /// cluster position.
     @discardableResult
     private mutating func appendChunks(
-        of text: String, from start: String.Index, firstCharacter: Int, stopAt: ((Int) -> Int?)?
+        of text: String, from start: String.Index, firstCharacter: Int, stopAt: ((Int) -> Int?)?,
+        cutsBetweenLetters: Bool = true
     ) -> (Int, Int)? {
         var chunkStart = start
         var chunkFirst = firstCharacter
@@ -268,35 +342,68 @@ public struct TextLayout: @unchecked Sendable {
         var previous: (Character?, Character?) = (nil, nil)
         var index = start
         let rightToLeft = isRightToLeft
+        let paragraphStyle = TextRunStyle(direction: rightToLeft ? .rightToLeft : .leftToRight)
+        // The styled run's bounds, when it is not before the start.
+        let startOffset = text.utf8.distance(from: text.startIndex, to: start)
+        let run = styledRun.flatMap { run -> (start: String.Index, end: String.Index, style: TextRunStyle)? in
+            guard run.utf8Range.upperBound > startOffset else { return nil }
+            return (
+                text.utf8.index(text.startIndex, offsetBy: run.utf8Range.lowerBound),
+                text.utf8.index(text.startIndex, offsetBy: run.utf8Range.upperBound), run.style
+            )
+        }
+        var runDone = run == nil
+        // The chunk after the styled run may start with a letter of the other direction.
+        var chunkStyle: TextRunStyle? = styledRun?.utf8Range.upperBound == startOffset ? paragraphStyle : nil
+        /// Ends the chunk being built at `end` (`count` clusters, shaped in `style`); unless
+        /// it is the last, returns the meeting when `stopAt` finds an old cut there.
+        func cut(at end: String.Index, count: Int, style: TextRunStyle?, last: Bool = false) -> (Int, Int)? {
+            let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
+            chunks.append(makeChunk(
+                String(text[chunkStart..<end]), utf8Start: offset, firstCharacter: chunkFirst, count: count, style: style))
+            chunkFirst += count
+            chunkStart = end
+            length = 0
+            guard !last, let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: end)) else { return nil }
+            return (old, chunkFirst)
+        }
         while index < text.endIndex {
+            if !runDone, let run, index >= run.start {
+                runDone = true
+                if length > 0, let met = cut(at: index, count: length, style: chunkStyle) { return met }
+                var runLength = 0
+                var end = index
+                while end < run.end, end < text.endIndex {
+                    end = text.index(after: end)
+                    runLength += 1
+                }
+                index = end
+                previous = (nil, nil)
+                chunkStyle = paragraphStyle
+                if let met = cut(at: end, count: runLength, style: run.style) { return met }
+                continue
+            }
             let character = text[index]
-            if length >= Self.preferredLength, Self.isStrong(character, rightToLeft: rightToLeft),
+            if cutsBetweenLetters, length >= Self.preferredLength, Self.isStrong(character, rightToLeft: rightToLeft),
                 (previous.1 == " " && previous.0.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
                     || (length >= Self.longestLength && previous.1.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
             {
-                let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
-                chunks.append(
-                    makeChunk(String(text[chunkStart..<index]), utf8Start: offset, firstCharacter: chunkFirst, count: length))
-                chunkFirst += length
-                chunkStart = index
-                length = 0
-                if let stopAt, let old = stopAt(text.utf8.distance(from: text.startIndex, to: index)) {
-                    return (old, chunkFirst)
-                }
+                let style = chunkStyle
+                chunkStyle = nil
+                if let met = cut(at: index, count: length, style: style) { return met }
             }
             previous = (previous.1, character)
             length += 1
             index = text.index(after: index)
         }
-        if length > 0 || chunks.isEmpty {
-            let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
-            chunks.append(makeChunk(String(text[chunkStart...]), utf8Start: offset, firstCharacter: chunkFirst, count: length))
-        }
+        if length > 0 || chunks.isEmpty { _ = cut(at: text.endIndex, count: length, style: chunkStyle, last: true) }
         return nil
     }
 
-    private func makeChunk(_ text: String, utf8Start: Int, firstCharacter: Int, count: Int) -> Chunk {
-        Chunk(text: text, utf8Start: utf8Start, firstCharacter: firstCharacter, count: count, line: font.line(for: text))
+    private func makeChunk(_ text: String, utf8Start: Int, firstCharacter: Int, count: Int, style: TextRunStyle?) -> Chunk {
+        Chunk(
+            text: text, utf8Start: utf8Start, firstCharacter: firstCharacter, count: count,
+            line: font.line(for: text, style: style), style: style)
     }
 
     /// Sums the widths and the count, from chunk `first` on (the ones before are unchanged).

@@ -20,9 +20,11 @@ final class TextLine: @unchecked Sendable {
         var size: CGFloat
         /// Whether the font is the built-in box font (which has no face).
         var isBoxFont: Bool
+        /// The run's own language and direction (nil: the line's, from its text).
+        var style: TextRunStyle? = nil
 
         static func == (a: Key, b: Key) -> Bool {
-            a.size == b.size && a.weight == b.weight && a.isBoxFont == b.isBoxFont
+            a.size == b.size && a.weight == b.weight && a.isBoxFont == b.isBoxFont && a.style == b.style
                 && sameBytes(a.family, b.family) && sameBytes(a.string, b.string)
         }
 
@@ -42,6 +44,7 @@ final class TextLine: @unchecked Sendable {
             hasher.combine(size)
             hasher.combine(weight)
             hasher.combine(isBoxFont)
+            hasher.combine(style)
             for text in [family, string] {
                 var copy = text
                 copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

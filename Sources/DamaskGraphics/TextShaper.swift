@@ -29,9 +29,11 @@ enum TextShaper {
         var attributes: RunAttributes
     }
 
-    /// Shapes `string` in `font`. Control characters draw nothing; characters neither the
-    /// font nor any fallback has become boxes.
-    static func shape(_ string: String, font: Font, library: FreeTypeLibrary) -> TextLine {
+    /// Shapes `string` in `font`, in `style`'s language and base direction when given (else
+    /// the direction of the first strong character, and each script's sample language).
+    /// Control characters draw nothing; characters neither the font nor any fallback has
+    /// become boxes.
+    static func shape(_ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle? = nil) -> TextLine {
         // Scalars as shaped: controls become ZERO WIDTH SPACE (invisible, bidi-neutral).
         var scalars: [UInt32] = []
         scalars.reserveCapacity(string.unicodeScalars.count)
@@ -43,8 +45,10 @@ enum TextShaper {
                 scalars.append(value < 0x20 || (0x7F..<0xA0).contains(value) ? 0x200B : value)
             }
         }
-        let (levels, paragraphIsRTL) = bidiLevels(of: scalars)
-        let items = itemize(scalars, clusterStarts: clusterStarts, levels: levels, font: font, library: library)
+        let (levels, paragraphIsRTL) = bidiLevels(of: scalars, direction: style?.direction ?? .automatic)
+        let language = style?.language
+        let items = itemize(
+            scalars, clusterStarts: clusterStarts, levels: levels, font: font, language: language, library: library)
 
         // Shape each item, then place the items in visual order.
         var shaped: [(run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, item: Item)] = []
@@ -56,7 +60,7 @@ enum TextShaper {
         }
         defer { hb_buffer_destroy(buffer) }
         for item in items {
-            let result = shapeItem(item, scalars: scalars, buffer: buffer, font: font)
+            let result = shapeItem(item, scalars: scalars, buffer: buffer, font: font, language: language)
             missing += result.missing
             shaped.append((result.run, result.clusters, result.pens, result.width, item))
         }
@@ -101,23 +105,33 @@ enum TextShaper {
             clusters: filled, isRightToLeft: paragraphIsRTL, missingCount: missing)
     }
 
-    /// UAX #9 embedding levels per scalar (FriBidi, paragraph direction from the first
-    /// strong character) and whether the paragraph is right to left. Text with nothing
-    /// that could be right to left skips FriBidi.
-    private static func bidiLevels(of scalars: [UInt32]) -> (levels: [Int8], isRTL: Bool) {
-        guard scalars.contains(where: { $0 >= 0x0590 }) else { return ([Int8](repeating: 0, count: scalars.count), false) }
+    /// UAX #9 embedding levels per scalar (FriBidi; the paragraph direction `direction`, or
+    /// from the first strong character) and whether the paragraph is right to left. Text
+    /// with nothing that could be right to left in a paragraph that is not forced right to
+    /// left skips FriBidi.
+    private static func bidiLevels(
+        of scalars: [UInt32], direction forced: TextRunStyle.Direction
+    ) -> (levels: [Int8], isRTL: Bool) {
+        guard forced == .rightToLeft || scalars.contains(where: { $0 >= 0x0590 }) else {
+            return ([Int8](repeating: 0, count: scalars.count), false)
+        }
         let count = Int32(scalars.count)
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: scalars.count)
         var brackets = [FriBidiBracketType](repeating: 0, count: scalars.count)
         var levels = [FriBidiLevel](repeating: 0, count: scalars.count)
-        var direction = damask_fribidi_par_auto
+        var direction: FriBidiParType
+        switch forced {
+        case .automatic: direction = damask_fribidi_par_auto
+        case .leftToRight: direction = damask_fribidi_par_ltr
+        case .rightToLeft: direction = damask_fribidi_par_rtl
+        }
         let ok = scalars.withUnsafeBufferPointer { text -> Bool in
             guard let base = text.baseAddress else { return false }
             fribidi_get_bidi_types(base, count, &types)
             fribidi_get_bracket_types(base, count, types, &brackets)
             return fribidi_get_par_embedding_levels_ex(types, brackets, count, &direction, &levels) != 0
         }
-        guard ok else { return ([Int8](repeating: 0, count: scalars.count), false) }
+        guard ok else { return ([Int8](repeating: forced == .rightToLeft ? 1 : 0, count: scalars.count), forced == .rightToLeft) }
         return (levels.map { Int8($0) }, direction == damask_fribidi_par_rtl)
     }
 
@@ -133,9 +147,10 @@ enum TextShaper {
 
     /// Splits the line into items of one level, face and script. Faces are chosen per
     /// grapheme cluster: the font's own face when it has every visible character of the
-    /// cluster, otherwise the fallback for the cluster's first character.
+    /// cluster, otherwise the fallback for the cluster's first character (in `language`
+    /// where it writes the cluster's script).
     private static func itemize(
-        _ scalars: [UInt32], clusterStarts: [Int], levels: [Int8], font: Font, library: FreeTypeLibrary
+        _ scalars: [UInt32], clusterStarts: [Int], levels: [Int8], font: Font, language: String?, library: FreeTypeLibrary
     ) -> [Item] {
         let unicode = hb_unicode_funcs_get_default()
         // Scripts: Common and Inherited take the script before them (or the first real one).
@@ -169,7 +184,8 @@ enum TextShaper {
             {
                 face = previous
             } else {
-                face = self.face(for: scalars[start..<end], script: scripts[start], font: font, library: library)
+                face = self.face(
+                    for: scalars[start..<end], script: scripts[start], language: language, font: font, library: library)
             }
             previousFace = face
             for index in start..<end {
@@ -198,10 +214,12 @@ enum TextShaper {
     /// The face for one grapheme cluster: the font's own face when it has every visible
     /// character and the script has no language of its own; otherwise the first font in
     /// fontconfig's order for the font and the script's language that has them (so
-    /// Hangul prefers a Korean font, as Pango does). The font's face (drawing boxes) when
+    /// Hangul prefers a Korean font, as Pango does; the run's `language` when it writes the
+    /// script, so Han in "ja" prefers a Japanese font). The font's face (drawing boxes) when
     /// nothing installed has them.
     private static func face(
-        for cluster: ArraySlice<UInt32>, script: hb_script_t, font: Font, library: FreeTypeLibrary
+        for cluster: ArraySlice<UInt32>, script: hb_script_t, language runLanguage: String?, font: Font,
+        library: FreeTypeLibrary
     ) -> FontFace? {
         guard let primary = font.face else { return nil }
         let visible = cluster.filter { !isIgnorable($0) }
@@ -212,7 +230,7 @@ enum TextShaper {
             return library.faceLocked(covering: visible, language: "und-zsye", family: font.family, weight: font.weight)
                 ?? primary
         }
-        let language = sampleLanguage(of: script)
+        let language = fontLanguage(for: script, in: runLanguage)
         if language == nil, visible.allSatisfy({ Unicode.Scalar($0).map { primary.glyphIndex(for: $0) != 0 } ?? false }) {
             return primary
         }
@@ -256,6 +274,48 @@ enum TextShaper {
         }
     }
 
+    /// The fontconfig language to choose `script`'s fonts in, for a run in `language` (a BCP
+    /// 47 tag, or nil): the run's language when it writes the script (as Pango lets a
+    /// language attribute choose fonts), else the script's sample language
+    /// (``sampleLanguage(of:)``). Latin and Common stay nil whatever the run's language (a
+    /// Korean input method's Latin letters keep the font's own face).
+    static func fontLanguage(for script: hb_script_t, in language: String?) -> String? {
+        let sample = sampleLanguage(of: script)
+        guard let language = language.flatMap(fontconfigLanguage), let primary = language.split(separator: "-").first
+        else { return sample }
+        let writers: [String]
+        switch script {
+        case HB_SCRIPT_HAN: writers = ["zh", "ja", "ko", "vi"]
+        case HB_SCRIPT_HANGUL: writers = ["ko"]
+        case HB_SCRIPT_HIRAGANA, HB_SCRIPT_KATAKANA: writers = ["ja"]
+        case HB_SCRIPT_ARABIC: writers = ["ar", "fa", "ur", "ps", "sd", "ug", "ku", "ckb"]
+        case HB_SCRIPT_HEBREW: writers = ["he", "iw", "yi"]
+        case HB_SCRIPT_CYRILLIC: writers = ["ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "tg", "mn"]
+        case HB_SCRIPT_DEVANAGARI: writers = ["hi", "mr", "ne", "sa"]
+        case HB_SCRIPT_BENGALI: writers = ["bn", "as"]
+        default: writers = []
+        }
+        return writers.contains(String(primary)) ? language : sample
+    }
+
+    /// A BCP 47 tag as fontconfig names languages: lower case, "-" between subtags, Chinese
+    /// scripts as regions ("zh-Hans" gives "zh-cn", "zh-Hant" "zh-tw", "zh-Hant-HK"
+    /// "zh-hk"); nil for an empty or malformed tag (a character other than a letter, a
+    /// digit, "-" or "_", or more than 35 of them).
+    static func fontconfigLanguage(_ tag: String) -> String? {
+        guard !tag.isEmpty, tag.utf8.count <= 35,
+            tag.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+        else { return nil }
+        let subtags = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let primary = subtags.first else { return nil }
+        guard primary == "zh" else { return subtags.joined(separator: "-") }
+        let region = subtags.dropFirst().first { $0.count == 2 }
+        if let region { return "zh-" + region }
+        if subtags.contains("hant") { return "zh-tw" }
+        if subtags.contains("hans") { return "zh-cn" }
+        return "zh"
+    }
+
     /// The language of the process's locale when it is Chinese, Japanese or Korean (read once
     /// from `LC_ALL`, `LC_CTYPE` or `LANG`, the first one set), else nil.
     static let localeHanLanguage: String? = {
@@ -275,7 +335,7 @@ enum TextShaper {
 
     /// Shapes one item with HarfBuzz (or lays out boxes for the built-in box font).
     private static func shapeItem(
-        _ item: Item, scalars: [UInt32], buffer: OpaquePointer, font: Font
+        _ item: Item, scalars: [UInt32], buffer: OpaquePointer, font: Font, language: String?
     ) -> (run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, missing: Int) {
         let rtl = item.attributes.level & 1 == 1
         let placeholder = font.size * placeholderAdvance
@@ -301,6 +361,9 @@ enum TextShaper {
         }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         hb_buffer_set_script(buffer, item.attributes.script)
+        // The run's language picks language-specific forms (OpenType `locl`), as Pango's
+        // item language does; hb_language_t is interned by HarfBuzz and never freed.
+        if let language { hb_buffer_set_language(buffer, hb_language_from_string(language, -1)) }
         hb_buffer_guess_segment_properties(buffer)
         hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES)
         hb_shape(face.shapingFont, buffer, nil, 0)

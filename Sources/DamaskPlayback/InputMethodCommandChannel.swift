@@ -40,10 +40,29 @@ public struct InputMethodCommandChannel: Sendable {
         return lines
     }
 
+    /// The line that makes the input method send `setting`: `language "TAG"` or
+    /// `direction auto|ltr|rtl` (zwp_input_method_v1's `language`, `text_direction`).
+    public static func lines(for setting: InputMethodSetting) -> [String] {
+        switch setting {
+        case .language(let tag): ["language \(quoted(tag))"]
+        case .direction(let direction): ["direction \(InputMethodSetting.word(for: direction))"]
+        }
+    }
+
     /// Writes `update`'s lines to the FIFO in one write (atomic for a FIFO up to PIPE_BUF
     /// bytes; longer updates are written whole, in order).
     public func send(_ update: InputMethodUpdate) throws {
-        let bytes = Array(Self.lines(for: update).map { $0 + "\n" }.joined().utf8)
+        try writeLines(Self.lines(for: update))
+    }
+
+    /// Writes `setting`'s line to the FIFO.
+    public func send(_ setting: InputMethodSetting) throws {
+        try writeLines(Self.lines(for: setting))
+    }
+
+    /// Writes `lines` to the FIFO in one write.
+    private func writeLines(_ lines: [String]) throws {
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
         let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw WriteError(description: "\(path): \(String(cString: strerror(errno)))")

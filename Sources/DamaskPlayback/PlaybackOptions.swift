@@ -41,6 +41,11 @@ public struct PlaybackOptions: Sendable {
     /// (``Window/appliedInputMethodUpdateCount``), at most ``timeout``.
     public var inputMethodChannel: (@Sendable @MainActor (InputMethodUpdate) throws -> Void)?
 
+    /// Where `ime language` and `ime direction` go instead of the first responder: nil (the
+    /// default) tells the first responder in-process; set, each setting is handed to it (the
+    /// input method sends it through the text-input protocol before the updates after it).
+    public var inputMethodSettingChannel: (@Sendable @MainActor (InputMethodSetting) throws -> Void)?
+
     /// Creates options with the defaults.
     public init() {}
 }

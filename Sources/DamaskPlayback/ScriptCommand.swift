@@ -78,6 +78,10 @@ public enum ScriptCommand: Equatable, Sendable {
     /// `ime delete before BYTES after BYTES`: what an input method sends, handed to the
     /// window's first responder (a ``TextInput``) as one update.
     case inputMethod(InputMethodUpdate)
+    /// `ime language "TAG"`, `ime direction auto|ltr|rtl`: what an input method says about
+    /// its text (zwp_text_input_v1's `language`, `text_direction`), told to the window's
+    /// first responder (a ``TextInput``).
+    case inputMethodSetting(InputMethodSetting)
     /// A command registered by the application (see `ScriptCommandRegistry`).
     case custom(CustomInvocation)
 }

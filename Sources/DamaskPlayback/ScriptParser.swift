@@ -119,7 +119,7 @@ public final class ScriptParser {
         case "wait": return .wait(try parseWait(&reader))
         case "screenshot": return .screenshot(path: try path(&reader))
         case "expect": return try parseExpectation(&reader)
-        case "ime": return .inputMethod(try parseInputMethod(&reader))
+        case "ime": return try parseInputMethod(&reader)
         default:
             guard let definition = registry.definition(named: name) else {
                 throw ScriptError("unknown command '\(name)'", at: location)
@@ -214,33 +214,46 @@ public final class ScriptParser {
     /// `ime preedit "TEXT" [cursor BYTES|hidden]`, `ime commit "TEXT"`,
     /// `ime delete before BYTES after BYTES` (lengths and the cursor in UTF-8 bytes, as on
     /// the wire).
-    private func parseInputMethod(_ reader: inout ArgumentReader) throws(ScriptError) -> InputMethodUpdate {
-        let action = try reader.word("preedit|commit|delete")
+    private func parseInputMethod(_ reader: inout ArgumentReader) throws(ScriptError) -> ScriptCommand {
+        let action = try reader.word("preedit|commit|delete|language|direction")
         reader.enterSubcommand(action)
         switch action {
         case "preedit":
             let text = try reader.quotedString("TEXT")
             let end = text.utf8.count
-            guard reader.peek() != nil else { return InputMethodUpdate(preedit: text, preeditCursor: end..<end) }
+            guard reader.peek() != nil else { return .inputMethod(InputMethodUpdate(preedit: text, preeditCursor: end..<end)) }
             let keyword = try reader.word("cursor")
             guard keyword == "cursor" else { throw reader.error("expected 'cursor', found '\(keyword)'") }
             if reader.peek() == "hidden" {
                 _ = reader.optionalWord()
-                return InputMethodUpdate(preedit: text, preeditCursor: nil)
+                return .inputMethod(InputMethodUpdate(preedit: text, preeditCursor: nil))
             }
             let cursor = try reader.integer("BYTES", in: 0...text.utf8.count)
-            return InputMethodUpdate(preedit: text, preeditCursor: cursor..<cursor)
+            return .inputMethod(InputMethodUpdate(preedit: text, preeditCursor: cursor..<cursor))
         case "commit":
-            return InputMethodUpdate(commit: try reader.quotedString("TEXT"))
+            return .inputMethod(InputMethodUpdate(commit: try reader.quotedString("TEXT")))
         case "delete":
             let before = try reader.word("before")
             guard before == "before" else { throw reader.error("expected 'before', found '\(before)'") }
             let beforeLength = try reader.integer("BYTES", in: 0...Int(Int32.max))
             let after = try reader.word("after")
             guard after == "after" else { throw reader.error("expected 'after', found '\(after)'") }
-            return InputMethodUpdate(deleteBefore: beforeLength, deleteAfter: try reader.integer("BYTES", in: 0...Int(Int32.max)))
+            return .inputMethod(
+                InputMethodUpdate(deleteBefore: beforeLength, deleteAfter: try reader.integer("BYTES", in: 0...Int(Int32.max))))
+        case "language":
+            let tag = try reader.quotedString("TAG")
+            let valid = !tag.isEmpty && tag.utf8.count <= 35
+                && tag.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") }
+            guard valid else { throw reader.error("ime language takes a language tag such as \"ko\" or \"zh-CN\"") }
+            return .inputMethodSetting(.language(tag))
+        case "direction":
+            let word = try reader.word("auto|ltr|rtl")
+            guard let direction = InputMethodSetting.direction(named: word) else {
+                throw reader.error("unknown direction '\(word)' (expected auto, ltr or rtl)")
+            }
+            return .inputMethodSetting(.direction(direction))
         default:
-            throw reader.error("unknown ime action '\(action)' (expected preedit, commit or delete)")
+            throw reader.error("unknown ime action '\(action)' (expected preedit, commit, delete, language or direction)")
         }
     }
 

@@ -208,6 +208,22 @@ import Foundation
             } else {
                 input.applyInputMethodUpdate(update)
             }
+        case .inputMethodSetting(let setting):
+            guard let input = window.firstResponder as? any TextInput else {
+                throw PlaybackError(
+                    "ime: the window's first responder takes no text (focus a text field first)", at: location)
+            }
+            if let channel = options.inputMethodSettingChannel {
+                // Not waited for: no count tells when it arrived, and the input method sends
+                // it before the updates of the lines after it.
+                do {
+                    try channel(setting)
+                } catch {
+                    throw PlaybackError("ime: the input method took no command: \(error)", at: location)
+                }
+            } else {
+                setting.apply(to: input)
+            }
         case .custom(let invocation):
             guard let definition = options.registry.definition(named: invocation.name) else {
                 throw PlaybackError(

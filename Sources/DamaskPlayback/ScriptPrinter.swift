@@ -65,6 +65,8 @@ public enum ScriptPrinter {
             }
             let cursor = update.preeditCursor.map { "cursor \($0.lowerBound)" } ?? "cursor hidden"
             return "ime preedit \(quoted(update.preedit)) \(cursor)"
+        case .inputMethodSetting(.language(let tag)): return "ime language \(quoted(tag))"
+        case .inputMethodSetting(.direction(let direction)): return "ime direction \(InputMethodSetting.word(for: direction))"
         case .custom(let invocation):
             return ([invocation.name]
                 + invocation.arguments.map { $0.isQuoted ? quoted($0.text) : argument($0.text) })

@@ -125,13 +125,81 @@ extension ControlsTests {
             #expect(harness.lastDamage.intersection(untouched).isEmpty, "\(harness.lastDamage.rects)")
         }
 
-        @Test("the input method's language and text direction are kept by the field")
+        @Test("the input method's language and text direction are kept by the field and style its preedit")
         func languageAndDirection() {
             let field = TextField(frame: CGRect(x: 0, y: 0, width: 100, height: 40))
             #expect(field.inputMethodLanguage == nil && field.inputMethodTextDirection == .automatic)
+            #expect(field.preeditRunStyle == nil)
             field.inputMethodDidChangeLanguage("ko")
             field.inputMethodDidChangeTextDirection(.rightToLeft)
             #expect(field.inputMethodLanguage == "ko" && field.inputMethodTextDirection == .rightToLeft)
+            #expect(field.preeditRunStyle == TextRunStyle(language: "ko", direction: .rightToLeft))
+            field.isSecureTextEntry = true
+            #expect(field.preeditRunStyle == nil)
+        }
+
+        @Test("a right-to-left input method's preedit shows right to left in a left-to-right field, in pixels; back to left to right when it says so")
+        func rightToLeftPreedit() async throws {
+            let harness = ControlHarness(width: 340, height: 60)
+            harness.root.backgroundColor = .white
+            let field = TextField(frame: CGRect(x: 10, y: 10, width: 320, height: 40), text: "ab ")
+            harness.root.addSubview(field)
+            await harness.settle()
+            harness.click(at: CGPoint(x: 300, y: 30))
+            // "MMMM" (bytes 0..<4) highlighted as selection, then " אבג": in a right-to-left
+            // run the Latin word is the rightmost.
+            let update = InputMethodUpdate(
+                preedit: "MMMM אבג", preeditCursor: 0..<0, preeditStyles: [PreeditStyleRun(range: 0..<4, style: .selection)])
+            field.inputMethodDidChangeTextDirection(.rightToLeft)
+            field.applyInputMethodUpdate(update)
+            await harness.step()
+            // The highlighted word is not underlined: the underline is under " אבג" only.
+            let underline = try #require(field.preeditUnderlineRects.max { $0.width < $1.width })
+            let rtl = try #require(field.preeditHighlightRects.first)
+            #expect(rtl.minX >= underline.maxX - 1, "highlight \(rtl), underline \(underline)")
+            let screen = try harness.screen()
+            #expect(screen.color(x: Int(rtl.midX) + 10, y: Int(rtl.minY) + 11).isClose(to: Palette.light.selection))
+            #expect(screen.color(x: Int(underline.midX) + 10, y: Int(rtl.minY) + 11).isClose(to: .white))
+            // The caret (preedit cursor 0, before "MMMM" in reading order) is at its left edge.
+            #expect(abs(field.cursorRect.minX - rtl.minX) < 2, "caret \(field.cursorRect), highlight \(rtl)")
+            // Left to right: the same preedit, highlighted word first; the damage stays in the text area.
+            field.inputMethodDidChangeTextDirection(.leftToRight)
+            await harness.step()
+            let ltr = try #require(field.preeditHighlightRects.first)
+            let ltrUnderline = try #require(field.preeditUnderlineRects.max { $0.width < $1.width })
+            #expect(ltr.maxX <= ltrUnderline.minX + 1, "highlight \(ltr), underline \(ltrUnderline)")
+            #expect(abs(ltr.minX - underline.minX) < 1, "the preedit starts where it did: \(ltr), \(underline)")
+            #expect(field.text == "ab MMMM אבג")
+            let fieldInWindow = field.textArea.offsetBy(dx: 10, dy: 10)
+            #expect(harness.lastDamage.subtracting(Region(fieldInWindow)).isEmpty, "\(harness.lastDamage.rects)")
+            // Automatic follows the preedit (Latin first: left to right); right to left flips it again.
+            field.inputMethodDidChangeTextDirection(.automatic)
+            await harness.step()
+            #expect(try abs(#require(field.preeditHighlightRects.first).minX - ltr.minX) < 1)
+            field.inputMethodDidChangeTextDirection(.rightToLeft)
+            await harness.step()
+            #expect(try #require(field.preeditHighlightRects.first).minX >= underline.maxX - 1)
+        }
+
+        @Test("the preedit's Han is drawn in the input method's language: Korean and Chinese glyphs differ")
+        func preeditLanguageGlyphs() async throws {
+            func render(_ language: String) async throws -> Bitmap {
+                let harness = ControlHarness(width: 240, height: 60)
+                harness.root.backgroundColor = .white
+                let field = TextField(frame: CGRect(x: 10, y: 10, width: 220, height: 40), font: .system(size: 24))
+                harness.root.addSubview(field)
+                await harness.settle()
+                harness.click(at: CGPoint(x: 100, y: 30))
+                field.inputMethodDidChangeLanguage(language)
+                field.applyInputMethodUpdate(InputMethodUpdate(preedit: "漢字"))  // caret hidden
+                await harness.step()
+                return try harness.screen()
+            }
+            let korean = try await render("ko"), chinese = try await render("zh-CN")
+            let differing = (0..<60).reduce(0) { sum, y in
+                sum + (0..<240).count { x in korean.pixel(x: x, y: y) != chinese.pixel(x: x, y: y) }
+            }
+            #expect(differing > 20, "\(differing) pixels differ")
         }
 
         @Test("fields match the references, light and dark: placeholder, text with a selection, secure, disabled")

@@ -25,6 +25,23 @@ struct InputMethodScriptTests {
         }
     }
 
+    @Test("ime language and ime direction parse to settings and print back to the same line")
+    func settingsParseAndPrint() throws {
+        let cases: [(String, InputMethodSetting)] = [
+            ("ime language \"ko\"", .language("ko")), ("ime language \"zh-Hant-TW\"", .language("zh-Hant-TW")),
+            ("ime direction rtl", .direction(.rightToLeft)), ("ime direction ltr", .direction(.leftToRight)),
+            ("ime direction auto", .direction(.automatic)),
+        ]
+        for (line, setting) in cases {
+            let command = try parseCommand(line)
+            #expect(command == .inputMethodSetting(setting), "\(line)")
+            #expect(ScriptPrinter.line(for: command) == line)
+        }
+        #expect(InputMethodCommandChannel.lines(for: .language("ko")) == ["language \"ko\""])
+        #expect(InputMethodCommandChannel.lines(for: .direction(.rightToLeft)) == ["direction rtl"])
+        #expect(InputMethodCommandChannel.lines(for: .direction(.automatic)) == ["direction auto"])
+    }
+
     @Test("a bad ime line is an error naming what is wrong, at its line and column")
     func errors() {
         let cases: [(String, String)] = [
@@ -34,6 +51,10 @@ struct InputMethodScriptTests {
             ("ime delete before 1", "test.dsc:1:"),
             ("ime delete after 1 before 0", "test.dsc:1:12"),
             ("ime preedit \"x\" caret 1", "test.dsc:1:17"),
+            ("ime direction up", "test.dsc:1:15"),
+            ("ime language \"\"", "test.dsc:1:"),
+            ("ime language \"ko kr\"", "test.dsc:1:"),
+            ("ime language ko", "test.dsc:1:14"),
         ]
         for (line, location) in cases {
             do {

@@ -115,6 +115,41 @@ struct DemoCompositionTests {
         #expect(run.status == 0, "\(run.output)")
     }
 
+    @Test("ime direction and ime language restyle the preedit in-process: right to left it is drawn otherwise, Korean and Chinese Han differ; the damage stays in the field")
+    func preeditDirectionAndLanguage() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func shot(_ name: String) -> String { (directory as NSString).appendingPathComponent(name + ".png") }
+        let run = try DemoTextEditingTests.play(
+            """
+            ime preedit "漢字 אבג" cursor hidden
+            wait idle
+            screenshot \(shot("plain"))
+            expect damage within 0 0 4000 4000
+            ime direction rtl
+            wait idle
+            expect damage within 204 160 420 40
+            screenshot \(shot("rtl"))
+            ime language "ko"
+            wait idle
+            screenshot \(shot("ko"))
+            ime language "zh-CN"
+            wait idle
+            expect damage within 204 160 420 40
+            screenshot \(shot("zh"))
+            expect text "漢字 אבג"
+            """)
+        #expect(run.status == 0, "\(run.output)")
+        let images = try ["plain", "rtl", "ko", "zh"].map { try Bitmap(contentsOfPNGFile: shot($0)) }
+        func differing(_ a: Bitmap, _ b: Bitmap) -> Int {
+            (0..<min(a.height, b.height)).reduce(0) { sum, y in
+                sum + (0..<min(a.width, b.width)).count { a.pixel(x: $0, y: y) != b.pixel(x: $0, y: y) }
+            }
+        }
+        #expect(differing(images[0], images[1]) > 50, "right to left changed nothing")
+        #expect(differing(images[2], images[3]) > 20, "Korean and Chinese Han look the same")
+    }
+
     @Test("a preedit is underlined where it is drawn, and updating it damages only the field's changed run and caret")
     func preeditUnderlineAndDamage() throws {
         let directory = try DemoRun.makeDirectory()

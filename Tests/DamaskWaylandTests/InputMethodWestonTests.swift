@@ -1,3 +1,4 @@
+import DamaskGraphics
 import Foundation
 import Testing
 
@@ -38,16 +39,22 @@ struct InputMethodWestonTests {
         return (inputMethod.log, cursorXs)
     }
 
+    /// The opening of the composition scripts: once the field is active and empty, ㅎ and 하
+    /// in preedit, then 한 committed (and the field told the input method so).
+    static let composeHan = """
+        wait activate
+        wait surrounding ""
+        preedit "ㅎ"
+        preedit "하" cursor 3
+        commit "한"
+        wait surrounding "한"
+        """
+
     @Test("Composition through Weston's input method: preedit shown inline, commits inserted, a deletion around the caret, surrounding text sent after each")
     func composesKorean() throws {
         let (log, cursorXs) = try Self.run(
             imScript: """
-                wait activate
-                wait surrounding ""
-                preedit "ㅎ"
-                preedit "하" cursor 3
-                commit "한"
-                wait surrounding "한"
+                \(Self.composeHan)
                 preedit "구" cursor 0
                 commit "국"
                 wait surrounding "한국"
@@ -100,12 +107,7 @@ struct InputMethodWestonTests {
     func composesIntoATextView() throws {
         let (log, cursorXs) = try Self.run(
             imScript: """
-                wait activate
-                wait surrounding ""
-                preedit "ㅎ"
-                preedit "하" cursor 3
-                commit "한"
-                wait surrounding "한"
+                \(Self.composeHan)
                 commit "글"
                 wait surrounding "한글"
                 wait surrounding ""
@@ -227,40 +229,138 @@ struct InputMethodWestonTests {
         #expect(log.contains("script done"), "\(log)")
     }
 
+    /// A live demo script whose `ime` lines compose 한글 (with a deletion) through an input
+    /// method reading `DAMASK_IME_COMMANDS`; its `expect text` lines wait for each update.
+    static let liveImeScript = """
+        scene text
+        wait idle
+        click 300 180
+        ime preedit "ㅎ"
+        ime preedit "하" cursor 3
+        ime commit "한"
+        ime preedit "구" cursor hidden
+        ime commit "국"
+        wait idle
+        ime delete before 3 after 0
+        expect text "한"
+        ime commit "글"
+        expect text "한글"
+        wait idle
+
+        """
+
+    /// The lines ``liveImeScript`` writes to the FIFO, as the input method logs them.
+    static let liveImeCommandLines = [
+        "command 1: preedit \"ㅎ\" cursor 3", "command 2: preedit \"하\" cursor 3", "command 3: commit \"한\"",
+        "command 4: preedit \"구\" cursor -1", "command 5: commit \"국\"", "command 6: delete -3 3",
+        "command 7: commit \"\"", "command 8: commit \"글\"",
+    ]
+
     @Test("A live script's ime lines go through Weston's input method and the text-input protocol, not in-process")
     func liveImeCommands() throws {
         let (log, _) = try Self.run(
+            imScript: "wait activate\n",
+            demoScript: Self.liveImeScript, liveCommands: true)
+        // Each ime line reached the input method as a command and was played by it: the
+        // updates came back to the field through Weston (the field told it the text after,
+        // with its next frame: hence the `wait idle` lines).
+        let commands = log.filter { $0.hasPrefix("command ") }
+        #expect(commands == Self.liveImeCommandLines, "\(log)")
+        #expect(log.filter { $0.hasPrefix("step ") }.count == 9, "\(log)")  // wait activate and the 8 commands
+        #expect(log.contains("surrounding \"한국\" 6 6"), "\(log)")
+        #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
+    }
+
+    @Test("A live script's ime language and ime direction go through Weston's input method as language and text_direction, before the preedit after them")
+    func liveLanguageAndDirection() throws {
+        let (log, cursorXs) = try Self.run(
             imScript: "wait activate\n",
             demoScript: """
                 scene text
                 wait idle
                 click 300 180
-                ime preedit "ㅎ"
-                ime preedit "하" cursor 3
-                ime commit "한"
-                ime preedit "구" cursor hidden
-                ime commit "국"
-                wait idle
-                ime delete before 3 after 0
-                expect text "한"
-                ime commit "글"
-                expect text "한글"
+                ime language "ko"
+                ime direction rtl
+                ime preedit "漢字 אבג" cursor 0
+                expect text "漢字 אבג"
                 wait idle
 
                 """,
             liveCommands: true)
-        // Each ime line reached the input method as a command and was played by it: the
-        // updates came back to the field through Weston (the field told it the text after,
-        // with its next frame: hence the `wait idle` lines).
-        let commands = log.filter { $0.hasPrefix("command ") }
         #expect(
-            commands == [
-                "command 1: preedit \"ㅎ\" cursor 3", "command 2: preedit \"하\" cursor 3", "command 3: commit \"한\"",
-                "command 4: preedit \"구\" cursor -1", "command 5: commit \"국\"", "command 6: delete -3 3",
-                "command 7: commit \"\"", "command 8: commit \"글\"",
-            ], "\(log)")
-        #expect(log.filter { $0.hasPrefix("step ") }.count == 9, "\(log)")  // wait activate and the 8 commands
-        #expect(log.contains("surrounding \"한국\" 6 6"), "\(log)")
-        #expect(log.contains("surrounding \"한글\" 6 6"), "\(log)")
+            log.filter { $0.hasPrefix("command ") }
+                == ["command 1: language \"ko\"", "command 2: direction rtl", "command 3: preedit \"漢字 אבג\" cursor 0"],
+            "\(log)")
+        // Laid out right to left, the caret before 漢 is right of the Hebrew word: the field
+        // had the direction when the preedit came.
+        let start = try #require(cursorXs.first)
+        #expect(cursorXs.last.map { $0 >= start + 25 } == true, "\(cursorXs)")
+    }
+
+    /// The demo's window as it shows the preedit "漢字 אבג" (漢字 selected by the input
+    /// method's style) that an input method typing `language` right to left sent through
+    /// Weston, and the x of the field's caret before it (its first cursor rectangle).
+    static func styledRunWindow(language: String) throws -> (window: Bitmap, fieldStartX: Int, cursorXs: [Int]) {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let screenshot = (directory as NSString).appendingPathComponent("preedit.png")
+        let (log, cursorXs) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                language "\(language)"
+                direction rtl
+                style 0 6 selection
+                preedit "漢字 אבג" cursor 0
+                """,
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "漢字 אבג"
+                wait idle
+                screenshot \(screenshot)
+
+                """)
+        #expect(log.contains("script done"), "\(log)")
+        let start = try #require(cursorXs.first, "no cursor rectangle")
+        return (try Bitmap(contentsOfPNGFile: screenshot), start, cursorXs)
+    }
+
+    @Test("language and text_direction through Weston: a right-to-left input method's preedit is laid out right to left, and its Han drawn in its language (Korean and Chinese glyphs differ)")
+    func languageAndDirection() throws {
+        let korean = try Self.styledRunWindow(language: "ko")
+        let chinese = try Self.styledRunWindow(language: "zh-CN")
+        // Right to left, the Hebrew word comes first on screen and 漢字 (highlighted in the
+        // selection colour) after it; left to right (how the text alone is laid out, its
+        // first strong character being Han), 漢字 would start at the field's caret.
+        for (name, run) in [("ko", korean), ("zh-CN", chinese)] {
+            let window = run.window
+            var highlighted: [Int] = []
+            for y in 0..<window.height {
+                for x in 0..<window.width where DemoOnSeat.isClose(window.pixel(x: x, y: y), 0xb3d1ff) {
+                    highlighted.append(x)
+                }
+            }
+            let left = try #require(highlighted.min(), "\(name): no highlighted pixels")
+            #expect(left >= run.fieldStartX + 25, "\(name): 漢字 starts at \(left), the field's text at \(run.fieldStartX)")
+            // The caret (preedit cursor 0: before 漢 in reading order) went right with it.
+            #expect(run.cursorXs.last.map { $0 >= run.fieldStartX + 25 } == true, "\(name): \(run.cursorXs)")
+        }
+        // The same layout, different Han glyphs: the two windows differ, only in the field's text.
+        #expect(korean.window.width == chinese.window.width && korean.window.height == chinese.window.height)
+        var differing: [(x: Int, y: Int)] = []
+        for y in 0..<min(korean.window.height, chinese.window.height) {
+            for x in 0..<min(korean.window.width, chinese.window.width)
+            where korean.window.pixel(x: x, y: y) != chinese.window.pixel(x: x, y: y) {
+                differing.append((x, y))
+            }
+        }
+        // In 漢字's two ems right of the caret at their left edge (which may blink apart).
+        let han = try #require(korean.cursorXs.last)
+        let inGlyphs = differing.filter { $0.x > han + 2 && $0.x < han + 34 }
+        #expect(inGlyphs.count > 20, "\(inGlyphs.count) of \(differing.count) differing pixels in 漢字")
+        let rows = Set(differing.map(\.y))
+        #expect(rows.allSatisfy { abs($0 - 180) < 20 }, "rows \(rows.sorted())")
     }
 }

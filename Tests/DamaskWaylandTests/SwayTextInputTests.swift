@@ -196,4 +196,69 @@ struct SwayTextInputTests {
         #expect(try Self.copiedText(keyboard, demo: demo, sway: sway) == "你好")
         #expect(sway.isRunning && demo.process.isRunning)
     }
+
+    @Test("a live script's ime lines go through the scripted input-method-v2 and sway's text-input-v3, not in-process")
+    func liveImeCommands() throws {
+        let sway = try SwaySession()
+        defer { sway.stop() }
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = (directory as NSString).appendingPathComponent("commands")
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo \(fifo): \(String(cString: strerror(errno)))")
+        var environment = sway.clientEnvironment
+        environment["DAMASK_IME_COMMANDS"] = fifo
+        // The seat's keyboard before any field has focus (sway 1.7 crashes otherwise).
+        let keyboard = try VirtualKeyboard(environment: sway.clientEnvironment)
+        defer { withExtendedLifetime(keyboard) {} }
+        let inputMethod = try ScriptedInputMethodV2(environment: environment)
+        let demo = try DemoRun.run(
+            ["--speed", "fast"],
+            script: InputMethodWestonTests.liveImeScript,
+            environment: environment, directory: directory, timeout: 90)
+        #expect(demo.status == 0, "\(demo.output)\ninput method: \(inputMethod.events)")
+        // Each ime line reached the input method as a command, and it played them over
+        // input-method-v2: the updates came back to the field through sway's text-input-v3
+        // (the field told the input method its text after them).
+        let commands = inputMethod.events.filter { $0.hasPrefix("command ") }
+        #expect(commands == InputMethodWestonTests.liveImeCommandLines, "\(inputMethod.events)")
+        #expect(inputMethod.count("committed") == 7, "\(inputMethod.events)")  // the deletion went with command 7
+        #expect(inputMethod.events.contains("surrounding_text 6 6 한국"), "\(inputMethod.events)")
+        #expect(inputMethod.events.contains("surrounding_text 6 6 한글"), "\(inputMethod.events)")
+        #expect(sway.isRunning)
+    }
+
+    @Test("a preedit cursor range through sway is drawn highlighted in the selection colour (pixels); a collapsed cursor is not")
+    func preeditCursorRange() throws {
+        let sway = try SwaySession()
+        defer { sway.stop() }
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let keyboard = try VirtualKeyboard(environment: sway.clientEnvironment)
+        defer { withExtendedLifetime(keyboard) {} }
+        let inputMethod = try ScriptedInputMethodV2(environment: sway.clientEnvironment)
+        let demo = try Self.startDemo(on: sway, directory: directory)
+        defer { demo.stop() }
+        #expect(inputMethod.waitFor("activate"), "\(inputMethod.events)\n\(demo.process.transcript.suffix(1500))")
+        #expect(inputMethod.waitForSurroundingText("", cursor: 0), "\(inputMethod.events)")
+        /// The x of every pixel in the selection colour (the light palette's, #b3d1ff).
+        func highlighted(_ frame: Bitmap) -> [Int] {
+            var xs: [Int] = []
+            for y in 0..<frame.height {
+                for x in 0..<frame.width where DemoOnSeat.isClose(frame.pixel(x: x, y: y), 0xb3d1ff) { xs.append(x) }
+            }
+            return xs
+        }
+        // 漢字 (bytes 0..<6) is the cursor range of the preedit "漢字abc".
+        #expect(inputMethod.play(["preedit 0 6 漢字abc"]))
+        let ranged = try #require(try Self.snapshot(after: ".preedit_string(\"漢字abc\", 0, 6)", demo: demo, directory: directory))
+        #expect(inputMethod.play(["preedit 0 0 漢字abc"]))
+        let collapsed = try #require(try Self.snapshot(after: ".preedit_string(\"漢字abc\", 0, 0)", demo: demo, directory: directory))
+        let range = highlighted(ranged)
+        #expect(range.count > 100, "\(range.count) highlighted pixels")
+        #expect(highlighted(collapsed).isEmpty, "\(highlighted(collapsed).count) highlighted pixels with a collapsed cursor")
+        // The highlight covers 漢字 only: about two ems of the 16-point font, not "abc".
+        let low = try #require(range.min()), high = try #require(range.max())
+        #expect((24...40).contains(high - low + 1), "highlight \(low)...\(high)")
+        #expect(sway.isRunning && demo.process.isRunning)
+    }
 }

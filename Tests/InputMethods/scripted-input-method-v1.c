@@ -46,6 +46,7 @@
 #include <wayland-client.h>
 
 #include "input-method-unstable-v1-client-protocol.h"
+#include "script-string.h"
 
 enum kind {
     WAIT_ACTIVATE, WAIT_SURROUNDING, WAIT_DEACTIVATE, PREEDIT, COMMIT, DELETE, KEY, SERIAL_OFFSET, STYLE, CURSOR_POSITION,
@@ -89,33 +90,12 @@ static void fail(const char *path, int line, const char *what) {
     exit(1);
 }
 
-/* Reads a quoted string at *cursor into a new buffer; NULL if malformed. */
+/* Reads a quoted string at *cursor into a new buffer (see script-string.h); NULL if malformed. */
 static char *quoted(char **cursor) {
-    char *p = *cursor;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p != '"') return NULL;
-    p++;
-    char *out = malloc(strlen(p) + 1), *o = out;
-    while (*p && *p != '"') {
-        if (*p == '\\') {
-            p++;
-            if (*p == 'x' && p[1] && p[2]) {
-                char hex[3] = {p[1], p[2], 0};
-                char *end;
-                long byte = strtol(hex, &end, 16);
-                if (*end || byte == 0) { free(out); return NULL; }
-                *o++ = (char)byte;
-                p += 3;
-                continue;
-            }
-            if (*p != '"' && *p != '\\') { free(out); return NULL; }
-        }
-        *o++ = *p++;
-    }
-    if (*p != '"') { free(out); return NULL; }
-    *o = 0;
-    *cursor = p + 1;
-    return out;
+    char *out = malloc(strlen(*cursor) + 1);
+    if (out && script_string(cursor, out)) return out;
+    free(out);
+    return NULL;
 }
 
 static int word(char **cursor, const char *expected) {

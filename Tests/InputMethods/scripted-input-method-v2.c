@@ -15,6 +15,20 @@
  *   sync                     a round trip; then prints "synced"
  * End of file on stdin ends the program (exit 0).
  *
+ * With DAMASK_IME_COMMANDS=FIFO it also reads a live demo's `ime` lines from that FIFO, in
+ * the syntax of the v1 input method's script (InputMethodCommandChannel writes them):
+ *   preedit "TEXT" cursor N  set_preedit_string(TEXT, N, N) (N negative: -1, -1), commit
+ *   commit "TEXT"            commit_string(TEXT), commit
+ *   delete INDEX LENGTH      delete_surrounding_text(-INDEX, INDEX + LENGTH), sent with the
+ *                            commit of the line after it (as v1 applies a deletion)
+ *   language "TAG", direction auto|ltr|rtl
+ *                            ignored (reported as "ignored: …"): input-method-v2 has no
+ *                            language or direction requests
+ * (strings take \" \\ and \xNN escapes). They are read only while the input method is active
+ * (the compositor ignores an inactive one's requests): a line written before a text field
+ * is focused waits for it. Each is reported as "command N: LINE" when read, and a line it
+ * cannot play as "error …" (then exit 1).
+ *
  * Reports, one per line on stdout:
  *   ready                    the input method exists (after a round trip)
  *   activate | deactivate | unavailable
@@ -30,6 +44,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +54,7 @@
 #include <wayland-client.h>
 
 #include "input-method-unstable-v2-client-protocol.h"
+#include "script-string.h"
 
 /* Everything the program holds; one instance, owned by main for the program's lifetime. */
 struct state {
@@ -47,6 +63,15 @@ struct state {
     struct zwp_input_method_manager_v2 *manager;
     struct zwp_input_method_v2 *input_method;
     uint32_t done_count;
+    /* Whether the input method is active (as of the last done), and as the events since
+     * then say it will be at the next one. */
+    int active, pending_active;
+    /* The FIFO of live commands (DAMASK_IME_COMMANDS), opened read-write so that it never
+     * reports end of file; owned here, -1 when there is none. */
+    int command_fd;
+    char command_buffer[65536];
+    size_t command_length;
+    int command_lines;
 };
 
 static void fail(const char *message) {
@@ -94,12 +119,16 @@ static char *unescape(char *text) {
 }
 
 static void handle_activate(void *data, struct zwp_input_method_v2 *im) {
-    (void)data, (void)im;
+    struct state *state = data;
+    (void)im;
+    state->pending_active = 1;
     puts("activate");
 }
 
 static void handle_deactivate(void *data, struct zwp_input_method_v2 *im) {
-    (void)data, (void)im;
+    struct state *state = data;
+    (void)im;
+    state->pending_active = 0;
     puts("deactivate");
 }
 
@@ -125,6 +154,7 @@ static void handle_done(void *data, struct zwp_input_method_v2 *im) {
     struct state *state = data;
     (void)im;
     state->done_count++;
+    state->active = state->pending_active;
     printf("done %u\n", state->done_count);
     fflush(stdout);
 }
@@ -165,6 +195,68 @@ static const struct wl_registry_listener registry_listener = {
     .global_remove = handle_global_remove,
 };
 
+/* Plays one live command (see the top of the file); a line it cannot play is an error. */
+static void run_live_command(struct state *state, char *line) {
+    char text[sizeof state->command_buffer];
+    char *p = line;
+    char *end;
+    if (strncmp(p, "preedit ", 8) == 0) {
+        p += 8;
+        if (!script_string(&p, text)) fail("live command: preedit needs a quoted string");
+        while (*p == ' ') p++;
+        long cursor = (long)strlen(text);
+        if (strncmp(p, "cursor ", 7) == 0) {
+            cursor = strtol(p + 7, &end, 10);
+            if (end == p + 7) fail("live command: cursor needs a number");
+        }
+        int32_t position = cursor < 0 ? -1 : (int32_t)cursor;
+        zwp_input_method_v2_set_preedit_string(state->input_method, text, position, position);
+    } else if (strncmp(p, "commit ", 7) == 0) {
+        p += 7;
+        if (!script_string(&p, text)) fail("live command: commit needs a quoted string");
+        zwp_input_method_v2_commit_string(state->input_method, text);
+    } else if (strncmp(p, "delete ", 7) == 0) {
+        long index = strtol(p + 7, &end, 10);
+        long length = strtol(end, &end, 10);
+        if (index > 0 || length < -index) fail("live command: delete INDEX LENGTH must reach the caret");
+        zwp_input_method_v2_delete_surrounding_text(state->input_method, (uint32_t)-index, (uint32_t)(index + length));
+        return; /* applied with the next line's commit */
+    } else if (strncmp(p, "language ", 9) == 0 || strncmp(p, "direction ", 10) == 0) {
+        /* input-method-v2 has no such request (text-input-v3 no such event): nothing to send. */
+        puts("ignored: input-method-v2 cannot say it");
+        return;
+    } else {
+        fail("live command: unknown (preedit, commit, delete, language, direction)");
+    }
+    zwp_input_method_v2_commit(state->input_method, state->done_count);
+    printf("committed %u\n", state->done_count);
+}
+
+/* Reads what the FIFO holds and plays every complete line. */
+static void read_live_commands(struct state *state) {
+    for (;;) {
+        size_t room = sizeof state->command_buffer - 1 - state->command_length;
+        if (room == 0) fail("live command line too long");
+        ssize_t count = read(state->command_fd, state->command_buffer + state->command_length, room);
+        if (count <= 0) break;
+        state->command_length += (size_t)count;
+    }
+    state->command_buffer[state->command_length] = '\0';
+    char *start = state->command_buffer, *newline;
+    while ((newline = strchr(start, '\n'))) {
+        *newline = '\0';
+        state->command_lines++;
+        printf("command %d: ", state->command_lines);
+        print_escaped(start);
+        putchar('\n');
+        if (*start) run_live_command(state, start);
+        start = newline + 1;
+    }
+    state->command_length = strlen(start);
+    memmove(state->command_buffer, start, state->command_length + 1);
+    fflush(stdout);
+}
+
 /* Runs one command line; unknown commands are an error (exit 1). */
 static void run_command(struct state *state, char *line) {
     char *rest = strchr(line, ' ');
@@ -196,7 +288,7 @@ static void run_command(struct state *state, char *line) {
 }
 
 int main(void) {
-    struct state state = {0};
+    static struct state state = {.command_fd = -1};
     state.display = wl_display_connect(NULL);
     if (!state.display) fail("cannot connect to $WAYLAND_DISPLAY");
     struct wl_registry *registry = wl_display_get_registry(state.display);
@@ -207,20 +299,28 @@ int main(void) {
     state.input_method = zwp_input_method_manager_v2_get_input_method(state.manager, state.seat);
     zwp_input_method_v2_add_listener(state.input_method, &input_method_listener, &state);
     if (wl_display_roundtrip(state.display) < 0) fail("the connection broke");
+    const char *command_path = getenv("DAMASK_IME_COMMANDS");
+    if (command_path && *command_path) {
+        state.command_fd = open(command_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+        if (state.command_fd < 0) fail("cannot open $DAMASK_IME_COMMANDS");
+    }
     puts("ready");
     fflush(stdout);
 
     char buffer[65536];
     size_t used = 0;
-    struct pollfd fds[2] = {
+    struct pollfd fds[3] = {
         {.fd = wl_display_get_fd(state.display), .events = POLLIN},
         {.fd = STDIN_FILENO, .events = POLLIN},
+        {.fd = state.command_fd, .events = POLLIN},
     };
     for (;;) {
         while (wl_display_prepare_read(state.display) != 0) wl_display_dispatch_pending(state.display);
         wl_display_flush(state.display);
         fflush(stdout);
-        if (poll(fds, 2, -1) < 0 && errno != EINTR) fail("poll failed");
+        int live = state.command_fd >= 0 && state.active;
+        fds[2].revents = 0;
+        if (poll(fds, live ? 3 : 2, -1) < 0 && errno != EINTR) fail("poll failed");
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             if (wl_display_read_events(state.display) < 0) fail("the connection broke");
         } else {
@@ -231,6 +331,7 @@ int main(void) {
             fflush(stdout);
             return 1;
         }
+        if (live && state.active && (fds[2].revents & POLLIN)) read_live_commands(&state);
         if (fds[1].revents & (POLLIN | POLLHUP)) {
             ssize_t count = read(STDIN_FILENO, buffer + used, sizeof buffer - 1 - used);
             if (count <= 0) break;
@@ -249,6 +350,7 @@ int main(void) {
         if (wl_display_flush(state.display) < 0 && errno != EAGAIN) fail("the connection broke");
     }
     wl_display_roundtrip(state.display);
+    if (state.command_fd >= 0) close(state.command_fd);
     zwp_input_method_v2_destroy(state.input_method);
     wl_display_disconnect(state.display);
     return 0;
