@@ -395,6 +395,7 @@ public final class WaylandSurface: Surface {
     /// The one place the size and scale change: the buffer caps are applied here, with the
     /// new scale, whatever changed (a configure, a scale, the shadow insets).
     private func resize(to requestedSize: CGSize, scale newScale: CGFloat) {
+        assert(ScalePolicy.range.contains(newScale), "scale \(newScale) outside \(ScalePolicy.range)")
         let newSize = Self.clamped(requestedSize, scale: newScale)
         if newSize.width < requestedSize.width || newSize.height < requestedSize.height {
             StandardError.write("damask: warning: size \(Int(requestedSize.width))×\(Int(requestedSize.height)) clamped to \(Int(newSize.width))×\(Int(newSize.height)) at scale \(newScale) (buffers are limited to \(Self.maximumPixelDimension) px a side and \(Self.maximumPixelCount) px)\n")
