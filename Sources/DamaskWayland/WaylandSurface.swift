@@ -323,15 +323,13 @@ public final class WaylandSurface: Surface {
         needsCommit = true
         guard !commitScheduled else { return }
         commitScheduled = true
-        DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.commitScheduled = false
-                // Before anything was presented a bare commit shows nothing: the first
-                // present carries the acknowledgement instead.
-                let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
-                if self.needsCommit && hasContent { self.commit() }
-            }
+        MainLoop.shared.performAtEndOfTurn { [weak self] in
+            guard let self else { return }
+            self.commitScheduled = false
+            // Before anything was presented a bare commit shows nothing: the first
+            // present carries the acknowledgement instead.
+            let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
+            if self.needsCommit && hasContent { self.commit() }
         }
     }
 
