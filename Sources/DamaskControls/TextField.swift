@@ -284,9 +284,13 @@ open class TextField: Control, TextInput {
     open override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         let palette = self.palette
-        context.setStrokeColor(isFirstResponder ? palette.accent : palette.border)
-        context.setLineWidth(isFirstResponder ? 2 : 1)
-        context.stroke(bounds.insetBy(dx: isFirstResponder ? 1 : 0.5, dy: isFirstResponder ? 1 : 0.5))
+        // The border lies within 2 points of the edges: a dirty rect inside that band (a typed
+        // key, a blink) would stroke it for nothing.
+        if !bounds.insetBy(dx: 2, dy: 2).contains(rect) {
+            context.setStrokeColor(isFirstResponder ? palette.accent : palette.border)
+            context.setLineWidth(isFirstResponder ? 2 : 1)
+            context.stroke(bounds.insetBy(dx: isFirstResponder ? 1 : 0.5, dy: isFirstResponder ? 1 : 0.5))
+        }
         context.saveGState()
         context.clip(to: textArea)
         if editor.hasSelection {
@@ -303,7 +307,12 @@ open class TextField: Control, TextInput {
                 font.truncate(placeholder, toWidth: visibleTextWidth), at: CGPoint(x: textOriginX, y: baseline),
                 font: font, color: isEnabled ? palette.secondaryText : palette.disabledText)
         }
-        layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: visibleX, color: isEnabled ? palette.text : palette.disabledText)
+        // Only the chunks the dirty rect reaches (the layout adds a neighbour on each side for
+        // ink past a chunk's advance): a key that does not scroll draws the chunk it changed.
+        let dirty = rect.intersection(textArea)
+        let drawnX = dirty.isNull
+            ? visibleX : (dirty.minX - textOriginX)...max(dirty.maxX - textOriginX, dirty.minX - textOriginX)
+        layout.draw(in: context, at: CGPoint(x: textOriginX, y: baseline), visible: drawnX, color: isEnabled ? palette.text : palette.disabledText)
         let underlines = preeditUnderlines
         if underlines.contains(where: { !$0.isIncorrect }) {
             context.setFillColor(palette.text)

@@ -133,9 +133,12 @@ final class DemoApplication {
 
         if let playback {
             self.playback = playback
-            Task { @MainActor [weak self] in
+            // The player's resumptions stay on the main queue: no thread of Swift's global
+            // executor wakes, so none starts libdispatch's once-a-second workqueue monitor
+            // (``MainQueueTaskExecutor``).
+            Task(executorPreference: MainQueueTaskExecutor.shared) { [weak self] in
                 let status = await playback.play(in: window, rootView: rootView)
-                self?.playbackDidFinish(status: status)
+                await self?.playbackDidFinish(status: status)
             }
         }
     }

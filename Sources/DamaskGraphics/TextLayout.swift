@@ -41,7 +41,7 @@ public struct TextLayout: @unchecked Sendable {
     /// Clusters a chunk holds before it may end at a space.
     public static let preferredLength = 32
     /// Clusters a chunk holds before it may end between two letters.
-    public static let longestLength = 128
+    public static let longestLength = 48
 
     /// One chunk: its text, where it sits in the line, and its shaped line.
     struct Chunk {
@@ -295,7 +295,11 @@ public struct TextLayout: @unchecked Sendable {
             let middle = (low + high + 1) / 2
             if chunks[middle].utf8Start < splice.offset { low = middle } else { high = middle - 1 }
         }
-        let restart = max(low - 1, 0)
+        // A change after the chunk's first byte leaves its cut where it is (a cut depends on
+        // the text before it and the first scalar after it), so the layout restarts there;
+        // at the chunk's start, one chunk earlier. Typing at the end of a line then shapes
+        // the last chunk again, not the two last.
+        let restart = splice.offset > chunks[low].utf8Start ? low : max(low - 1, 0)
         let delta = splice.insertedLength - splice.removedLength
         let changeEnd = splice.offset + splice.insertedLength
         // Old cuts after the change, in new byte offsets, to meet.

@@ -202,7 +202,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     private func queuePassIfIdle() {
         guard state == .idle else { return }
         state = .passQueued
-        DispatchQueue.main.async { [weak self] in
+        EndOfTurn.perform { [weak self] in
             guard let self, self.state == .passQueued else { return }
             self.state = .idle
             if self.hasPendingChanges, !self.isHeld {

@@ -1,5 +1,6 @@
 import CDamaskShims
 import DamaskGraphics
+import DamaskViews
 import Dispatch
 import Foundation
 
@@ -79,6 +80,8 @@ import Foundation
 
     private var watches: [Watch] = []
     private var timers: [Timer] = []
+    /// Work for the end of this turn (``performAtEndOfTurn(_:)``), in order.
+    private var endOfTurnWork: [@MainActor () -> Void] = []
 
     private init() {}
 
@@ -103,11 +106,30 @@ import Foundation
         return timer
     }
 
+    /// Runs `body` at the end of this turn of the loop: after the handlers of what woke it
+    /// (descriptors, timers) and the main queue's work, before it sleeps again; in order,
+    /// and work added meanwhile runs in the same turn. Before ``run()`` (tests, programs
+    /// with their own main-queue driver) it is `DispatchQueue.main.async`.
+    ///
+    /// What a frame does once per turn (its display pass, flushing the requests it made)
+    /// goes here rather than to `DispatchQueue.main.async`: each of those writes libdispatch's
+    /// eventfd, and the loop then polls and reads it again before sleeping (three system calls
+    /// per block, and one more write when a block is queued while the main queue drains).
+    public func performAtEndOfTurn(_ body: @escaping @MainActor () -> Void) {
+        guard isRunning else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+            return
+        }
+        endOfTurnWork.append(body)
+    }
+
     /// Runs the loop on the main thread for the rest of the process (in place of
     /// `RunLoop.main.run()` or `dispatchMain()`); the process ends with `exit`.
     public func run() -> Never {
         precondition(Thread.isMainThread, "MainLoop.run() must be called on the main thread")
         isRunning = true
+        // Windows queue their display passes at the end of this loop's turns.
+        EndOfTurn.scheduler = { body in MainLoop.shared.performAtEndOfTurn(body) }
         // Take the watches and timers over from libdispatch.
         for watch in watches {
             watch.source?.cancel()
@@ -146,6 +168,7 @@ import Foundation
             if result > 0, entries[0].revents != 0 {
                 damask_main_queue_drain()
             }
+            runEndOfTurnWork()
         }
     }
 
@@ -163,9 +186,9 @@ import Foundation
     private func sleep(on entries: inout [pollfd]) -> Int32 {
         // Look first without sleeping: a ready descriptor costs no context switch.
         let ready = poll(&entries, nfds_t(entries.count), 0)
-        if ready != 0 { return ready }
+        if ready != 0 || !endOfTurnWork.isEmpty { return ready }
         var timeout: Int32 = -1
-        if let deadline = timers.lazy.filter({ !$0.isDone }).map(\.deadline).min() {
+        if let deadline = earliestDeadline() {
             let now = Self.now()
             if deadline <= now { return 0 }
             timeout = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
@@ -174,9 +197,40 @@ import Foundation
         return poll(&entries, nfds_t(entries.count), timeout)
     }
 
-    /// Runs the handlers of the timers whose deadline has passed, earliest first.
+    /// Runs the work queued for the end of this turn, including work it queues, for up to
+    /// ``endOfTurnRounds`` rounds: work that keeps queueing more (a view invalidating itself
+    /// in every pass) must not starve the descriptors; what is left runs after a look at
+    /// them without sleeping (``sleep(on:)``).
+    private func runEndOfTurnWork() {
+        var rounds = 0
+        while !endOfTurnWork.isEmpty, rounds < Self.endOfTurnRounds {
+            rounds += 1
+            let work = endOfTurnWork
+            endOfTurnWork.removeAll(keepingCapacity: true)
+            for body in work { body() }
+        }
+    }
+
+    /// How many rounds of end-of-turn work (work queued by the round before) one turn runs.
+    static let endOfTurnRounds = 8
+
+    /// The earliest deadline of a timer not done, if any (a loop, no array built: this runs
+    /// before every sleep).
+    private func earliestDeadline() -> UInt64? {
+        var earliest: UInt64?
+        for timer in timers where !timer.isDone && timer.deadline < (earliest ?? .max) {
+            earliest = timer.deadline
+        }
+        return earliest
+    }
+
+    /// Runs the handlers of the timers whose deadline has passed, earliest first. Runs after
+    /// every wake-up, so with no timer due it reads the clock once (none when there are no
+    /// timers) and builds nothing.
     private func fireDueTimers() {
+        guard !timers.isEmpty else { return }
         let now = Self.now()
+        guard let earliest = earliestDeadline(), earliest <= now else { return }
         let due = timers.filter { !$0.isDone && $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
         for timer in due where !timer.isDone {
             timer.isDone = true

@@ -12,10 +12,13 @@ import Foundation
 ///   method; disabled when that ends (blur, another responder, `leave`);
 /// - what the field shows (surrounding text, caret rectangle, content type) is sent when it
 ///   changes: ``Window/textInputDidChange()`` reaches here through the surface, no polling.
-///   Changes are coalesced: they are sent at most once per frame, just before the focused
-///   surface's next commit (``surfaceWillCommit(_:)``), or one frame interval later when no
-///   commit comes (``coalescingDelay``). Typing from a script with no pauses used to send
-///   the whole surrounding text (up to 4,000 bytes) per key and filled the socket; enable
+///   Changes are coalesced: they are sent at most once per frame, right after the focused
+///   surface's next commit (``surfaceDidCommit(_:)``), in the same turn, or one frame
+///   interval later when no commit comes (``coalescingDelay``). Typing from a script with no
+///   pauses used to send the whole surrounding text (up to 4,000 bytes) per key and filled
+///   the socket. After the commit, not before it: the compositor then handles the frame
+///   without first reading (and Weston logging) the surrounding text, which put up to a
+///   tenth of a millisecond between a key and its frame at the end of a long line. Enable
 ///   and disable (a focus or responder change) are still sent at once;
 /// - an update the input method makes current (v3 `done`, v1 each event) is applied to the
 ///   field as one ``InputMethodUpdate``; updates that arrive while disabled are dropped;
@@ -112,15 +115,16 @@ final class TextInputSession {
         refresh(cause: .other)
     }
 
-    /// The focused surface is about to commit: the changes waiting are sent first, so that
-    /// the input method's view of the field and the frame showing it go out together.
-    func surfaceWillCommit(_ surface: WaylandSurface) {
+    /// The focused surface committed (and flushed): the changes waiting are sent now, so
+    /// that the input method's view of the field follows the frame showing it in the same
+    /// turn.
+    func surfaceDidCommit(_ surface: WaylandSurface) {
         guard pendingCause != nil, let key = surface.surfaceProxy.map({ Int(bitPattern: $0) }), key == focusKey else { return }
         sendPending()
     }
 
     /// Enables or disables at once when the focused responder changed; otherwise marks the
-    /// field's state as changed, to be sent before the focused surface's next commit.
+    /// field's state as changed, to be sent right after the focused surface's next commit.
     private func refresh(cause: TextChangeCause) {
         guard let binding, !isApplying else { return }
         let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }

@@ -174,15 +174,14 @@ public final class WaylandConnection {
         }
     }
 
-    /// Arranges for outgoing requests to be flushed at the end of this main-queue turn.
+    /// Arranges for outgoing requests to be flushed at the end of this turn of the main loop
+    /// (``MainLoop/performAtEndOfTurn(_:)``).
     public func setNeedsFlush() {
         guard !flushScheduled else { return }
         flushScheduled = true
-        DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                self?.flushScheduled = false
-                self?.flush()
-            }
+        MainLoop.shared.performAtEndOfTurn { [weak self] in
+            self?.flushScheduled = false
+            self?.flush()
         }
     }
 

@@ -300,12 +300,13 @@ public final class WaylandSurface: Surface {
     /// "One wake-up per event").
     private func commit() {
         guard let surface else { return }
-        // Text-input state coalesced since the last frame goes out before the frame showing it.
-        for seat in connection.inputSeats.values { seat.textInput.surfaceWillCommit(self) }
         wl_surface_commit(surface)
         commitCount += 1
         needsCommit = false
         connection.flush()
+        // Text-input state coalesced since the last frame follows the frame showing it, so
+        // that the compositor reads the commit first (the surrounding text can be 4,000 bytes).
+        for seat in connection.inputSeats.values { seat.textInput.surfaceDidCommit(self) }
     }
 
     /// Makes sure a commit is sent by the end of this turn, even when nothing is presented.
@@ -313,15 +314,13 @@ public final class WaylandSurface: Surface {
         needsCommit = true
         guard !commitScheduled else { return }
         commitScheduled = true
-        DispatchQueue.main.async { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.commitScheduled = false
-                // Before anything was presented a bare commit shows nothing: the first
-                // present carries the acknowledgement instead.
-                let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
-                if self.needsCommit && hasContent { self.commit() }
-            }
+        MainLoop.shared.performAtEndOfTurn { [weak self] in
+            guard let self else { return }
+            self.commitScheduled = false
+            // Before anything was presented a bare commit shows nothing: the first
+            // present carries the acknowledgement instead.
+            let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
+            if self.needsCommit && hasContent { self.commit() }
         }
     }
 

@@ -34,6 +34,9 @@ final class XKBKeyboard {
     private let state: OpaquePointer
     private let composeTable: OpaquePointer?
     private let composeState: OpaquePointer?
+    /// The keymap's index of each modifier ``modifiers`` reports (looked up once: by name,
+    /// xkbcommon searches the keymap's modifier names at every call, five per key event).
+    private let modifierIndices: [(index: xkb_mod_index_t, flag: ModifierFlags)]
 
     /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends); compose
     /// sequences follow `composeLocale` (default: the user's locale).
@@ -74,6 +77,14 @@ final class XKBKeyboard {
         guard let state = xkb_state_new(xkb.keymap) else { throw KeymapError.invalidKeymap }
         self.xkb = xkb
         self.state = state
+        let names: [(String, ModifierFlags)] = [
+            (XKB_MOD_NAME_SHIFT, .shift), (XKB_MOD_NAME_CTRL, .control), (XKB_MOD_NAME_ALT, .alt),
+            (XKB_MOD_NAME_LOGO, .logo), (XKB_MOD_NAME_CAPS, .capsLock),
+        ]
+        modifierIndices = names.compactMap { name, flag in
+            let index = xkb_keymap_mod_get_index(xkb.keymap, name)
+            return index == XKB_MOD_INVALID ? nil : (index, flag)
+        }
         composeTable = table.flatMap { xkb_compose_table_ref($0) }
         composeState = composeTable.flatMap { xkb_compose_state_new($0, XKB_COMPOSE_STATE_NO_FLAGS) }
     }
@@ -92,12 +103,14 @@ final class XKBKeyboard {
     /// The keysym and text of `keycode` (xkb numbering: evdev + 8) with the current state.
     func translate(_ keycode: UInt32) -> Translation {
         let keysym = xkb_state_key_get_one_sym(state, keycode)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let length = Int(xkb_state_key_get_utf8(state, keycode, &buffer, buffer.count))
-        var text = ""
-        if length > 0 {
-            let bytes = buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }
-            text = String(decoding: bytes, as: UTF8.self)
+        // On the stack: this runs for every key press and release.
+        var text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String in
+            let length = Int(xkb_state_key_get_utf8(state, keycode, buffer.baseAddress, buffer.count))
+            guard length > 0 else { return "" }
+            let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: min(length, buffer.count - 1))
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
             text.unicodeScalars.removeAll { $0.value < 0x20 || $0.value == 0x7f }
         }
         return Translation(keysym: keysym, text: text)
@@ -158,12 +171,7 @@ final class XKBKeyboard {
     /// The modifiers in effect.
     var modifiers: ModifierFlags {
         var flags = ModifierFlags()
-        let names: [(String, ModifierFlags)] = [
-            (XKB_MOD_NAME_SHIFT, .shift), (XKB_MOD_NAME_CTRL, .control), (XKB_MOD_NAME_ALT, .alt),
-            (XKB_MOD_NAME_LOGO, .logo), (XKB_MOD_NAME_CAPS, .capsLock),
-        ]
-        for (name, flag) in names
-        where xkb_state_mod_name_is_active(state, name, XKB_STATE_MODS_EFFECTIVE) > 0 {
+        for (index, flag) in modifierIndices where xkb_state_mod_index_is_active(state, index, XKB_STATE_MODS_EFFECTIVE) > 0 {
             flags.insert(flag)
         }
         return flags
