@@ -21,6 +21,7 @@
 #include <dbus/dbus.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +44,6 @@ static void loadLibrary(void) {
 static bool loaded(void) {
     pthread_once(&loadOnce, loadLibrary);
     return library != NULL;
-}
-
-bool damask_dbus_library_available(bool load) {
-    return load ? loaded() : __atomic_load_n(&library, __ATOMIC_ACQUIRE) != NULL;
 }
 
 /// The address of libdbus's `name`, cached in `*cache`; aborts naming what is missing.
