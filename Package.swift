@@ -54,6 +54,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The AT-SPI bridge's D-Bus (docs/accessibility.md says why libdbus, not GDBus).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // libdbus-1 opened on the first D-Bus call instead of linked (its dependencies cost
+        // 1.3 MiB of resident memory at exec): the `dbus_*` functions DamaskAccessibility calls.
+        .target(name: "CDBusLoader", dependencies: ["CDBus"]),
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFriBidi", pkgConfig: "fribidi", providers: [.apt(["libfribidi-dev"])]),
         // Never a library dependency: damask-bench measures DamaskGraphics against cairo in
@@ -105,7 +108,7 @@ let package = Package(
         // The AT-SPI2 bridge: the view tree on the accessibility bus (docs/accessibility.md).
         .target(
             name: "DamaskAccessibility",
-            dependencies: ["DamaskViews", "DamaskGraphics", "DamaskProcess", "CDBus"],
+            dependencies: ["DamaskViews", "DamaskGraphics", "DamaskProcess", "CDBus", "CDBusLoader"],
             swiftSettings: strictSettings),
 
         // Wayland wire decoding, buffer tracking and damage checks for damask-inspect.

@@ -32,6 +32,13 @@ import Foundation
     /// accessibility bus), and says Hello. Blocks for the Hello round trip.
     init(address: String?, watcher: DescriptorWatcher) throws(DBusCallError) {
         self.watcher = watcher
+        // Without a session bus to find, libdbus is not even opened (CDBusLoader opens it on
+        // the first call: 1.3 MiB), and its autolaunch, which could start a bus, is never tried.
+        if address == nil, !Self.sessionBusExists(ProcessInfo.processInfo.environment) {
+            throw DBusCallError(
+                name: "org.freedesktop.DBus.Error.NoServer",
+                message: "no session bus (DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus does not exist)")
+        }
         var error = DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
@@ -55,6 +62,15 @@ import Foundation
         dbus_connection_set_watch_functions(opened, dbusAddWatch, dbusRemoveWatch, dbusToggleWatch, data, nil)
         dbus_connection_set_dispatch_status_function(opened, dbusDispatchStatus, data, nil)
         dispatchPending()
+    }
+
+
+    /// Whether libdbus would find a session bus without autolaunching one:
+    /// `DBUS_SESSION_BUS_ADDRESS`, or the socket `$XDG_RUNTIME_DIR/bus`.
+    static func sessionBusExists(_ environment: [String: String]) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        return FileManager.default.fileExists(atPath: runtime + "/bus")
     }
 
     deinit {

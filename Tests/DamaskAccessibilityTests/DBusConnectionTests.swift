@@ -42,6 +42,19 @@ import Testing
         #expect(error.name == "org.freedesktop.DBus.Error.UnknownMethod")
     }
 
+    @Test("The session bus is found as libdbus would find it, without autolaunch: the address, else $XDG_RUNTIME_DIR/bus")
+    func sessionBusLookup() throws {
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("damask-bus-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        #expect(!DBusConnection.sessionBusExists([:]))
+        #expect(!DBusConnection.sessionBusExists(["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": runtime.path]))
+        #expect(DBusConnection.sessionBusExists(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]))
+        #expect(FileManager.default.createFile(atPath: runtime.path + "/bus", contents: nil))
+        #expect(DBusConnection.sessionBusExists(["XDG_RUNTIME_DIR": runtime.path]))
+        #expect(!DBusConnection.sessionBusExists(["XDG_RUNTIME_DIR": ""]))
+    }
+
     @Test("An unreachable bus is an error naming libdbus's reason, not a crash")
     func unreachableBus() {
         #expect(throws: DBusCallError.self) {
