@@ -39,6 +39,9 @@ final class TextInputSession {
     /// Set while an update from the input method is being applied: the changes it makes
     /// are sent afterwards, with cause `inputMethod`.
     private var isApplying = false
+    /// The field's surrounding text right after the input method's latest update (nil
+    /// before one): a state that still equals it is the input method's.
+    private var surroundingAfterInputMethod: SurroundingText?
     /// How many updates from the input method were applied and dropped (for tests and the
     /// debug log).
     private(set) var appliedCount = 0
@@ -127,6 +130,18 @@ final class TextInputSession {
     /// field's state as changed, to be sent right after the focused surface's next commit.
     private func refresh(cause: TextChangeCause) {
         guard let binding, !isApplying else { return }
+        // A notification that finds the text, caret and selection as last sent or as the
+        // input method left them (a layout moving the caret on the surface, a focus or
+        // responder check) changed nothing the input method did not make: it does not make
+        // the batch's cause `other`, so no `reset` goes out for the input method's own change
+        // in the same batch, and its events in flight (made with the serial before) are not
+        // dropped as stale.
+        var cause = cause
+        if cause == .other, let surrounding = target?.surroundingText,
+            surrounding == surroundingAfterInputMethod || surrounding == sent?.surrounding
+        {
+            cause = .inputMethod
+        }
         let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
         let responder = (surface?.delegate as? Window)?.firstResponder as? any TextInput
         if binding.isEnabled, let responder, responder === target, responder.acceptsInputMethod, surface?.surfaceProxy != nil {
@@ -207,6 +222,7 @@ final class TextInputSession {
         isApplying = true
         target.applyInputMethodUpdate(update)
         isApplying = false
+        surroundingAfterInputMethod = target.surroundingText
         appliedCount += 1
         if let focusKey, let window = seat.connection.surface(forKey: focusKey)?.delegate as? Window {
             window.inputMethodDidApplyUpdate()
