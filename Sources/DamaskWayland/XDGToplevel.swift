@@ -160,16 +160,21 @@ final class XDGToplevel {
 
     // MARK: - Window management requests
 
-    /// `xdg_toplevel.move` for a press with `serial` on `seat`.
+    /// `xdg_toplevel.move` for a press with `serial` on `seat`, flushed at once.
+    ///
+    /// Not left to the end of the turn: the compositor must start its grab before the
+    /// pointer's next motions (and a quick release) reach it, and the display pass that
+    /// ends the turn can take longer than a flick of the mouse.
     func move(seat: OpaquePointer, serial: UInt32) {
         xdg_toplevel_move(toplevel, seat, serial)
-        connection.setNeedsFlush()
+        connection.flush()
     }
 
-    /// `xdg_toplevel.resize` from `edges` (xdg_toplevel values).
+    /// `xdg_toplevel.resize` from `edges` (xdg_toplevel values), flushed at once (as
+    /// ``move(seat:serial:)``).
     func resize(seat: OpaquePointer, serial: UInt32, edges: UInt32) {
         xdg_toplevel_resize(toplevel, seat, serial, edges)
-        connection.setNeedsFlush()
+        connection.flush()
     }
 
     /// `set_maximized` or `unset_maximized`.

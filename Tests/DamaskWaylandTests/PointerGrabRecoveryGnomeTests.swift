@@ -27,6 +27,27 @@ struct PointerGrabRecoveryGnomeTests {
         demo.process.lines.filter { $0.contains("wl_pointer@") || $0.contains(".move(") }.suffix(12).joined(separator: " | ")
     }
 
+    /// Waits until a motion has reached mutter's move or resize grab, which mutter shows by
+    /// taking the pointer from the window (`wl_pointer.leave` after line `start`); returns
+    /// whether one did.
+    ///
+    /// The grab anchors at the press, so the window lands where the pointer is at the first
+    /// motion inside it. When the client's request reached mutter only after the test's
+    /// motions (they travel on different sockets), no motion is inside it: a point there
+    /// and back, repeated, gives it one without changing where the pointer ends.
+    static func awaitGrab(_ demo: WaylandDebugDemo, on mutter: DemoOnMutter, since start: Int) -> Bool {
+        let left = { (timeout: TimeInterval) in
+            demo.process.waitForLine(from: start, timeout: timeout) { $0.contains("wl_pointer@") && $0.contains(".leave(") } != nil
+        }
+        if left(2) { return true }
+        for _ in 0..<10 {
+            mutter.move(by: 1, 0)
+            mutter.move(by: -1, 0)
+            if left(1) { return true }
+        }
+        return false
+    }
+
     @Test("Six title-bar drags under mutter: after each, a click on a sidebar row changes the scene")
     func clicksAfterMoves() throws {
         let mutter = try DemoOnMutter()
@@ -43,10 +64,13 @@ struct PointerGrabRecoveryGnomeTests {
             // The title bar starts a move after 3 points of travel (relative moves: the
             // pointer must not detour through the corner while the button is held).
             let first = (x: offset.x.signum() * 10, y: offset.y.signum() * 10)
+            let linesBefore = demo.process.lines.count
             mutter.move(by: first.x, first.y)
             #expect(demo.process.waitUntil(timeout: 10) { _ in moves() > before }, "drag \(drag): no move request: \(Self.pointerLines(demo))")
             // mutter's grab follows the pointer from here.
             for _ in 0..<4 { mutter.move(by: (offset.x - first.x) / 4, (offset.y - first.y) / 4) }
+            let grabbed = Self.awaitGrab(demo, on: mutter, since: linesBefore)
+            #expect(grabbed, "drag \(drag): mutter never took the pointer for the move: \(Self.pointerLines(demo))")
             mutter.sendButton(down: false)
             // Find the window again from a pointer event at a point of its new content.
             var located: (x: Int, y: Int)?
@@ -106,9 +130,12 @@ struct PointerGrabRecoveryGnomeTests {
             let startWidth = firstWidth + width - 800
             // 4 points into the shadow right of the content: the demo's resize handle.
             mutter.move(to: demo.origin.x + width + 4, demo.origin.y + 300)
+            let linesBefore = demo.process.lines.count
             try mutter.button(down: true, in: demo)
             #expect(demo.process.waitUntil(timeout: 10) { _ in resizes() > before }, "resize \(resize): no resize request: \(Self.pointerLines(demo))")
             for _ in 0..<4 { mutter.move(by: change / 4, 0) }
+            let grabbed = Self.awaitGrab(demo, on: mutter, since: linesBefore)
+            #expect(grabbed, "resize \(resize): mutter never took the pointer for the resize: \(Self.pointerLines(demo))")
             mutter.sendButton(down: false)
             // The buffer follows the new width (pixels, scale 1 here).
             let deadline = Date().addingTimeInterval(15)
