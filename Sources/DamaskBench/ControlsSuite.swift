@@ -135,24 +135,7 @@ import Foundation
     @inline(never) private static func presentScreenOfControls(size: CGSize, columns: Int, rows rowCount: Int) {
         let surface = BenchSurface(size: size)
         let window = Window(surface: surface)
-        let column = StackView(frame: CGRect(origin: .zero, size: size))
-        column.axis = .vertical
-        column.distribution = .fillEqually
-        for rowIndex in 0..<rowCount {
-            let row = StackView(arrangedSubviews: (0..<columns).map { index -> View in
-                switch (rowIndex + index) % 5 {
-                case 0: return Button(title: "Button \(index)")
-                case 1: return Label(text: "Label \(rowIndex).\(index)")
-                case 2: return Switch(isOn: index % 2 == 0)
-                case 3: return Slider(value: Float(index) / 8)
-                default: return ProgressView(progress: CGFloat(index) / 8)
-                }
-            })
-            row.distribution = .fillEqually
-            row.spacing = 8
-            row.alignment = .center
-            column.addArrangedSubview(row)
-        }
+        let column = ControlSampleGrid.make(rows: rowCount, columns: columns, frame: CGRect(origin: .zero, size: size))
         window.contentView.addSubview(column)
         window.flush()
         surface.fireFrame()

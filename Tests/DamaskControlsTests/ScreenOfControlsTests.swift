@@ -16,26 +16,8 @@ extension ControlsTests {
         func twoHundredControlsFirstFrame() async {
             let harness = ControlHarness(width: 1280, height: 800)
             await harness.settle()
-            let column = StackView(frame: CGRect(x: 0, y: 0, width: 1280, height: 800))
-            column.axis = .vertical
-            column.distribution = .fillEqually
-            var controls: [View] = []
-            for rowIndex in 0..<25 {
-                let row = StackView(arrangedSubviews: (0..<8).map { index -> View in
-                    switch (rowIndex + index) % 5 {
-                    case 0: return Button(title: "Button \(index)")
-                    case 1: return Label(text: "Label \(rowIndex).\(index)")
-                    case 2: return Switch(isOn: index % 2 == 0)
-                    case 3: return Slider(value: Float(index) / 8)
-                    default: return ProgressView(progress: CGFloat(index) / 8)
-                    }
-                })
-                row.distribution = .fillEqually
-                row.spacing = 8
-                row.alignment = .center
-                column.addArrangedSubview(row)
-                controls += row.arrangedSubviews
-            }
+            let column = ControlSampleGrid.make(rows: 25, columns: 8, frame: CGRect(x: 0, y: 0, width: 1280, height: 800))
+            let controls = ControlSampleGrid.controls(in: column)
             let drawsBefore = harness.window.drawCount
             harness.root.addSubview(column)
             await harness.step()
