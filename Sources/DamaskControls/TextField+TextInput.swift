@@ -34,11 +34,15 @@ extension TextField {
         preeditStyleDidChange()
     }
 
-    /// Forgets the input method's language and direction (its activation ended); a preedit
-    /// shown now is laid out again with the text around it.
+    /// Forgets the input method's language and direction and removes a preedit shown now:
+    /// the activation they belonged to ended.
     public func inputMethodDidDeactivate() {
-        guard inputMethodAttributes.reset() else { return }
-        preeditStyleDidChange()
+        let restyled = inputMethodAttributes.reset()
+        if editor.markedRange != nil {
+            change(restartsBlink: false) { $0.unmarkText() }
+        } else if restyled {
+            preeditStyleDidChange()
+        }
     }
 
     /// Lays out again a preedit shown now (its style changed).

@@ -68,11 +68,16 @@ extension TextView {
         preeditStyleDidChange()
     }
 
-    /// Forgets the input method's language and direction (its activation ended); a preedit
-    /// shown now is laid out again with the text around it.
+    /// Forgets the input method's language and direction and removes a preedit shown now:
+    /// the activation they belonged to ended.
     public func inputMethodDidDeactivate() {
-        guard inputMethodAttributes.reset() else { return }
-        preeditStyleDidChange()
+        let restyled = inputMethodAttributes.reset()
+        if editor.markedRange != nil {
+            preeditLayouts = [:]
+            edit { $0.unmarkText() }
+        } else if restyled {
+            preeditStyleDidChange()
+        }
     }
 
     /// The layout of visual line `index` when it holds part of a preedit that has a style

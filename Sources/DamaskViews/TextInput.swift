@@ -52,8 +52,9 @@ import Foundation
     /// responder stops being its first responder (it resigns, or another responder takes
     /// focus) and when the window loses keyboard focus, and by a text-input protocol when
     /// the input method deactivates (zwp_text_input_v1 `leave`, v3 `leave`, disable). May
-    /// come more than once for one ending. The default tells the responder an empty
-    /// language and ``TextInputDirection/automatic``.
+    /// come more than once for one ending. A responder that shows a preedit removes it too
+    /// (the text controls do). The default tells the responder an empty language and
+    /// ``TextInputDirection/automatic``.
     func inputMethodDidDeactivate()
 }
 
