@@ -24,16 +24,29 @@ extension TextField {
 
     /// Keeps the language; a preedit shown now is shaped again in it.
     public func inputMethodDidChangeLanguage(_ language: String) {
-        let language: String? = language.isEmpty ? nil : language
-        guard language != inputMethodLanguage else { return }
-        inputMethodLanguage = language
-        if editor.markedRange != nil { change(restartsBlink: false) { _ in } }
+        guard inputMethodAttributes.setLanguage(language) else { return }
+        preeditStyleDidChange()
     }
 
     /// Keeps the direction; a preedit shown now is laid out again in it.
     public func inputMethodDidChangeTextDirection(_ direction: TextInputDirection) {
-        guard direction != inputMethodTextDirection else { return }
-        inputMethodTextDirection = direction
+        guard inputMethodAttributes.setDirection(direction) else { return }
+        preeditStyleDidChange()
+    }
+
+    /// Forgets the input method's language and direction and removes a preedit shown now:
+    /// the activation they belonged to ended.
+    public func inputMethodDidDeactivate() {
+        let restyled = inputMethodAttributes.reset()
+        if editor.markedRange != nil {
+            change(restartsBlink: false) { $0.unmarkText() }
+        } else if restyled {
+            preeditStyleDidChange()
+        }
+    }
+
+    /// Lays out again a preedit shown now (its style changed).
+    private func preeditStyleDidChange() {
         if editor.markedRange != nil { change(restartsBlink: false) { _ in } }
     }
 }

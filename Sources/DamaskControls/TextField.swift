@@ -60,16 +60,20 @@ open class TextField: Control, TextInput {
     public private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.
     public private(set) var blinkCount = 0
+    /// What the input method composing into the field said about its text (language and
+    /// direction); back to none and automatic when its activation ends
+    /// (``InputMethodTextAttributes``).
+    public internal(set) var inputMethodAttributes = InputMethodTextAttributes()
     /// The language the input method last said it types (an RFC 3066 tag), or nil. The
     /// preedit is shaped in it (``preeditRunStyle``): fonts and glyph forms of that language
     /// where it writes the preedit's script (Han in "ja" takes a Japanese font).
-    public internal(set) var inputMethodLanguage: String?
+    public var inputMethodLanguage: String? { inputMethodAttributes.language }
     /// The direction the input method last said its text runs in. The preedit is laid out in
     /// it (``preeditRunStyle``): ``TextInputDirection/rightToLeft`` shows an RTL preedit right
     /// to left in a left-to-right field; ``TextInputDirection/automatic`` follows the
     /// preedit's first strong character. The committed text's base direction still comes
     /// from its own first strong character.
-    public internal(set) var inputMethodTextDirection: TextInputDirection = .automatic
+    public var inputMethodTextDirection: TextInputDirection { inputMethodAttributes.direction }
     /// Called when the field stops being the first responder (as
     /// ``ControlEvent/editingDidEnd``).
     public var onEndEditing: @MainActor () -> Void = {}
@@ -136,20 +140,12 @@ open class TextField: Control, TextInput {
     /// as a run of its own; nil (shaped with the text around it) while the input method has
     /// said neither, and for secure entry.
     public var preeditRunStyle: TextRunStyle? {
-        guard !isSecureTextEntry, inputMethodLanguage != nil || inputMethodTextDirection != .automatic else { return nil }
-        let direction: TextRunStyle.Direction
-        switch inputMethodTextDirection {
-        case .automatic: direction = .automatic
-        case .leftToRight: direction = .leftToRight
-        case .rightToLeft: direction = .rightToLeft
-        }
-        return TextRunStyle(language: inputMethodLanguage, direction: direction)
+        isSecureTextEntry ? nil : inputMethodAttributes.preeditRunStyle
     }
 
     /// The preedit as the layout's styled run (nil when there is none or it has no style).
     private var preeditRun: TextLayout.StyledRun? {
-        guard let style = preeditRunStyle, let bytes = editor.markedUTF8Range, !bytes.isEmpty else { return nil }
-        return TextLayout.StyledRun(utf8Range: bytes, style: style)
+        isSecureTextEntry ? nil : inputMethodAttributes.preeditRun(utf8Range: editor.markedUTF8Range)
     }
 
     /// The editor the layout shows: the text, or a "•" per cluster for secure entry (the

@@ -115,6 +115,11 @@ open class TextView: ScrollView, TextInput {
     /// The editing state: text, caret and selection.
     public private(set) var editor = EditableText()
 
+    /// What the input method composing into the view said about its text (language and
+    /// direction): its preedit is shaped in them as ``TextField``'s is; back to none and
+    /// automatic when its activation ends (``InputMethodTextAttributes``).
+    public internal(set) var inputMethodAttributes = InputMethodTextAttributes()
+
     /// The selected range, in characters (empty at the caret).
     public var selectedRange: Range<Int> { editor.selection }
 
@@ -140,6 +145,9 @@ open class TextView: ScrollView, TextInput {
     private var lines: [String] = [""]
     /// Whether each line ends its paragraph (else it wraps on to the next).
     private var lineEndsParagraph: [Bool] = [true]
+    /// The layouts of the lines holding a styled preedit (``preeditLayout(forLine:)``), by
+    /// line index; emptied whenever the lines are built again or the style changes.
+    var preeditLayouts: [Int: TextLayout] = [:]
     /// The width the lines were wrapped to (0: not wrapped).
     private var wrappedWidth: CGFloat = 0
     /// Each paragraph's wrapped line ranges at ``wrappedWidth`` in ``font``: an edit wraps
@@ -217,7 +225,8 @@ open class TextView: ScrollView, TextInput {
     /// line it ends).
     private func caretRect(for position: Int, onLine index: Int) -> CGRect {
         let column = min(max(position - lineStarts[index], 0), lines[index].count)
-        let x = textInset + font.caretOffset(atCharacter: column, in: lines[index])
+        let offset = preeditLayout(forLine: index)?.caretOffset(at: column)
+        let x = textInset + (offset ?? font.caretOffset(atCharacter: column, in: lines[index]))
         return CGRect(x: x.rounded(), y: rectForLine(index).minY, width: 1, height: lineHeight)
     }
 
@@ -236,7 +245,8 @@ open class TextView: ScrollView, TextInput {
     /// The caret position on `line` nearest `x` (from the line's origin), and whether it is
     /// that line's wrapped end.
     private func target(onLine index: Int, x: CGFloat) -> (position: Int, atLineEnd: Bool) {
-        let column = min(font.characterIndex(closestTo: x, in: lines[index]), lastColumn(of: index))
+        let closest = preeditLayout(forLine: index)?.characterIndex(closestTo: x) ?? font.characterIndex(closestTo: x, in: lines[index])
+        let column = min(closest, lastColumn(of: index))
         return (lineStarts[index] + column, endsInsideWord(index) && column == lines[index].count)
     }
 
@@ -265,6 +275,7 @@ open class TextView: ScrollView, TextInput {
         let width = wrapWidth
         if width != wrappedWidth { wrapCache = [:] }
         wrappedWidth = width
+        preeditLayouts = [:]
         lines = []
         lineStarts = []
         lineEndsParagraph = []
@@ -302,7 +313,9 @@ open class TextView: ScrollView, TextInput {
     private func updateContentSize() {
         var widest: CGFloat = 0
         if !wrapsLines {
-            for line in lines where !line.isEmpty { widest = max(widest, font.measure(line).width) }
+            for (index, line) in lines.enumerated() where !line.isEmpty {
+                widest = max(widest, preeditLayout(forLine: index)?.width ?? font.measure(line).width)
+            }
         }
         contentSize = CGSize(
             width: wrapsLines ? bounds.width : (widest + 2 * textInset + 1).rounded(.up),
@@ -338,11 +351,19 @@ open class TextView: ScrollView, TextInput {
         for index in first...last {
             let lineRect = rectForLine(index).offsetBy(dx: -offset.x, dy: -offset.y)
             let start = lineStarts[index], end = start + lines[index].count
+            // A line holding a preedit the input method styled is laid out with it as a run
+            // of its own; every other line is the font's line.
+            let styled = preeditLayout(forLine: index)
+            func xRanges(_ range: Range<Int>) -> [ClosedRange<CGFloat>] {
+                guard let styled else { return font.selectionRanges(forCharacters: range, in: lines[index]) }
+                return styled.selectionRanges(for: range, visible: -CGFloat.infinity...CGFloat.infinity)
+            }
             if !selection.isEmpty, selection.lowerBound <= end, selection.upperBound > start {
                 let from = max(selection.lowerBound, start) - start
                 let to = min(selection.upperBound, end) - start
-                var spans = from < to ? font.selectionRanges(forCharacters: from..<to, in: lines[index]) : []
-                if selection.upperBound > end { spans.append((font.measure(lines[index]).width)...(font.measure(lines[index]).width + 6)) }
+                var spans = from < to ? xRanges(from..<to) : []
+                let width = styled?.width ?? font.measure(lines[index]).width
+                if selection.upperBound > end { spans.append(width...(width + 6)) }
                 context.setFillColor(selectionColor)
                 for span in spans {
                     context.fill(CGRect(
@@ -352,12 +373,18 @@ open class TextView: ScrollView, TextInput {
             }
             if !lines[index].isEmpty {
                 let baseline = (lineRect.minY + font.ascent).rounded()
-                context.draw(lines[index], at: CGPoint(x: lineRect.minX + textInset, y: baseline), font: font, color: textColor)
+                let origin = CGPoint(x: lineRect.minX + textInset, y: baseline)
+                if let styled {
+                    let visible = (rect.minX - origin.x)...(rect.maxX - origin.x)
+                    styled.draw(in: context, at: origin, visible: visible, color: textColor)
+                } else {
+                    context.draw(lines[index], at: origin, font: font, color: textColor)
+                }
                 // An input method's preedit: underlined, one point thick, two below the baseline.
                 if let marked = editor.markedRange, marked.lowerBound < end, marked.upperBound > start {
                     let from = max(marked.lowerBound, start) - start, to = min(marked.upperBound, end) - start
                     context.setFillColor(textColor)
-                    for span in font.selectionRanges(forCharacters: from..<to, in: lines[index]) {
+                    for span in xRanges(from..<to) {
                         context.fill(CGRect(
                             x: lineRect.minX + textInset + span.lowerBound, y: baseline + 2,
                             width: span.upperBound - span.lowerBound, height: 1))
@@ -647,6 +674,13 @@ open class TextView: ScrollView, TextInput {
             invalidateCaret()
         }
         return true
+    }
+
+    /// Redraws the visual lines in `range` (the caret with them).
+    func redrawLines(_ range: ClosedRange<Int>) {
+        let top = rectForLine(range.lowerBound).minY - canvasOffset.y
+        let bottom = rectForLine(range.upperBound).maxY - canvasOffset.y
+        canvas.setNeedsDisplay(CGRect(x: 0, y: top, width: canvas.bounds.width, height: bottom - top))
     }
 
     /// Redraws only the caret's rectangle.

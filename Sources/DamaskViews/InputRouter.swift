@@ -39,7 +39,12 @@
         case .touch(let touch): dispatchTouch(touch, in: window)
         case .keyboardFocus(let focused):
             isKeyWindow = focused
-            if !focused { cancelPointerGrab(PointerEvent(kind: .exited, location: lastPointerLocation)) }
+            if !focused {
+                cancelPointerGrab(PointerEvent(kind: .exited, location: lastPointerLocation))
+                // The input method's activation ends with the keyboard focus: what it said
+                // about its text (language, direction) goes.
+                (firstResponder as? any TextInput)?.inputMethodDidDeactivate()
+            }
         }
     }
 

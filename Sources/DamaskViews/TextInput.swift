@@ -39,12 +39,23 @@ import Foundation
     func applyInputMethodUpdate(_ update: InputMethodUpdate)
 
     /// The input method says which language it types (an RFC 3066 tag, such as "ko" or
-    /// "zh-CN"; zwp_text_input_v1's `language`). The default ignores it.
+    /// "zh-CN"; zwp_text_input_v1's `language`; empty: none). The default ignores it.
     func inputMethodDidChangeLanguage(_ language: String)
 
     /// The input method says which direction its text runs in (zwp_text_input_v1's
     /// `text_direction`). The default ignores it.
     func inputMethodDidChangeTextDirection(_ direction: TextInputDirection)
+
+    /// The input method's activation on this responder ended; what the input method said
+    /// about its text (language, direction) no longer holds, so the next input method, or
+    /// the next activation, starts from none and automatic. Told by the window when the
+    /// responder stops being its first responder (it resigns, or another responder takes
+    /// focus) and when the window loses keyboard focus, and by a text-input protocol when
+    /// the input method deactivates (zwp_text_input_v1 `leave`, v3 `leave`, disable). May
+    /// come more than once for one ending. A responder that shows a preedit removes it too
+    /// (the text controls do). The default tells the responder an empty language and
+    /// ``TextInputDirection/automatic``.
+    func inputMethodDidDeactivate()
 }
 
 extension TextInput {
@@ -56,4 +67,8 @@ extension TextInput {
     public func applyInputMethodUpdate(_ update: InputMethodUpdate) {}
     public func inputMethodDidChangeLanguage(_ language: String) {}
     public func inputMethodDidChangeTextDirection(_ direction: TextInputDirection) {}
+    public func inputMethodDidDeactivate() {
+        inputMethodDidChangeLanguage("")
+        inputMethodDidChangeTextDirection(.automatic)
+    }
 }

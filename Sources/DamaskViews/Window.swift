@@ -364,6 +364,9 @@ private let environmentFlashesDamage: Bool = {
     func makeFirstResponder(_ responder: Responder?) -> Bool {
         let previous = input.firstResponder
         let changed = input.makeFirstResponder(responder)
+        if changed, previous !== responder, let previous = previous as? any TextInput {
+            previous.inputMethodDidDeactivate()  // what its input method said held while it had focus
+        }
         focusDidChange()
         if changed, previous !== responder, AccessibilityCenter.isObserved {  // accessibility focus follows
             AccessibilityNotification.focusChanged(window: self, focus: responder as? any Accessible).post()

@@ -22,7 +22,11 @@ import Foundation
 ///   and disable (a focus or responder change) are still sent at once;
 /// - an update the input method makes current (v3 `done`, v1 each event) is applied to the
 ///   field as one ``InputMethodUpdate``; updates that arrive while disabled are dropped;
-/// - on `leave` and on disable the field's preedit is removed.
+/// - on `leave` and on disable the field's preedit is removed, and what the input method
+///   said about its text (v1 `language`, `text_direction`) is forgotten
+///   (``TextInput/inputMethodDidDeactivate()``): it held for that activation only (v1 gives
+///   the input method a new context per activation), so the next field, or the next
+///   activation on the same one, starts from no language and automatic direction.
 ///
 /// Owned by its ``WaylandSeat``, which calls ``destroy()`` before it goes.
 @MainActor
@@ -70,6 +74,7 @@ final class TextInputSession {
         cancelPending()
         binding?.destroy()
         binding = nil
+        target?.inputMethodDidDeactivate()
         target = nil
         sent = nil
     }
@@ -88,6 +93,7 @@ final class TextInputSession {
         focusKey = nil
         cancelPending()
         endComposition()
+        target?.inputMethodDidDeactivate()
         if sendsDisable, binding?.isEnabled == true { binding?.disable() }
         sent = nil
     }
@@ -107,6 +113,7 @@ final class TextInputSession {
     func bindingWasDeactivated() {
         cancelPending()
         endComposition()
+        target?.inputMethodDidDeactivate()
         sent = nil
     }
 
@@ -190,14 +197,17 @@ final class TextInputSession {
                 endComposition()
                 binding.disable()
             }
+            target?.inputMethodDidDeactivate()
             target = nil
             sent = nil
             return
         }
         let state = TextInputState(of: responder)
         if !binding.isEnabled || target !== responder {
-            if binding.isEnabled, let old = target, old !== responder {
-                binding.disable()  // another field: a fresh enable, as GTK does
+            if let old = target, old !== responder {
+                endComposition()  // the preedit stays with the input method, not in the old field
+                if binding.isEnabled { binding.disable() }  // another field: a fresh enable, as GTK does
+                old.inputMethodDidDeactivate()
             }
             target = responder
             binding.enable(on: proxy, state: state)

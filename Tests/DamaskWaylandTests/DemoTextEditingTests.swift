@@ -150,6 +150,57 @@ struct DemoCompositionTests {
         #expect(differing(images[2], images[3]) > 20, "Korean and Chinese Han look the same")
     }
 
+    @Test("ime direction and ime language reach a TextView (the controls scene's notes): its preedit is drawn right to left and its Han in the language, the damage stays in the view, and after Tab away and back they are forgotten")
+    func textViewPreeditDirectionAndLanguage() throws {
+        let directory = try DemoRun.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func shot(_ name: String) -> String { (directory as NSString).appendingPathComponent(name + ".png") }
+        // The notes: window (204, 424), 572 × 100; emptied, then composed into.
+        let run = try DemoRun.run(
+            DemoLanguagesTests.fast,
+            script: """
+                scene controls
+                wait idle
+                click 400 470
+                key ctrl+a
+                key BackSpace
+                ime preedit "漢字 אבג" cursor hidden
+                wait idle
+                screenshot \(shot("plain"))
+                expect damage within 0 0 4000 4000
+                ime direction rtl
+                wait idle
+                expect damage within 204 424 572 100
+                screenshot \(shot("rtl"))
+                ime language "ko"
+                wait idle
+                screenshot \(shot("ko"))
+                ime language "zh-CN"
+                wait idle
+                expect damage within 204 424 572 100
+                screenshot \(shot("zh"))
+                expect text "漢字 אבג"
+                key Tab
+                wait idle
+                click 400 470
+                expect text ""
+                ime preedit "漢字 אבג" cursor hidden
+                wait idle
+                screenshot \(shot("again"))
+
+                """)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        let images = try ["plain", "rtl", "ko", "zh", "again"].map { try Bitmap(contentsOfPNGFile: shot($0)) }
+        /// Pixels that differ inside the notes.
+        func differing(_ a: Bitmap, _ b: Bitmap) -> Int {
+            (424..<524).reduce(0) { sum, y in sum + (204..<776).count { a.pixel(x: $0, y: y) != b.pixel(x: $0, y: y) } }
+        }
+        #expect(differing(images[0], images[1]) > 50, "right to left changed nothing")
+        #expect(differing(images[2], images[3]) > 20, "Korean and Chinese Han look the same")
+        #expect(differing(images[0], images[4]) == 0, "the direction and language outlived the focus")
+    }
+
     @Test("a preedit is underlined where it is drawn, and updating it damages only the field's changed run and caret")
     func preeditUnderlineAndDamage() throws {
         let directory = try DemoRun.makeDirectory()

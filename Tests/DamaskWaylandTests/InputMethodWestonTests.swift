@@ -297,6 +297,70 @@ struct InputMethodWestonTests {
         #expect(cursorXs.last.map { $0 >= start + 25 } == true, "\(cursorXs)")
     }
 
+    @Test("language and text_direction hold for one activation: after Escape ends it (Weston deactivates the input method's context) the next activation's preedit is laid out in the automatic direction again")
+    func languageAndDirectionResetOnDeactivate() throws {
+        let (log, cursorXs) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                language "ko"
+                direction rtl
+                preedit "漢字 אבג" cursor 0
+                wait deactivate
+                wait activate
+                wait surrounding ""
+                preedit "漢字 אבג" cursor 0
+                """,
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "漢字 אבג"
+                wait idle
+                key Escape
+                wait idle
+                click 300 180
+                expect text "漢字 אבג"
+                wait idle
+
+                """)
+        #expect(log.contains("script done"), "\(log)")
+        #expect(log.filter { $0 == "activate" }.count >= 2, "\(log)")
+        // The first activation's preedit was right to left: the caret before 漢 went right
+        // of the Hebrew. The second one's, with nothing said, starts at the field's start
+        // (its first strong character, 漢, is left to right), where the caret was before.
+        let start = try #require(cursorXs.first, "no cursor rectangle")
+        #expect(cursorXs.contains { $0 >= start + 25 }, "right to left never applied: \(cursorXs)")
+        #expect(cursorXs.last.map { abs($0 - start) <= 2 } == true, "the direction outlived the activation: \(cursorXs)")
+    }
+
+    @Test("language and text_direction through Weston reach a TextView (the controls scene's notes): its right-to-left preedit puts the cursor rectangle right of the Hebrew")
+    func languageAndDirectionInATextView() throws {
+        let (log, cursorXs) = try Self.run(
+            imScript: """
+                wait activate
+                wait surrounding ""
+                language "ko"
+                direction rtl
+                preedit "漢字 אבג" cursor 0
+                """,
+            demoScript: """
+                scene controls
+                wait idle
+                click 400 470
+                key ctrl+a
+                key BackSpace
+                expect text "漢字 אבג"
+                wait idle
+
+                """)
+        #expect(log.contains("script done"), "\(log)")
+        // The empty notes' caret is the leftmost rectangle; the preedit's start (漢, in
+        // reading order) laid out right to left is right of the Hebrew word.
+        let start = try #require(cursorXs.min(), "no cursor rectangle")
+        #expect(cursorXs.last.map { $0 >= start + 25 } == true, "\(cursorXs)")
+    }
+
     /// The demo's window as it shows the preedit "漢字 אבג" (漢字 selected by the input
     /// method's style) that an input method typing `language` right to left sent through
     /// Weston, and the x of the field's caret before it (its first cursor rectangle).
