@@ -145,7 +145,9 @@ import Foundation
         } else {
             pieces.removeAll()
             context.clip(to: rect)
-            if layer.clearsContextBeforeDrawing && !isNewStore { context.clear(rect) }
+            if layer.clearsContextBeforeDrawing && !isNewStore {
+                Self.clear(rect, of: layer, scale: scale, in: store, context: context)
+            }
         }
         let drew = layer.runDraw(in: context, rect: rect)
         if isNewStore {
@@ -168,6 +170,37 @@ import Foundation
         }
         for piece in pieces { layer.backingStoreDidRedraw(store, pixels: piece.applying(toPixels)) }
         return .redrewPieces(pieces)
+    }
+
+    /// Makes `rect` (layer coordinates, the clip of `context`, which draws into `store` at
+    /// `scale`) transparent, as `context.clear(rect)` does: when its store pixels are whole
+    /// (the usual case: `rect` is aligned to them), by zeroing the rows in place; otherwise
+    /// through the context. pixman has no fast path for a solid CLEAR: it runs its general
+    /// combiner through a 24 KiB scanline buffer on the stack, which a cold frame pays in
+    /// stack pages and misses on pixman's general code (`damask-bench --pages`).
+    private static func clear(
+        _ rect: CGRect, of layer: Layer, scale: CGFloat, in store: Bitmap, context: GraphicsContext
+    ) {
+        let origin = layer.bounds.origin
+        // The context's transform (scale, then translate by -origin), edge by edge.
+        let x0 = Double((rect.minX - origin.x) * scale), x1 = Double((rect.maxX - origin.x) * scale)
+        let y0 = Double((rect.minY - origin.y) * scale), y1 = Double((rect.maxY - origin.y) * scale)
+        guard isWhole(x0), isWhole(y0), isWhole(x1), isWhole(y1) else {
+            context.clear(rect)  // fractional edges: antialiased, as the context clears them
+            return
+        }
+        let left = max(0, Int(x0.rounded())), right = min(store.width, Int(x1.rounded()))
+        let top = max(0, Int(y0.rounded())), bottom = min(store.height, Int(y1.rounded()))
+        guard left < right, top < bottom else { return }
+        assert(store.format.bytesPerPixel == 4, "backing stores hold 4-byte pixels")
+        for row in top..<bottom {
+            memset(store.bytes + row * store.bytesPerRow + left * 4, 0, (right - left) * 4)
+        }
+    }
+
+    /// Whether `edge` is a whole pixel coordinate (within the context's own tolerance).
+    private nonisolated static func isWhole(_ edge: Double) -> Bool {
+        edge.isFinite && abs(edge - edge.rounded()) < 1e-9
     }
 
     /// Calls `layer`'s `draw(in:)` on a 1×1-pixel stand-in context; returns whether the

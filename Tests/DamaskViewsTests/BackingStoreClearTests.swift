@@ -1,0 +1,56 @@
+import DamaskGraphics
+import Foundation
+import Testing
+
+@testable import DamaskViews
+
+/// The clear before a partial redraw (``View/clearsContextBeforeDrawing``): the backing
+/// store zeroes the dirty pixels itself instead of asking pixman for a CLEAR composite, and
+/// must leave exactly the pixels the context's own clear leaves.
+extension ViewsTests {
+    @Suite("Backing-store clear before a partial redraw", .shared, .timeLimit(.minutes(2)))
+    @MainActor struct BackingStoreClear {
+        @Test(
+            "A partial redraw clears exactly the pixels the context's clear would, at whole and fractional scales",
+            arguments: [1.0, 2.0, 1.5, 1.25])
+        func partialRedrawClearsWhatTheContextClears(scale: Double) async throws {
+            let s = CGFloat(scale)
+            for clears in [true, false] {
+                let h = Harness(scale: s)
+                let view = SolidView(frame: CGRect(x: 7, y: 5, width: 41, height: 33), color: .red)
+                view.bounds.origin = CGPoint(x: 3, y: 2)  // the store's transform translates
+                view.clearsContextBeforeDrawing = clears
+                h.root.addSubview(view)
+                await h.settle()
+                let store = try #require(view.layer.contents)
+                let reference = try store.copy()
+
+                let translucent = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
+                view.color = translucent
+                let dirty = CGRect(x: 10.3, y: 6.7, width: 12.2, height: 9.9)
+                view.setNeedsDisplay(dirty)
+                await h.step()
+                #expect(view.layer.contents === store, "redrawn in place")
+                #expect(view.drawnRects.count == 2)
+
+                // What the context itself does for this redraw: clip, clear, draw.
+                let context = GraphicsContext(bitmap: reference)
+                context.scaleBy(x: s, y: s)
+                context.translateBy(x: -3, y: -2)
+                let aligned = view.layer.alignedToPixels(dirty.intersection(view.bounds), scale: s)
+                context.clip(to: aligned)
+                if clears { context.clear(aligned) }
+                context.setFillColor(translucent)
+                context.fill(view.bounds)
+                let differences = differingPixels(store, reference)
+                #expect(differences.isEmpty, "scale \(scale), clears \(clears): \(differences.prefix(4))")
+
+                // And the redraw did reach the pixels: in the middle of the dirty rect, the
+                // translucent colour alone when cleared, blended over the red when not.
+                let middle = (Int((dirty.midX - 3) * s), Int((dirty.midY - 2) * s))
+                let pixel = store.color(x: middle.0, y: middle.1)
+                #expect(translucent.matches(pixel) == clears, "scale \(scale), clears \(clears): \(pixel)")
+            }
+        }
+    }
+}
