@@ -27,25 +27,58 @@ struct PointerGrabRecoveryGnomeTests {
         demo.process.lines.filter { $0.contains("wl_pointer@") || $0.contains(".move(") }.suffix(12).joined(separator: " | ")
     }
 
-    /// Waits until a motion has reached mutter's move or resize grab, which mutter shows by
-    /// taking the pointer from the window (`wl_pointer.leave` after line `start`); returns
-    /// whether one did.
+    /// Waits for the `wl_pointer` event `name` ("leave" or "enter") after line `start`,
+    /// giving mutter motions to act on while it does not come; returns whether it came.
     ///
-    /// The grab anchors at the press, so the window lands where the pointer is at the first
-    /// motion inside it. When the client's request reached mutter only after the test's
-    /// motions (they travel on different sockets), no motion is inside it: a point there
-    /// and back, repeated, gives it one without changing where the pointer ends.
-    static func awaitGrab(_ demo: WaylandDebugDemo, on mutter: DemoOnMutter, since start: Int) -> Bool {
-        let left = { (timeout: TimeInterval) in
-            demo.process.waitForLine(from: start, timeout: timeout) { $0.contains("wl_pointer@") && $0.contains(".leave(") } != nil
+    /// mutter takes the pointer from the window (`leave`) when its move or resize grab has
+    /// started and gives it back (`enter`) when the grab has ended, at times only at the
+    /// next pointer motion it handles (seen in these tests). The client's request and the
+    /// test's input travel on different sockets, so a grab can start after the test's
+    /// motions (the window would stay where it was; CI at bda274b). A point there and back,
+    /// repeated, is a motion that leaves the pointer where it was; the grab anchors at the
+    /// press, so the window still lands where the pointer is.
+    static func awaitPointer(_ name: String, _ demo: WaylandDebugDemo, on mutter: DemoOnMutter, since start: Int) -> Bool {
+        let came = { (timeout: TimeInterval) in
+            demo.process.waitForLine(from: start, timeout: timeout) { $0.contains("wl_pointer@") && $0.contains(".\(name)(") } != nil
         }
-        if left(2) { return true }
+        if came(0.5) { return true }
         for _ in 0..<10 {
             mutter.move(by: 1, 0)
             mutter.move(by: -1, 0)
-            if left(1) { return true }
+            if came(1) { return true }
         }
         return false
+    }
+
+    /// Finds the top-left of `demo`'s 600-point-high content from pointer events at monitor
+    /// points near `point` (inside the content), alternately 7 points apart; returns it once
+    /// two moves in a row agree, nil if they never do.
+    ///
+    /// One event alone can mislead: a motion or `enter` still on its way from before the
+    /// pointer moved (the end of the grab, a point there and back, the motion mutter sends
+    /// after an `enter`) names the old place. So each move takes the last pointer event
+    /// once the demo's log has been quiet for 0.2 s, and two moves must agree.
+    static func locateContent(_ demo: WaylandDebugDemo, on mutter: DemoOnMutter, near point: (x: Int, y: Int)) -> (x: Int, y: Int)? {
+        let isPosition = { (line: String) in line.contains("wl_pointer@") && (line.contains(".enter(") || line.contains(".motion(")) }
+        var previous: (x: Int, y: Int)?
+        for attempt in 0..<8 {
+            let here = (x: point.x + attempt % 2 * 7, y: point.y)
+            let lines = demo.process.lines.count
+            mutter.move(to: here.x, here.y)
+            var origin: (x: Int, y: Int)?
+            if demo.process.waitForLine(from: lines, timeout: 5, where: isPosition) != nil {
+                var count = demo.process.lines.count
+                repeat {
+                    count = demo.process.lines.count
+                    usleep(200_000)
+                } while demo.process.lines.count != count
+                let last = demo.process.lines.dropFirst(lines).last(where: isPosition)
+                origin = last.flatMap { demo.contentOrigin(pointerAt: here.x, here.y, event: $0, contentHeight: 600) }
+            }
+            if let origin, let previous, origin == previous { return origin }
+            previous = origin
+        }
+        return nil
     }
 
     @Test("Six title-bar drags under mutter: after each, a click on a sidebar row changes the scene")
@@ -69,23 +102,15 @@ struct PointerGrabRecoveryGnomeTests {
             #expect(demo.process.waitUntil(timeout: 10) { _ in moves() > before }, "drag \(drag): no move request: \(Self.pointerLines(demo))")
             // mutter's grab follows the pointer from here.
             for _ in 0..<4 { mutter.move(by: (offset.x - first.x) / 4, (offset.y - first.y) / 4) }
-            let grabbed = Self.awaitGrab(demo, on: mutter, since: linesBefore)
+            let grabbed = Self.awaitPointer("leave", demo, on: mutter, since: linesBefore)
             #expect(grabbed, "drag \(drag): mutter never took the pointer for the move: \(Self.pointerLines(demo))")
+            let linesAtRelease = demo.process.lines.count
             mutter.sendButton(down: false)
-            // Find the window again from a pointer event at a point of its new content.
-            var located: (x: Int, y: Int)?
-            for attempt in 0..<3 {
-                let point = (x: old.x + offset.x + 400 + attempt * 7, y: old.y + offset.y + 300)
-                let lines = demo.process.lines.count
-                mutter.move(to: point.x, point.y)
-                if let event = demo.process.waitForLine(from: lines, timeout: 5, where: {
-                    $0.contains("wl_pointer@") && ($0.contains(".enter(") || $0.contains(".motion("))
-                }) {
-                    located = demo.contentOrigin(pointerAt: point.x, point.y, event: event.line, contentHeight: 600)
-                    break
-                }
-            }
-            let origin = try #require(located, "drag \(drag): the demo got no pointer event after the move")
+            let released = Self.awaitPointer("enter", demo, on: mutter, since: linesAtRelease)
+            #expect(released, "drag \(drag): mutter never gave the pointer back after the move: \(Self.pointerLines(demo))")
+            // Find the window again from pointer events at points of its new content.
+            let located = Self.locateContent(demo, on: mutter, near: (x: old.x + offset.x + 400, y: old.y + offset.y + 300))
+            let origin = try #require(located, "drag \(drag): the window was not found again after the move: \(Self.pointerLines(demo))")
             // The window went with the pointer (mutter anchors the grab where the drag
             // threshold was passed: a few points either way).
             #expect(abs(origin.x - old.x - offset.x) <= 12 && abs(origin.y - old.y - offset.y) <= 12, "drag \(drag): \(old) → \(origin)")
@@ -134,9 +159,12 @@ struct PointerGrabRecoveryGnomeTests {
             try mutter.button(down: true, in: demo)
             #expect(demo.process.waitUntil(timeout: 10) { _ in resizes() > before }, "resize \(resize): no resize request: \(Self.pointerLines(demo))")
             for _ in 0..<4 { mutter.move(by: change / 4, 0) }
-            let grabbed = Self.awaitGrab(demo, on: mutter, since: linesBefore)
+            let grabbed = Self.awaitPointer("leave", demo, on: mutter, since: linesBefore)
             #expect(grabbed, "resize \(resize): mutter never took the pointer for the resize: \(Self.pointerLines(demo))")
+            let linesAtRelease = demo.process.lines.count
             mutter.sendButton(down: false)
+            let released = Self.awaitPointer("enter", demo, on: mutter, since: linesAtRelease)
+            #expect(released, "resize \(resize): mutter never gave the pointer back after the resize: \(Self.pointerLines(demo))")
             // The buffer follows the new width (pixels, scale 1 here).
             let deadline = Date().addingTimeInterval(15)
             while Self.lastWidth(demo) != startWidth + change, Date() < deadline { usleep(20_000) }
