@@ -10,6 +10,8 @@ struct NotesOptions {
     var playPath: String?
     /// Skip wall-clock waits while playing.
     var isFast = false
+    /// Whether the text caret blinks (`--caret-blink`, default on).
+    var caretBlinks = true
     /// Print the help and exit.
     var showHelp = false
 
@@ -27,6 +29,7 @@ struct NotesOptions {
                                 1: an expect failed, 2: a usage or script error); besides the
                                 player's commands: `expect notes N`, `expect note ROW "TEXT"`
           --speed fast|realtime fast skips wall-clock waits while playing (default realtime)
+          --caret-blink on|off  blink the text caret (default on); off keeps it shown
           --help                show this help and exit
         """
 
@@ -59,6 +62,13 @@ struct NotesOptions {
                 case "fast": isFast = true
                 case "realtime": isFast = false
                 default: throw .usage("--speed expects fast or realtime, got '\(text)'")
+                }
+            case "--caret-blink":
+                let text = try value(for: argument)
+                switch text {
+                case "on": caretBlinks = true
+                case "off": caretBlinks = false
+                default: throw .usage("--caret-blink expects on or off, got '\(text)'")
                 }
             default:
                 throw .usage("unknown option '\(argument)' (see damask-notes --help)")

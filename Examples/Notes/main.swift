@@ -1,3 +1,4 @@
+import DamaskControls
 import DamaskWayland
 import Foundation
 
@@ -16,6 +17,7 @@ if options.showHelp {
     print(NotesOptions.help)
     exit(0)
 }
+CaretBlinking.isEnabled = options.caretBlinks
 let application = NotesApplication(options: options)
 do {
     try application.start()

@@ -37,7 +37,8 @@ import Foundation
 ///
 /// Blinking is driven by a ``FrameTimer`` (one firing per half period, as UIKit's caret
 /// timer; a display link would wake every frame) that runs only while the field is focused
-/// and stops (cursor shown) after ``maximumBlinks`` blinks of inactivity, as GTK does.
+/// and stops (cursor shown) after ``maximumBlinks`` blinks of inactivity, as GTK does;
+/// with ``CaretBlinking/isEnabled`` off the cursor stays shown and no timer runs.
 /// Main-actor.
 open class TextField: Control, TextInput {
     /// The text, the caret and the selection, in grapheme clusters.
@@ -369,6 +370,10 @@ open class TextField: Control, TextInput {
         if !isCursorVisible {
             isCursorVisible = true
             setNeedsDisplay(cursorRect)
+        }
+        guard CaretBlinking.isEnabled else {
+            stopBlinking()
+            return
         }
         if let blinkTimer {
             blinkTimer.restart()

@@ -5,7 +5,7 @@ import Foundation
 /// The caret's blinking, on ``TextField``'s timing: a ``FrameTimer`` firing every
 /// ``TextField/blinkInterval`` ms while the view is first responder, stopped (caret shown)
 /// after ``TextField/maximumBlinks`` blinks without input, as GTK does. A blink redraws only
-/// the caret's rectangle.
+/// the caret's rectangle. With ``CaretBlinking/isEnabled`` off the caret stays shown.
 extension TextView {
     /// Shows the caret and starts its blinking over (any key, click or edit does).
     func restartBlinking() {
@@ -14,6 +14,10 @@ extension TextView {
         if !isCaretVisible {
             isCaretVisible = true
             invalidateCaret()
+        }
+        guard CaretBlinking.isEnabled else {
+            stopBlinking()
+            return
         }
         if let blinkTimer {
             blinkTimer.restart()

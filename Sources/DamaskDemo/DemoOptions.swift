@@ -21,6 +21,8 @@ struct DemoOptions {
     var snapshotPath: String?
     /// A fixed appearance; nil: follow the desktop (not with `--headless`, which is light).
     var appearance: Appearance?
+    /// Whether text fields blink their caret (`--caret-blink`, default on).
+    var caretBlinks = true
     var showHelp = false
 
     /// One line per option, printed by `--help`.
@@ -47,6 +49,7 @@ struct DemoOptions {
           --snapshot FILE       on SIGUSR1, write the window's last presented frame to FILE (PNG)
           --appearance light|dark  fixed appearance (default: the desktop's, followed live
                                 through the settings portal; light with --headless)
+          --caret-blink on|off  blink the text caret (default on); off keeps it shown
           --help                show this help and exit
         """
 
@@ -101,6 +104,13 @@ struct DemoOptions {
                     throw DemoError.usage("--appearance expects light or dark, got '\(text)'")
                 }
                 appearance = parsed
+            case "--caret-blink":
+                let text = try value(for: argument)
+                switch text {
+                case "on": caretBlinks = true
+                case "off": caretBlinks = false
+                default: throw DemoError.usage("--caret-blink expects on or off, got '\(text)'")
+                }
             default:
                 throw DemoError.usage("unknown option '\(argument)' (see damask-demo --help)")
             }

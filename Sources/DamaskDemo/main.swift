@@ -30,6 +30,7 @@ if options.showHelp {
 
 // A fixed appearance is set before the first scene is made.
 if let appearance = options.appearance { Appearance.current = appearance }
+CaretBlinking.isEnabled = options.caretBlinks
 let application = DemoApplication(options: options)
 do {
     try application.start()

@@ -12,7 +12,8 @@ struct DemoCommandLineTests {
         #expect(result.status == 0)
         let options = [
             "--size", "--scene", "--headless", "--scale", "--play", "--stay", "--speed", "--record",
-            "--damage-log", "--sequence", "--keymap", "--screenshots", "--snapshot", "--help",
+            "--damage-log", "--sequence", "--keymap", "--screenshots", "--snapshot", "--appearance",
+            "--caret-blink", "--help",
         ]
         let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for option in options {
@@ -80,6 +81,16 @@ struct DemoCommandLineTests {
         let result = try DemoRun.runPlain(["--headless", "--frobnicate"])
         #expect(result.status == 2)
         #expect(result.output.contains("'--frobnicate'"))
+    }
+
+    @Test("--caret-blink takes on or off; anything else exits 2 naming the value")
+    func caretBlinkValueIsChecked() throws {
+        let bad = try DemoRun.runPlain(["--headless", "--caret-blink", "sometimes"])
+        #expect(bad.status == 2)
+        #expect(bad.output.contains("--caret-blink expects on or off, got 'sometimes'"), "\(bad.output)")
+        let missing = try DemoRun.runPlain(["--headless", "--caret-blink"])
+        #expect(missing.status == 2)
+        #expect(missing.output.contains("--caret-blink needs a value"), "\(missing.output)")
     }
 
     @Test("an unknown scene exits 2 and lists the scenes")

@@ -147,6 +147,22 @@ struct DemoHeadlessTests {
         }
     }
 
+    @Test("with --caret-blink off a focused field sends no frame after the typed keys: the caret stays shown")
+    func caretBlinkOff() throws {
+        let script = "scene text\nclick 300 180\ntype \"Hi\"\nwait 3s\nexpect text \"Hi\"\n"
+        let run = try DemoRun.run(Self.fast + ["--caret-blink", "off"], script: script)
+        defer { run.removeDirectory() }
+        #expect(run.status == 0, "\(run.output)")
+        // The click commits the focus ring, each key at most one commit; the 3 s wait (six
+        // blink periods with blinking on) adds none.
+        let click = try #require(run.commits.lastIndex { $0.damage.count == 1 && $0.damage[0][2] > 100 })
+        let isCaretOnly = { (commit: LoggedCommit) in
+            commit.damage.count == 1 && commit.damage[0][2] == 2 && commit.damage[0][3] == 24
+        }
+        #expect(run.commits.count - click - 1 <= 2, "\(run.commits.count - click - 1) commits after the click")
+        #expect(!run.commits[(click + 1)...].contains(where: isCaretOnly), "a blink was committed")
+    }
+
     @Test("an animated progress bar draws once per frame though progress is set three times")
     func animationDrawsOncePerFrame() throws {
         let run = try DemoRun.run(Self.fast, script: "scene progress\nkey space\nwait 500ms\nkey space\n")

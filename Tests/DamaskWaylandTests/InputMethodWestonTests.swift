@@ -30,7 +30,8 @@ struct InputMethodWestonTests {
         #expect(inputMethod.waitForLine("ready"), "the input method never bound: \(inputMethod.log)")
         var demoEnvironment = weston.clientEnvironment
         demoEnvironment["DAMASK_IME_COMMANDS"] = environment["DAMASK_IME_COMMANDS"]
-        let demo = try DemoRun.run(["--speed", "fast"], script: demoScript, environment: demoEnvironment, timeout: 90)
+        // The caret does not blink: `wait idle` would otherwise wait out its ten blinks.
+        let demo = try DemoRun.run(["--speed", "fast", "--caret-blink", "off"], script: demoScript, environment: demoEnvironment, timeout: 90)
         defer { demo.removeDirectory() }
         #expect(demo.status == 0, "\(demo.output)\ninput method: \(inputMethod.log)")
         let cursorXs = weston.logLines(containing: ".set_cursor_rectangle(").compactMap { line in

@@ -212,7 +212,7 @@ struct SwayTextInputTests {
         defer { withExtendedLifetime(keyboard) {} }
         let inputMethod = try ScriptedInputMethodV2(environment: environment)
         let demo = try DemoRun.run(
-            ["--speed", "fast"],
+            ["--speed", "fast", "--caret-blink", "off"],  // `wait idle` waits for no blinks
             script: InputMethodWestonTests.liveImeScript,
             environment: environment, directory: directory, timeout: 90)
         #expect(demo.status == 0, "\(demo.output)\ninput method: \(inputMethod.events)")
