@@ -426,22 +426,34 @@ open class TextField: Control, TextInput {
         var markedStyles: [PreeditStyleRun]
         var scrollOffset: CGFloat
         var cursorRect: CGRect
-        /// The clusters in view: position, cluster and x extent.
-        var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)]
+        /// The chunks of the line in view (their clusters are listed only for the chunks an
+        /// edit changed).
+        var chunks: [TextLayout.ChunkSnapshot]
     }
 
     private var snapshot: Snapshot {
         Snapshot(
             selection: selection, marked: editor.markedRange ?? 0..<0, markedStyles: editor.markedStyles, scrollOffset: scrollOffset,
-            cursorRect: cursorRect, clusters: clustersInView)
+            cursorRect: cursorRect, chunks: layout.chunks(overlapping: visibleX))
     }
 
-    /// The clusters drawn in the text area (a few points of slack for ink past an advance).
-    private var clustersInView: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+    /// The clusters of `chunks` drawn in the text area (a few points of slack for ink past
+    /// an advance).
+    private func clustersInView(
+        of chunks: [TextLayout.ChunkSnapshot]
+    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
         let visible = visibleX, slack: CGFloat = 4
-        return layout.clusters(overlapping: visible).filter {
+        return chunks.flatMap(\.clusters).filter {
             $0.extent.upperBound >= visible.lowerBound - slack && $0.extent.lowerBound <= visible.upperBound + slack
         }
+    }
+
+    /// Whether the clusters in `range` have the same selection state and no preedit, before
+    /// (`before`) and now.
+    private func selectionAndPreeditAreUnchanged(in range: Range<Int>, since before: Snapshot) -> Bool {
+        let selectedBefore = before.selection.clamped(to: range), selectedNow = selection.clamped(to: range)
+        guard selectedBefore == selectedNow || (selectedBefore.isEmpty && selectedNow.isEmpty) else { return false }
+        return !before.marked.overlaps(range) && !(editor.markedRange?.overlaps(range) ?? false)
     }
 
     /// Applies `change` to the editor, scrolls the caret into view and invalidates what
@@ -495,8 +507,17 @@ open class TextField: Control, TextInput {
             setNeedsDisplay(textArea)
             return
         }
-        // Only what is in view is compared (and drawn): the clusters there before and now.
-        let old = before.clusters, new = clustersInView
+        // Only what is in view is compared (and drawn), and of that only the chunks that
+        // are not laid out exactly as before (same shaped line at the same place, same
+        // selection, no preedit): typing at the end of a line compares the last chunk only.
+        var oldChunks = before.chunks, newChunks = layout.chunks(overlapping: visibleX)
+        let unchanged = newChunks.filter { chunk in
+            oldChunks.contains { $0.isLaidOutLike(chunk) }
+                && selectionAndPreeditAreUnchanged(in: chunk.firstCharacter..<(chunk.firstCharacter + chunk.count), since: before)
+        }
+        oldChunks.removeAll { old in unchanged.contains { $0.isLaidOutLike(old) } }
+        newChunks.removeAll { new in unchanged.contains { $0.isLaidOutLike(new) } }
+        let old = clustersInView(of: oldChunks), new = clustersInView(of: newChunks)
         func same(_ o: Int, _ n: Int) -> Bool {
             old[o].character == new[n].character && old[o].extent == new[n].extent
                 && before.selection.contains(old[o].position) == selection.contains(new[n].position)

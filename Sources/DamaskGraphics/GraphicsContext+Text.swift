@@ -101,8 +101,21 @@ extension GraphicsContext {
                     placed = Self.placeGlyphs(line, fraction: fraction, scale: scale, size64: size64, cache: cache)
                     line.placement = TextLine.Placement(size64: size64, scale: scale, fraction: fraction, glyphs: placed)
                 }
-                guard !placed.isEmpty, let rendered = LineMaskCache.render(placed) else { return }
-                if line.serial != 0 { library.lineMasks.insert(rendered, for: key) }
+                // A line the clip cuts on its first draw (the line a key just changed, drawn
+                // where it changed) renders only the glyphs reaching into the clip, and keeps
+                // nothing: the same pixels inside the clip (a glyph outside it adds no
+                // coverage there), without rendering and caching the whole line for one draw.
+                // A line drawn whole is rendered whole and kept.
+                var drawn = placed
+                if let clip = clipBounds {
+                    let originX = Int(wholeX)
+                    drawn = placed.filter { glyph in
+                        let left = originX + Int(glyph.x) + glyph.glyph.left
+                        return left < clip.x1 && left + glyph.glyph.width > clip.x0
+                    }
+                }
+                guard !drawn.isEmpty, let rendered = LineMaskCache.render(drawn) else { return }
+                if line.serial != 0, drawn.count == placed.count { library.lineMasks.insert(rendered, for: key) }
                 mask = rendered
             }
             guard let mask else { return }

@@ -209,15 +209,51 @@ public struct TextLayout: @unchecked Sendable {
     public func clusters(
         overlapping visible: ClosedRange<CGFloat>
     ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
-        var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
-        for index in chunkIndices(overlapping: visible) {
-            let chunk = chunks[index], x = origin(of: index)
-            for (local, (character, edges)) in zip(chunk.text, chunk.line.clusters).enumerated() {
-                let extent = (min(edges.left, edges.right) + x)...(max(edges.left, edges.right) + x)
-                result.append((chunk.firstCharacter + local, character, extent))
-            }
+        chunks(overlapping: visible).flatMap(\.clusters)
+    }
+
+    /// One chunk as laid out at one moment: where it sits and the shaped line it shows,
+    /// kept so that after an edit a text view can tell the chunks that stayed exactly as
+    /// they were (``isLaidOutLike(_:)``) from those whose clusters it must compare. Holds
+    /// the chunk's text and line (shared, immutable): cheap to keep.
+    public struct ChunkSnapshot {
+        let text: String
+        let line: TextLine
+        /// The position of its first cluster in the line.
+        public let firstCharacter: Int
+        /// How many clusters it holds.
+        public let count: Int
+        /// Its left edge, user units from the line's origin.
+        public let origin: CGFloat
+
+        /// Whether `other` shows the same clusters at the same place from the same shaped
+        /// line (so its pixels are the same).
+        public func isLaidOutLike(_ other: ChunkSnapshot) -> Bool {
+            line === other.line && firstCharacter == other.firstCharacter && count == other.count && origin == other.origin
         }
-        return result
+
+        /// Its clusters in logical order: position in the line, cluster, x extent (user
+        /// units from the line's origin).
+        public var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+            var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
+            result.reserveCapacity(count)
+            for (local, (character, edges)) in zip(text, line.clusters).enumerated() {
+                let extent = (min(edges.left, edges.right) + origin)...(max(edges.left, edges.right) + origin)
+                result.append((firstCharacter + local, character, extent))
+            }
+            return result
+        }
+    }
+
+    /// The chunks overlapping `visible` (x, user units; one more on each side), in logical
+    /// order.
+    public func chunks(overlapping visible: ClosedRange<CGFloat>) -> [ChunkSnapshot] {
+        chunkIndices(overlapping: visible).map { index in
+            let chunk = chunks[index]
+            return ChunkSnapshot(
+                text: chunk.text, line: chunk.line, firstCharacter: chunk.firstCharacter, count: chunk.count,
+                origin: origin(of: index))
+        }
     }
 
     /// Draws the chunks overlapping `visible` (x, user units from the line's origin) with

@@ -445,7 +445,14 @@ enum TextShaper {
         // Logical ends of each span: the next larger cluster value in the run.
         let sortedStarts = spans.map(\.cluster).sorted()
         for span in spans {
-            let next = sortedStarts.first { $0 > span.cluster } ?? itemEnd
+            // The first start above this span's (a binary search: a run of n clusters costs
+            // n log n, not n²).
+            var low = 0, high = sortedStarts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sortedStarts[middle] > span.cluster { high = middle } else { low = middle + 1 }
+            }
+            let next = low < sortedStarts.count ? sortedStarts[low] : itemEnd
             // Grapheme clusters starting inside [span.cluster, next).
             var owners: [Int] = []
             for scalar in span.cluster..<max(next, span.cluster + 1) where scalar < clusterOfScalar.count {

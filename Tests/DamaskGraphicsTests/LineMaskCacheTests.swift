@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import DamaskGraphics
@@ -51,5 +52,42 @@ struct LineMaskCacheTests {
         // Replacing a key's mask does not count its bytes twice.
         cache.insert(try mask(kibibytes: 8), for: key(2))
         #expect(cache.count == 1 && cache.byteCount == 8 * 1024)
+    }
+
+    @Test("a line the clip cuts on its first draw gives the pixels of the whole line's mask inside the clip, draws nothing outside, and is not kept; drawn whole, it is kept")
+    func clippedFirstDrawMatchesTheWholeMask() throws {
+        let font = try Font(size: 15)
+        let library = FreeTypeLibrary.shared
+        // Clip edges every 3 pixels across the first words: many cut a glyph in two.
+        for clipX in stride(from: 30, to: 120, by: 3) {
+            // A string no other test draws, so that its line is new here.
+            let text = "Clipped first draw \(clipX) \(UInt32.random(in: 0...UInt32.max)) of a line"
+            let line = font.line(for: text)
+            let key = LineMaskCache.Key(
+                line: line.serial, size64: Int((font.size * 64).rounded()), scale: 1, fractionX: 0, fractionY: 0)
+            let clip = CGRect(x: CGFloat(clipX), y: 0, width: 23, height: 40)
+
+            let clipped = try Bitmap(width: 420, height: 40)
+            let clippedContext = GraphicsContext(bitmap: clipped)
+            clippedContext.clip(to: clip)
+            clippedContext.draw(text, at: CGPoint(x: 4, y: 26), font: font, color: .black)
+            #expect(library.withLock { library.lineMasks.mask(for: key) } == nil, "a clipped first draw kept its mask")
+
+            let whole = try Bitmap(width: 420, height: 40)
+            GraphicsContext(bitmap: whole).draw(text, at: CGPoint(x: 4, y: 26), font: font, color: .black)
+            #expect(library.withLock { library.lineMasks.mask(for: key) } != nil, "a whole draw kept no mask")
+
+            var inkedInClip = 0, differing: [String] = []
+            for y in 0..<40 {
+                for x in 0..<420 {
+                    let inside = clip.contains(CGPoint(x: CGFloat(x) + 0.5, y: CGFloat(y) + 0.5))
+                    let expected = inside ? whole.pixel(x: x, y: y) : 0
+                    if inside, expected != 0 { inkedInClip += 1 }
+                    if clipped.pixel(x: x, y: y) != expected { differing.append("\(x),\(y)") }
+                }
+            }
+            #expect(differing.isEmpty, "clip at x \(clipX): \(differing.count) pixels differ, first \(differing.prefix(5))")
+            #expect(inkedInClip > 20, "clip at x \(clipX): only \(inkedInClip) inked pixels")
+        }
     }
 }
