@@ -162,12 +162,14 @@ public final class Font: Sendable {
     }
 
     /// The line of `string` laid out in this font (in `style`'s language and direction when
-    /// given), from the process-wide cache.
-    func line(for string: String, style: TextRunStyle? = nil) -> TextLine {
+    /// given), from the process-wide cache; when it is not cached and `previous` is the line
+    /// of an earlier version of the text (an edit of its end), shaped again only from near
+    /// the edit where HarfBuzz allows it (``TextShaper/shape(_:font:library:style:reusing:)``).
+    func line(for string: String, style: TextRunStyle? = nil, reusing previous: TextLine? = nil) -> TextLine {
         let library = FreeTypeLibrary.shared
         let key = TextLine.Key(string: string, family: family, weight: weight, size: size, isBoxFont: face == nil, style: style)
         return library.withLock {
-            library.lineLocked(key) { TextShaper.shape(string, font: self, library: library, style: style) }
+            library.lineLocked(key) { TextShaper.shape(string, font: self, library: library, style: style, reusing: previous) }
         }
     }
 }

@@ -304,8 +304,10 @@ public struct TextLayout: @unchecked Sendable {
 
     private mutating func rebuild(_ text: String) {
         isRightToLeft = Self.paragraphIsRightToLeft(text)
+        // A one-chunk line edited is laid out again whole: its old line still helps shape it.
+        let oldFirstLine = chunks.first?.line
         chunks = []
-        appendChunks(of: text, from: text.startIndex, firstCharacter: 0, stopAt: nil)
+        appendChunks(of: text, from: text.startIndex, firstCharacter: 0, stopAt: nil, reusing: oldFirstLine)
         finish()
         // The first chunk's shaping decides the paragraph direction; should this guess
         // differ, the line is one chunk (always right), or three around a styled run.
@@ -354,7 +356,7 @@ public struct TextLayout: @unchecked Sendable {
         let start = text.utf8.index(text.startIndex, offsetBy: restartChunk.utf8Start)
         let met = appendChunks(
             of: text, from: start, firstCharacter: restartChunk.firstCharacter,
-            stopAt: { offset in offset >= changeEnd ? oldCuts[offset] : nil })
+            stopAt: { offset in offset >= changeEnd ? oldCuts[offset] : nil }, reusing: restartChunk.line)
         if let (oldIndex, firstCharacter) = met {
             let shift = firstCharacter - tail[oldIndex - restart].firstCharacter
             for var chunk in tail[(oldIndex - restart)...] {
@@ -370,12 +372,14 @@ public struct TextLayout: @unchecked Sendable {
     /// (only around the styled run when `cutsBetweenLetters` is false), and the styled run
     /// as one chunk. Before each cut after the first, asks `stopAt` with the cut's byte
     /// offset: a non-nil answer (an old chunk index) stops there, returned with the cut's
-    /// cluster position.
+    /// cluster position. `oldLine`, the old line of the chunk that started at `start`, helps
+    /// shape the first chunk (``Font/line(for:style:reusing:)``).
     @discardableResult
     private mutating func appendChunks(
         of text: String, from start: String.Index, firstCharacter: Int, stopAt: ((Int) -> Int?)?,
-        cutsBetweenLetters: Bool = true
+        cutsBetweenLetters: Bool = true, reusing oldLine: TextLine? = nil
     ) -> (Int, Int)? {
+        var oldLine = oldLine
         var chunkStart = start
         var chunkFirst = firstCharacter
         var length = 0
@@ -400,7 +404,9 @@ public struct TextLayout: @unchecked Sendable {
         func cut(at end: String.Index, count: Int, style: TextRunStyle?, last: Bool = false) -> (Int, Int)? {
             let offset = text.utf8.distance(from: text.startIndex, to: chunkStart)
             chunks.append(makeChunk(
-                String(text[chunkStart..<end]), utf8Start: offset, firstCharacter: chunkFirst, count: count, style: style))
+                String(text[chunkStart..<end]), utf8Start: offset, firstCharacter: chunkFirst, count: count, style: style,
+                reusing: oldLine))
+            oldLine = nil
             chunkFirst += count
             chunkStart = end
             length = 0
@@ -440,10 +446,12 @@ public struct TextLayout: @unchecked Sendable {
         return nil
     }
 
-    private func makeChunk(_ text: String, utf8Start: Int, firstCharacter: Int, count: Int, style: TextRunStyle?) -> Chunk {
+    private func makeChunk(
+        _ text: String, utf8Start: Int, firstCharacter: Int, count: Int, style: TextRunStyle?, reusing previous: TextLine?
+    ) -> Chunk {
         Chunk(
             text: text, utf8Start: utf8Start, firstCharacter: firstCharacter, count: count,
-            line: font.line(for: text, style: style), style: style)
+            line: font.line(for: text, style: style, reusing: previous), style: style)
     }
 
     /// Sums the widths and the count, from chunk `first` on (the ones before are unchanged).

@@ -68,6 +68,12 @@ final class TextLine: @unchecked Sendable {
     /// ``FreeTypeLibrary``'s lock.
     var placement: Placement?
 
+    /// What HarfBuzz gave for a line of one left-to-right item, so that the line's next
+    /// version can be shaped only from near its edit (``ShapedItem``); nil for other lines.
+    /// Set by ``TextShaper`` right after creating the line, read-only afterwards, under
+    /// ``FreeTypeLibrary``'s lock.
+    var shapedItem: ShapedItem?
+
     /// A number no other line laid out in this process has (set by the line cache; 0 until
     /// then), so rendered masks of this line (``LineMaskCache``) can never be mistaken for
     /// another's. Only touched under ``FreeTypeLibrary``'s lock.

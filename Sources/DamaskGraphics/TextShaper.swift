@@ -12,7 +12,7 @@ enum TextShaper {
     static let placeholderAdvance: CGFloat = 0.6
 
     /// The attributes that split a line into shaping runs.
-    private struct RunAttributes: Equatable {
+    struct RunAttributes: Equatable {
         var level: Int8
         var face: FontFace?
         var script: hb_script_t
@@ -23,7 +23,7 @@ enum TextShaper {
     }
 
     /// A logical range of scalars sharing one face, script and bidi level.
-    private struct Item {
+    struct Item {
         var start: Int
         var end: Int
         var attributes: RunAttributes
@@ -33,10 +33,53 @@ enum TextShaper {
     /// the direction of the first strong character, and each script's sample language).
     /// Control characters draw nothing; characters neither the font nor any fallback has
     /// become boxes.
-    static func shape(_ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle? = nil) -> TextLine {
-        // Scalars as shaped: controls become ZERO WIDTH SPACE (invisible, bidi-neutral).
+    static func shape(
+        _ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle? = nil, reusing previous: TextLine? = nil
+    ) -> TextLine {
+        let (scalars, clusterStarts) = codePoints(of: string)
+        if let shaped = previous?.shapedItem,
+            let line = reshape(
+                scalars: scalars, clusterStarts: clusterStarts, style: style, font: font, library: library, reusing: shaped)
+        {
+            return line
+        }
+        guard let buffer = hb_buffer_create() else {
+            return TextLine(
+                runs: [], width: 0, ascent: font.ascent, descent: font.descent, lineHeight: font.lineHeight,
+                clusters: [], isRightToLeft: false, missingCount: 0)
+        }
+        defer { hb_buffer_destroy(buffer) }
+        let (levels, paragraphIsRTL) = bidiLevels(of: scalars, direction: style?.direction ?? .automatic)
+        let language = style?.language
+        let items = itemize(
+            scalars, clusterStarts: clusterStarts, levels: levels, font: font, language: language, library: library)
+
+        // Shape each item, then place the items in visual order.
+        var shaped: [ShapedRun] = []
+        var harfBuzzGlyphs: [ShapedItem.Glyph] = []
+        for item in items {
+            let result = shapeItem(item, scalars: scalars, buffer: buffer, font: font, language: language)
+            shaped.append(result.run)
+            harfBuzzGlyphs = result.harfBuzzGlyphs
+        }
+        let line = finishLine(
+            shaped, levels: levels, paragraphIsRTL: paragraphIsRTL, clusterStarts: clusterStarts, scalarCount: scalars.count,
+            font: font)
+        // A line of one left-to-right item in a face keeps what HarfBuzz gave, so that an
+        // edit of its end can be shaped from near the edit (reshape).
+        if items.count == 1, let face = items[0].attributes.face, items[0].attributes.level == 0, !paragraphIsRTL {
+            line.shapedItem = ShapedItem(
+                scalars: scalars, clusterStarts: clusterStarts, face: face, script: items[0].attributes.script,
+                style: style, font: ShapedItem.FontKey(font), glyphs: harfBuzzGlyphs)
+        }
+        return line
+    }
+
+    /// `string`'s scalars as shaped (controls become ZERO WIDTH SPACE: invisible,
+    /// bidi-neutral) and where each grapheme cluster starts among them.
+    static func codePoints(of string: String) -> (scalars: [UInt32], clusterStarts: [Int]) {
         var scalars: [UInt32] = []
-        scalars.reserveCapacity(string.unicodeScalars.count)
+        scalars.reserveCapacity(string.utf8.count)
         var clusterStarts: [Int] = []
         for character in string {
             clusterStarts.append(scalars.count)
@@ -45,33 +88,27 @@ enum TextShaper {
                 scalars.append(value < 0x20 || (0x7F..<0xA0).contains(value) ? 0x200B : value)
             }
         }
-        let (levels, paragraphIsRTL) = bidiLevels(of: scalars, direction: style?.direction ?? .automatic)
-        let language = style?.language
-        let items = itemize(
-            scalars, clusterStarts: clusterStarts, levels: levels, font: font, language: language, library: library)
+        return (scalars, clusterStarts)
+    }
 
-        // Shape each item, then place the items in visual order.
-        var shaped: [(run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, item: Item)] = []
-        var missing = 0
-        guard let buffer = hb_buffer_create() else {
-            return TextLine(
-                runs: [], width: 0, ascent: font.ascent, descent: font.descent, lineHeight: font.lineHeight,
-                clusters: [], isRightToLeft: false, missingCount: 0)
-        }
-        defer { hb_buffer_destroy(buffer) }
-        for item in items {
-            let result = shapeItem(item, scalars: scalars, buffer: buffer, font: font, language: language)
-            missing += result.missing
-            shaped.append((result.run, result.clusters, result.pens, result.width, item))
-        }
+    /// One item shaped: its run (glyph x from the run's start), the HarfBuzz cluster and pen
+    /// of every glyph, its advance and the item.
+    typealias ShapedRun = (run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, missing: Int, item: Item)
+
+    /// The line from its shaped items: runs placed in visual order, every grapheme
+    /// cluster's edges, and the metrics of the faces used.
+    static func finishLine(
+        _ shaped: [ShapedRun], levels: [Int8], paragraphIsRTL: Bool, clusterStarts: [Int], scalarCount: Int, font: Font
+    ) -> TextLine {
         let order = visualOrder(levels: shaped.map(\.item.attributes.level))
-
         var runs: [TextLine.Run] = []
         var edges = [TextLine.ClusterEdges?](repeating: nil, count: clusterStarts.count)
-        let clusterOfScalar = clusterIndices(clusterStarts: clusterStarts, scalarCount: scalars.count)
+        let clusterOfScalar = clusterIndices(clusterStarts: clusterStarts, scalarCount: scalarCount)
         var pen: CGFloat = 0
+        var missing = 0
         for index in order {
-            var (run, glyphClusters, pens, width, item) = shaped[index]
+            var (run, glyphClusters, pens, width, runMissing, item) = shaped[index]
+            missing += runMissing
             for glyph in run.glyphs.indices { run.glyphs[glyph].x += pen }
             assignEdges(
                 isRightToLeft: run.isRightToLeft, glyphClusters: glyphClusters, pens: pens, itemEnd: item.end,
@@ -109,7 +146,7 @@ enum TextShaper {
     /// from the first strong character) and whether the paragraph is right to left. Text
     /// with nothing that could be right to left in a paragraph that is not forced right to
     /// left skips FriBidi.
-    private static func bidiLevels(
+    static func bidiLevels(
         of scalars: [UInt32], direction forced: TextRunStyle.Direction
     ) -> (levels: [Int8], isRTL: Bool) {
         guard forced == .rightToLeft || scalars.contains(where: { $0 >= 0x0590 }) else {
@@ -136,7 +173,7 @@ enum TextShaper {
     }
 
     /// The grapheme cluster index of every scalar.
-    private static func clusterIndices(clusterStarts: [Int], scalarCount: Int) -> [Int] {
+    static func clusterIndices(clusterStarts: [Int], scalarCount: Int) -> [Int] {
         var result = [Int](repeating: 0, count: scalarCount)
         for (cluster, start) in clusterStarts.enumerated() {
             let end = cluster + 1 < clusterStarts.count ? clusterStarts[cluster + 1] : scalarCount
@@ -174,19 +211,9 @@ enum TextShaper {
         var previousFace: FontFace?
         for (cluster, start) in clusterStarts.enumerated() {
             let end = cluster + 1 < clusterStarts.count ? clusterStarts[cluster + 1] : scalars.count
-            let face: FontFace?
-            // A space keeps the face before it when that face has it (as Pango does): a
-            // font is never chosen just to draw a space. Not an emoji face's: a space is
-            // text, not emoji (Pango's emoji itemization).
-            if end == start + 1, let previous = previousFace, !previous.isColorBitmap,
-                let space = Unicode.Scalar(scalars[start]),
-                space.properties.generalCategory == .spaceSeparator, previous.glyphIndex(for: space) != 0
-            {
-                face = previous
-            } else {
-                face = self.face(
-                    for: scalars[start..<end], script: scripts[start], language: language, font: font, library: library)
-            }
+            let face = clusterFace(
+                scalars[start..<end], after: previousFace, script: scripts[start], language: language, font: font,
+                library: library)
             previousFace = face
             for index in start..<end {
                 let attributes = RunAttributes(level: levels[index], face: face, script: scripts[index])
@@ -200,7 +227,23 @@ enum TextShaper {
         return items
     }
 
-    private static func isRealScript(_ script: hb_script_t) -> Bool {
+    /// The face of one grapheme cluster `scalars` following a cluster in `previous`: a space
+    /// keeps the face before it when that face has it (as Pango does: a font is never chosen
+    /// just to draw a space; not an emoji face's, a space is text, not emoji); any other
+    /// cluster gets ``face(for:script:language:font:library:)``.
+    static func clusterFace(
+        _ scalars: ArraySlice<UInt32>, after previous: FontFace?, script: hb_script_t, language: String?, font: Font,
+        library: FreeTypeLibrary
+    ) -> FontFace? {
+        if scalars.count == 1, let previous, !previous.isColorBitmap, let space = Unicode.Scalar(scalars[scalars.startIndex]),
+            space.properties.generalCategory == .spaceSeparator, previous.glyphIndex(for: space) != 0
+        {
+            return previous
+        }
+        return face(for: scalars, script: script, language: language, font: font, library: library)
+    }
+
+    static func isRealScript(_ script: hb_script_t) -> Bool {
         script != HB_SCRIPT_COMMON && script != HB_SCRIPT_INHERITED && script != HB_SCRIPT_UNKNOWN
     }
 
@@ -333,14 +376,15 @@ enum TextShaper {
         return writesHan ? name : nil
     }
 
-    /// Shapes one item with HarfBuzz (or lays out boxes for the built-in box font).
-    private static func shapeItem(
+    /// Shapes one item with HarfBuzz (or lays out boxes for the built-in box font): the run
+    /// and what HarfBuzz gave per glyph (empty for boxes).
+    static func shapeItem(
         _ item: Item, scalars: [UInt32], buffer: OpaquePointer, font: Font, language: String?
-    ) -> (run: TextLine.Run, clusters: [UInt32], pens: [CGFloat], width: CGFloat, missing: Int) {
+    ) -> (run: ShapedRun, harfBuzzGlyphs: [ShapedItem.Glyph]) {
         let rtl = item.attributes.level & 1 == 1
-        let placeholder = font.size * placeholderAdvance
         guard let face = item.attributes.face else {
             // The built-in box font: one box per visible character, in visual order.
+            let placeholder = font.size * placeholderAdvance
             var glyphs: [TextLine.Glyph] = [], clusters: [UInt32] = [], pens: [CGFloat] = []
             var pen: CGFloat = 0
             let indices = rtl ? Array((item.start..<item.end).reversed()) : Array(item.start..<item.end)
@@ -353,50 +397,80 @@ enum TextShaper {
                 pens.append(pen)
                 pen += isSpace ? font.size * 0.3 : placeholder
             }
-            return (TextLine.Run(face: nil, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, 0)
+            return ((TextLine.Run(face: nil, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, 0, item), [])
         }
+        let harfBuzzGlyphs = harfBuzzShape(
+            scalars, range: item.start..<item.end, buffer: buffer, face: face, script: item.attributes.script,
+            isRightToLeft: rtl, language: language)
+        return (run(of: harfBuzzGlyphs, face: face, isRightToLeft: rtl, font: font, item: item), harfBuzzGlyphs)
+    }
+
+    /// HarfBuzz's glyphs for `scalars[range]` in `face` (the scalars around it as context),
+    /// with the flag telling where the result may be cut and joined to another.
+    static func harfBuzzShape(
+        _ scalars: [UInt32], range: Range<Int>, buffer: OpaquePointer, face: FontFace, script: hb_script_t,
+        isRightToLeft rtl: Bool, language: String?
+    ) -> [ShapedItem.Glyph] {
         hb_buffer_clear_contents(buffer)
         scalars.withUnsafeBufferPointer { text in
-            hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(item.start), Int32(item.end - item.start))
+            hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
         }
         hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        hb_buffer_set_script(buffer, item.attributes.script)
+        hb_buffer_set_script(buffer, script)
         // The run's language picks language-specific forms (OpenType `locl`), as Pango's
         // item language does; hb_language_t is interned by HarfBuzz and never freed.
         if let language { hb_buffer_set_language(buffer, hb_language_from_string(language, -1)) }
         hb_buffer_guess_segment_properties(buffer)
-        hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES)
+        hb_buffer_set_flags(
+            buffer,
+            hb_buffer_flags_t(
+                rawValue: HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES.rawValue | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue))
         hb_shape(face.shapingFont, buffer, nil, 0)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count)
-        else { return (TextLine.Run(face: face, glyphs: [], isRightToLeft: rtl), [], [], 0, 0) }
-        let unit = font.size / face.unitsPerEm
-        var glyphs: [TextLine.Glyph] = []
-        var clusters: [UInt32] = [], pens: [CGFloat] = []
+        else { return [] }
+        var glyphs: [ShapedItem.Glyph] = []
         glyphs.reserveCapacity(Int(count))
-        pens.reserveCapacity(Int(count))
-        clusters.reserveCapacity(Int(count))
-        var pen: CGFloat = 0
-        var missing = 0
         for index in 0..<Int(count) {
             let info = infos[index], position = positions[index]
+            glyphs.append(ShapedItem.Glyph(
+                index: info.codepoint, cluster: info.cluster,
+                isUnsafeToConcatenate: info.mask & HB_GLYPH_FLAG_UNSAFE_TO_CONCAT.rawValue != 0,
+                xAdvance: position.x_advance, xOffset: position.x_offset, yOffset: position.y_offset))
+        }
+        return glyphs
+    }
+
+    /// The run of HarfBuzz's `glyphs` in `face`: glyph positions in user units, glyph 0
+    /// (.notdef: a character no installed font has) as a box with a fixed advance.
+    static func run(
+        of harfBuzzGlyphs: [ShapedItem.Glyph], face: FontFace, isRightToLeft rtl: Bool, font: Font, item: Item
+    ) -> ShapedRun {
+        let unit = font.size / face.unitsPerEm
+        let placeholder = font.size * placeholderAdvance
+        var glyphs: [TextLine.Glyph] = []
+        var clusters: [UInt32] = [], pens: [CGFloat] = []
+        glyphs.reserveCapacity(harfBuzzGlyphs.count)
+        pens.reserveCapacity(harfBuzzGlyphs.count)
+        clusters.reserveCapacity(harfBuzzGlyphs.count)
+        var pen: CGFloat = 0
+        var missing = 0
+        for glyph in harfBuzzGlyphs {
             pens.append(pen)
-            if info.codepoint == 0 {
-                // .notdef: the character no installed font has; a box with a fixed advance.
+            clusters.append(glyph.cluster)
+            if glyph.index == 0 {
                 glyphs.append(TextLine.Glyph(index: 0, x: pen, y: 0, isPlaceholder: true))
-                clusters.append(info.cluster)
                 pen += placeholder
                 missing += 1
                 continue
             }
             glyphs.append(TextLine.Glyph(
-                index: info.codepoint, x: pen + CGFloat(position.x_offset) * unit,
-                y: -CGFloat(position.y_offset) * unit, isPlaceholder: false))
-            clusters.append(info.cluster)
-            pen += CGFloat(position.x_advance) * unit
+                index: glyph.index, x: pen + CGFloat(glyph.xOffset) * unit, y: -CGFloat(glyph.yOffset) * unit,
+                isPlaceholder: false))
+            pen += CGFloat(glyph.xAdvance) * unit
         }
-        return (TextLine.Run(face: face, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, missing)
+        return (TextLine.Run(face: face, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, missing, item)
     }
 
     /// The visual order of items with `levels` (UAX #9 rule L2: from the highest level
@@ -426,7 +500,7 @@ enum TextShaper {
     /// Gives every grapheme cluster in a shaped run its share of the x range of the glyph
     /// cluster (HarfBuzz cluster) it belongs to; a glyph cluster holding several grapheme
     /// clusters (a ligature) is split evenly between them in reading order.
-    private static func assignEdges(
+    static func assignEdges(
         isRightToLeft: Bool, glyphClusters: [UInt32], pens: [CGFloat], itemEnd: Int, runStart: CGFloat,
         runWidth: CGFloat,
         clusterStarts: [Int], clusterOfScalar: [Int], edges: inout [TextLine.ClusterEdges?]
