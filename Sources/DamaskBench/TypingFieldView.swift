@@ -43,15 +43,18 @@ final class TypingFieldView: View {
         CGRect(x: (textOriginX + layout.caretOffset(at: editor.caret)).rounded(), y: 8, width: 2, height: bounds.height - 16)
     }
 
-    private var clustersInView: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+    private func clustersInView(
+        of chunks: [TextLayout.ChunkSnapshot]
+    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
         let visible = visibleX
-        return layout.clusters(overlapping: visible).filter {
+        return chunks.flatMap(\.clusters).filter {
             $0.extent.upperBound >= visible.lowerBound - 4 && $0.extent.lowerBound <= visible.upperBound + 4
         }
     }
 
     private func change(_ body: (inout EditableText) -> Void) {
-        let oldCursor = cursorRect, oldScroll = scrollOffset, old = clustersInView
+        let oldCursor = cursorRect, oldScroll = scrollOffset
+        var oldChunks = layout.chunks(overlapping: visibleX)
         body(&editor)
         layout.update(for: editor)
         scrollToCaret()
@@ -61,7 +64,12 @@ final class TypingFieldView: View {
             setNeedsDisplay(textArea)
             return
         }
-        let new = clustersInView
+        // As the demo's field: the chunks laid out exactly as before are not compared.
+        var newChunks = layout.chunks(overlapping: visibleX)
+        let unchanged = newChunks.filter { chunk in oldChunks.contains { $0.isLaidOutLike(chunk) } }
+        oldChunks.removeAll { old in unchanged.contains { $0.isLaidOutLike(old) } }
+        newChunks.removeAll { new in unchanged.contains { $0.isLaidOutLike(new) } }
+        let old = clustersInView(of: oldChunks), new = clustersInView(of: newChunks)
         func same(_ o: Int, _ n: Int) -> Bool { old[o].character == new[n].character && old[o].extent == new[n].extent }
         var prefix = 0
         while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
