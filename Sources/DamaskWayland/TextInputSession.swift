@@ -108,8 +108,11 @@ final class TextInputSession {
         }
     }
 
-    /// The compositor ended the activation itself (v1 `leave`): the preedit goes; a later
-    /// keyboard enter or responder change activates again.
+    /// The compositor ended the activation itself (v1 `leave`: the keyboard focus moved, or
+    /// another client activated a text input of its own and took the input method while
+    /// this field kept the focus): the preedit goes; keys still reach the field, and its next
+    /// change (a key, a click), a keyboard enter or a responder change activates again
+    /// (InputMethodWestonTests pins it with a second client).
     func bindingWasDeactivated() {
         cancelPending()
         endComposition()

@@ -2,7 +2,8 @@ import Foundation
 
 /// The C programs of `Tests/InputMethods`, built once per test process with gcc (client glue
 /// from the protocol XML by wayland-scanner): the scripted input method for
-/// input-method-unstable-v2 and the long-lived virtual keyboard.
+/// input-method-unstable-v2, the long-lived virtual keyboard and the second text-input-v1
+/// client that takes Weston's input method away from a field.
 enum InputMethodPrograms {
     /// The built programs' directory, or why they could not be built.
     nonisolated(unsafe) private static var built: Result<String, CompositorError>?
@@ -13,6 +14,9 @@ enum InputMethodPrograms {
 
     /// The virtual keyboard (`Tests/InputMethods/virtual-keyboard.c`).
     static func virtualKeyboard() throws -> String { try directory() + "/virtual-keyboard" }
+
+    /// The second text-input-v1 client (`Tests/InputMethods/text-input-thief-v1.c`).
+    static func textInputThiefV1() throws -> String { try directory() + "/text-input-thief-v1" }
 
     private static func directory() throws -> String {
         buildLock.lock()
@@ -32,6 +36,7 @@ enum InputMethodPrograms {
         let protocols = [
             ("input-method-unstable-v2", "\(root)/protocols/input-method-unstable-v2.xml"),
             ("virtual-keyboard-unstable-v1", "\(sources)/virtual-keyboard-unstable-v1.xml"),
+            ("text-input-unstable-v1", "\(root)/protocols/text-input-unstable-v1.xml"),
         ]
         var command = "set -e; cd '\(directory)'; "
         for (name, xml) in protocols {
@@ -41,7 +46,9 @@ enum InputMethodPrograms {
         command += "gcc -Wall -Wextra -Werror -I. -o scripted-input-method-v2 '\(sources)/scripted-input-method-v2.c' "
             + "input-method-unstable-v2-protocol.c $(pkg-config --cflags --libs wayland-client); "
         command += "gcc -Wall -Wextra -Werror -I. -o virtual-keyboard '\(sources)/virtual-keyboard.c' "
-            + "virtual-keyboard-unstable-v1-protocol.c $(pkg-config --cflags --libs wayland-client xkbcommon)"
+            + "virtual-keyboard-unstable-v1-protocol.c $(pkg-config --cflags --libs wayland-client xkbcommon); "
+        command += "gcc -Wall -Wextra -Werror -I. -o text-input-thief-v1 '\(sources)/text-input-thief-v1.c' "
+            + "text-input-unstable-v1-protocol.c $(pkg-config --cflags --libs wayland-client)"
         let result = try TestProcess.run("/bin/sh", ["-c", command], timeout: 120)
         guard result.status == 0 else {
             throw CompositorError.didNotStart("building Tests/InputMethods: \(result.output)")

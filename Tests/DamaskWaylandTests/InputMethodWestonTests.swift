@@ -15,7 +15,12 @@ struct InputMethodWestonTests {
     /// With `liveCommands`, the input method also reads commands from a FIFO named by
     /// `DAMASK_IME_COMMANDS` in both its and the demo's environment: the demo's `ime` lines go
     /// through it.
-    static func run(imScript: String, demoScript: String, liveCommands: Bool = false) throws -> (log: [String], cursorXs: [Int]) {
+    /// `beforeDemo` runs once the input method is bound, with the compositor and the input
+    /// method (to start another client there).
+    static func run(
+        imScript: String, demoScript: String, liveCommands: Bool = false,
+        beforeDemo: (PrivateCompositor, ScriptedInputMethod) throws -> Void = { _, _ in }
+    ) throws -> (log: [String], cursorXs: [Int]) {
         let executable = try ScriptedInputMethod.executable()
         let inputMethod = try ScriptedInputMethod(script: imScript)
         defer { inputMethod.remove() }
@@ -28,6 +33,7 @@ struct InputMethodWestonTests {
         let weston = try PrivateCompositor(.weston(seat: true, inputMethod: executable), environment: environment)
         defer { weston.stop() }
         #expect(inputMethod.waitForLine("ready"), "the input method never bound: \(inputMethod.log)")
+        try beforeDemo(weston, inputMethod)
         var demoEnvironment = weston.clientEnvironment
         demoEnvironment["DAMASK_IME_COMMANDS"] = environment["DAMASK_IME_COMMANDS"]
         // The caret does not blink: `wait idle` would otherwise wait out its ten blinks.
@@ -256,6 +262,52 @@ struct InputMethodWestonTests {
         "command 4: preedit \"구\" cursor -1", "command 5: commit \"국\"", "command 6: delete -3 3",
         "command 7: commit \"\"", "command 8: commit \"글\"",
     ]
+
+    @Test("Another client takes the input method while the field keeps the keyboard focus (v1 leave): the preedit goes, keys still reach the field, and the next key activates the field again")
+    func leaveWhileTheFieldKeepsFocus() throws {
+        var thief: TestProcess?
+        defer { thief?.kill(grace: 1) }
+        let (log, _) = try Self.run(
+            imScript: """
+                wait activate
+                preedit "ㅎ"
+                wait deactivate
+                wait activate
+                wait deactivate
+                wait activate
+                commit "!"
+                """,
+            // The `ime` line tells the thief (through the input method's log) that the
+            // preedit is on screen; the input method plays it last, harmlessly.
+            demoScript: """
+                scene text
+                wait idle
+                click 300 180
+                expect text "ㅎ"
+                ime direction auto
+                expect text ""
+                type "x"
+                expect text "x!"
+
+                """,
+            liveCommands: true,
+            beforeDemo: { weston, inputMethod in
+                var environment = weston.clientEnvironment
+                environment["DAMASK_THIEF_WATCH"] = inputMethod.logPath
+                environment["DAMASK_THIEF_AFTER"] = "command 1:"
+                let process = try TestProcess(try InputMethodPrograms.textInputThiefV1(), [], environment: environment)
+                thief = process
+                #expect(process.waitForLine(timeout: 20, where: { $0 == "ready" }) != nil, "\(process.transcript)")
+            })
+        let thiefLines = thief?.lines ?? []
+        // The thief's activate took the input method (Weston sent it enter), and the field's
+        // next key took it back (the thief's leave).
+        #expect(thiefLines.contains("activated") && thiefLines.contains("enter"), "\(thiefLines)")
+        #expect(thief?.waitForLine(timeout: 10, where: { $0 == "leave" }) != nil, "\(thiefLines)")
+        // Three activations reached the input method: the field, the thief, the field again.
+        #expect(log.filter { $0 == "activate" }.count == 3, "\(log)")
+        #expect(log.contains("script done"), "\(log)")
+    }
 
     @Test("A live script's ime lines go through Weston's input method and the text-input protocol, not in-process")
     func liveImeCommands() throws {
