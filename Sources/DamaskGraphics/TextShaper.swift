@@ -32,7 +32,10 @@ enum TextShaper {
     /// Shapes `string` in `font`, in `style`'s language and base direction when given (else
     /// the direction of the first strong character, and each script's sample language).
     /// Control characters draw nothing; characters neither the font nor any fallback has
-    /// become boxes.
+    /// become boxes. With `previous`, the line of an earlier version of the text in the same
+    /// font and style, only the part from near the edit on is shaped again when HarfBuzz
+    /// allows it (``reshape(scalars:clusterStarts:style:font:library:reusing:)``); the line
+    /// is the same either way.
     static func shape(
         _ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle? = nil, reusing previous: TextLine? = nil
     ) -> TextLine {
@@ -60,7 +63,7 @@ enum TextShaper {
         for item in items {
             let result = shapeItem(item, scalars: scalars, buffer: buffer, font: font, language: language)
             shaped.append(result.run)
-            harfBuzzGlyphs = result.harfBuzzGlyphs
+            harfBuzzGlyphs = result.harfBuzzGlyphs  // kept only for a line of one item
         }
         let line = finishLine(
             shaped, levels: levels, paragraphIsRTL: paragraphIsRTL, clusterStarts: clusterStarts, scalarCount: scalars.count,
