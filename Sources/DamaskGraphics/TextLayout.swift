@@ -203,15 +203,6 @@ public struct TextLayout: @unchecked Sendable {
         return merged
     }
 
-    /// The clusters of the chunks overlapping `visible` (x, user units), in logical order:
-    /// each with its position, the cluster and its x extent. What a text view compares
-    /// before and after an edit to redraw only what changed in view.
-    public func clusters(
-        overlapping visible: ClosedRange<CGFloat>
-    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
-        chunks(overlapping: visible).flatMap(\.clusters)
-    }
-
     /// One chunk as laid out at one moment: where it sits and the shaped line it shows,
     /// kept so that after an edit a text view can tell the chunks that stayed exactly as
     /// they were (``isLaidOutLike(_:)``) from those whose clusters it must compare. Holds
