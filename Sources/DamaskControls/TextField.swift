@@ -497,19 +497,21 @@ open class TextField: Control, TextInput {
         return true
     }
 
-    /// Invalidates what differs from `before`: the text area after a scroll, else the
-    /// union of the old and new extents of the clusters that changed, moved or changed
-    /// selection state, plus both carets.
+    /// Invalidates what differs from `before`: the union of the old and new extents of the
+    /// clusters that changed, moved or changed selection state, plus both carets. A scroll
+    /// first moves the text area's pixels with the text (``View/scrollContents(in:dx:dy:)``),
+    /// so that only the strip it uncovers is drawn anew: typing at the end of a line longer
+    /// than the field scrolls with every key and draws about one character, not the field.
     private func invalidateChanges(since before: Snapshot) {
-        setNeedsDisplay(before.cursorRect)
+        // How far the text moved right on the screen; the old caret's pixels moved with it.
+        let moved = before.scrollOffset - scrollOffset
+        if moved != 0 { scrollContents(in: textArea, dx: moved, dy: 0) }
+        setNeedsDisplay(before.cursorRect.offsetBy(dx: moved, dy: 0))
         setNeedsDisplay(cursorRect)
-        guard before.scrollOffset == scrollOffset else {
-            setNeedsDisplay(textArea)
-            return
-        }
-        // Only what is in view is compared (and drawn), and of that only the chunks that
-        // are not laid out exactly as before (same shaped line at the same place, same
-        // selection, no preedit): typing at the end of a line compares the last chunk only.
+        // Only what is in view now is compared (and drawn; the old clusters too are taken
+        // where the text area now shows them), and of that only the chunks that are not laid
+        // out exactly as before (same shaped line at the same place, same selection, no
+        // preedit): typing at the end of a line compares the last chunk only.
         var oldChunks = before.chunks, newChunks = layout.chunks(overlapping: visibleX)
         let unchanged = newChunks.filter { chunk in
             oldChunks.contains { $0.isLaidOutLike(chunk) }

@@ -17,34 +17,79 @@ extension Layer {
     /// at least as large as the layer.
     public func scrollContents(dx: CGFloat, dy: CGFloat) {
         guard dx != 0 || dy != 0 else { return }
-        let scale = contentsScale > 0 ? contentsScale : 1
-        let pixelDX = dx * scale, pixelDY = dy * scale
-        guard let backing, let store = backing.bitmap, showsBackingStore(store), backing.tiled == nil,
-            backing.pointSize == bounds.size,
-            pixelDX == pixelDX.rounded(), pixelDY == pixelDY.rounded(),
-            abs(pixelDX) < CGFloat(store.width), abs(pixelDY) < CGFloat(store.height)
-        else {
+        guard moveContents(in: bounds, dx: dx, dy: dy) else {
             setNeedsDisplay()
             return
         }
-        store.movePixels(dx: Int(pixelDX), dy: Int(pixelDY))
+    }
+
+    /// Moves the drawn contents inside `rect` (layer coordinates) by `dx`, `dy` points, as
+    /// AppKit's `scrollRect(_:by:)` does, and marks only the strip of `rect` the move
+    /// uncovers for redrawing; nothing outside `rect` changes.
+    ///
+    /// For a view that scrolls part of what it draws (a text field's text inside its border
+    /// and padding): pixels moved past the edges of `rect` are dropped, the frame's damage is
+    /// `rect`, and an area already marked for redrawing moves with the contents where it lies
+    /// inside `rect` (the part outside stays marked). When the move cannot be made (the
+    /// cases of ``scrollContents(dx:dy:)``, or edges of `rect` that are not whole
+    /// backing-store pixels), `rect` alone is marked for redrawing.
+    public func scrollContents(in rect: CGRect, dx: CGFloat, dy: CGFloat) {
+        guard dx != 0 || dy != 0 else { return }
+        let area = rect.standardized.intersection(bounds)
+        guard !area.isNull, !area.isEmpty else { return }
+        guard moveContents(in: area, dx: dx, dy: dy) else {
+            setNeedsDisplay(area)
+            return
+        }
+    }
+
+    /// Moves the store's pixels inside `area` (inside the bounds) and the marks there, marks
+    /// the uncovered strips and tells the host; `false` (nothing done) when it cannot.
+    private func moveContents(in area: CGRect, dx: CGFloat, dy: CGFloat) -> Bool {
+        let scale = contentsScale > 0 ? contentsScale : 1
+        let pixelDX = dx * scale, pixelDY = dy * scale
+        guard let backing, let store = backing.bitmap, showsBackingStore(store), backing.tiled == nil,
+            backing.pointSize == bounds.size, pixelDX == pixelDX.rounded(), pixelDY == pixelDY.rounded()
+        else { return false }
+        // The area in store pixels: the whole store for the bounds, else edges on whole pixels.
+        let columns: Range<Int>, rows: Range<Int>
+        if area == bounds {
+            columns = 0..<store.width
+            rows = 0..<store.height
+        } else {
+            let edges = [area.minX - bounds.minX, area.maxX - bounds.minX, area.minY - bounds.minY, area.maxY - bounds.minY]
+                .map { $0 * scale }
+            guard edges.allSatisfy({ $0 == $0.rounded() }) else { return false }
+            columns = Int(edges[0])..<Int(edges[1])
+            rows = Int(edges[2])..<Int(edges[3])
+        }
+        guard abs(pixelDX) < CGFloat(columns.count), abs(pixelDY) < CGFloat(rows.count) else { return false }
+        store.movePixels(dx: Int(pixelDX), dy: Int(pixelDY), insideColumns: columns, rows: rows)
         if !dirtyRect.isNull, dirtyRect != .infinite {
-            let moved = dirtyRect.offsetBy(dx: dx, dy: dy).intersection(bounds)
-            dirtyRect = moved.isEmpty ? .null : moved
+            let inside = dirtyRect.intersection(area)
+            if !inside.isNull, !inside.isEmpty {
+                let moved = inside.offsetBy(dx: dx, dy: dy).intersection(area)
+                if area.contains(dirtyRect) {
+                    dirtyRect = moved.isNull || moved.isEmpty ? .null : moved
+                } else if !moved.isNull, !moved.isEmpty {
+                    dirtyRect = dirtyRect.union(moved)  // what lies outside the area stays marked
+                }
+            }
         }
         var exposed: [CGRect] = []
         if dy > 0 {
-            exposed.append(CGRect(x: bounds.minX, y: bounds.minY, width: bounds.width, height: dy))
+            exposed.append(CGRect(x: area.minX, y: area.minY, width: area.width, height: dy))
         } else if dy < 0 {
-            exposed.append(CGRect(x: bounds.minX, y: bounds.maxY + dy, width: bounds.width, height: -dy))
+            exposed.append(CGRect(x: area.minX, y: area.maxY + dy, width: area.width, height: -dy))
         }
         if dx > 0 {
-            exposed.append(CGRect(x: bounds.minX, y: bounds.minY, width: dx, height: bounds.height))
+            exposed.append(CGRect(x: area.minX, y: area.minY, width: dx, height: area.height))
         } else if dx < 0 {
-            exposed.append(CGRect(x: bounds.maxX + dx, y: bounds.minY, width: -dx, height: bounds.height))
+            exposed.append(CGRect(x: area.maxX + dx, y: area.minY, width: -dx, height: area.height))
         }
         for strip in exposed { setNeedsDisplay(strip) }
         contentsScrollCount += 1
-        host?.layerDidMoveContents(self, in: bounds)
+        host?.layerDidMoveContents(self, in: area)
+        return true
     }
 }

@@ -264,13 +264,6 @@ import Foundation
         layer.setNeedsDisplay(rect)
     }
 
-    /// Moves the view's drawn contents by `dx`, `dy` points and marks only the strip the
-    /// move uncovers for redrawing: a scroll that costs what is new, not a full redraw.
-    /// See ``Layer/scrollContents(dx:dy:)``.
-    public func scrollContents(dx: CGFloat, dy: CGFloat) {
-        layer.scrollContents(dx: dx, dy: dy)
-    }
-
     /// Draws now if the view is marked (``draw(_:)`` has run when this returns); otherwise
     /// does nothing.
     public func displayIfNeeded() {

@@ -4,6 +4,16 @@ import Testing
 
 @testable import DamaskControls
 
+/// A field that records the rects it is asked to draw.
+private final class RecordingTextField: TextField {
+    private(set) var drawnRects: [CGRect] = []
+
+    override func draw(_ rect: CGRect) {
+        drawnRects.append(rect)
+        super.draw(rect)
+    }
+}
+
 extension ControlsTests {
     /// A field redraws only what an edit changed (the chunks of its line laid out exactly as
     /// before are not even compared): the pixels must be those of a full redraw.
@@ -51,6 +61,61 @@ extension ControlsTests {
                 let full = try pixels(harness)
                 let differing = zip(incremental, full).filter { $0 != $1 }.count
                 #expect(differing == 0, "\(name): \(differing) pixels differ from a full redraw (text now \"\(field.text)\")")
+            }
+        }
+
+        @Test("a field scrolled by typing moves its text's pixels and draws about a character, leaving the pixels of a full redraw: typing at the end, deleting back, selecting and moving past the left edge, Home and End", arguments: [1.0, 2.0])
+        func scrollingMovesTheTextPixels(scale: CGFloat) async throws {
+            CaretBlinking.isEnabled = false  // a blink between the two screens would differ
+            defer { CaretBlinking.isEnabled = true }
+            let harness = ControlHarness(width: 320, height: 60, scale: scale)
+            harness.root.backgroundColor = .white
+            let text = (1...40).map { "word\($0) " }.joined()
+            let field = RecordingTextField(frame: CGRect(x: 10, y: 10, width: 300, height: 40), text: text)
+            harness.root.addSubview(field)
+            await harness.settle()
+            harness.click(at: CGPoint(x: 300, y: 30))
+            harness.key(0xff57)  // End
+            await harness.step()
+            await harness.step()
+            // `typed`: the text moves left by what was typed, and only the strip at the right
+            // end (with the carets) is drawn; a deletion at the end moves it right, uncovering
+            // a strip at the left end as well.
+            let actions: [(name: String, scrolls: Bool, typed: Bool, action: () -> Void)] = [
+                ("type a letter at the end", true, true, { harness.type("m") }),
+                ("type a wide letter", true, true, { harness.type("W") }),
+                ("type a space", true, true, { harness.type(" ") }),
+                ("backspace at the end", true, false, { harness.key(0xff08) }),
+                ("delete a word back", true, false, { harness.key(0xff08, modifiers: .control) }),
+                ("Home", false, false, { harness.key(0xff50) }),
+                ("End", false, false, { harness.key(0xff57) }),
+                ("select back past the left edge", false, false, { for _ in 0..<40 { harness.key(0xff51, modifiers: .shift) } }),
+                ("move left past the left edge, letter by letter", false, false, { for _ in 0..<7 { harness.key(0xff51) } }),
+                ("one more letter left at the left edge", true, false, { harness.key(0xff51) }),
+                ("and one more", true, false, { harness.key(0xff51) }),
+            ]
+            for (name, scrolls, typed, action) in actions {
+                let scrollsBefore = field.layer.contentsScrollCount, drawsBefore = field.drawnRects.count
+                let offsetBefore = field.scrollOffset
+                action()
+                await harness.step()
+                await harness.step()
+                if scrolls {
+                    #expect(field.scrollOffset != offsetBefore, "\(name): the field should scroll")
+                    #expect(field.layer.contentsScrollCount == scrollsBefore + 1, "\(name): the text's pixels should move")
+                }
+                if typed {
+                    let drawn = field.drawnRects.dropFirst(drawsBefore)
+                    let widest = drawn.map(\.width).max() ?? 0
+                    #expect(!drawn.isEmpty && widest <= 40, "\(name): drew \(Array(drawn)), not just the strip near the caret")
+                }
+                let incremental = try pixels(harness)
+                field.setNeedsDisplay()
+                await harness.step()
+                await harness.step()
+                let full = try pixels(harness)
+                let differing = zip(incremental, full).filter { $0 != $1 }.count
+                #expect(differing == 0, "\(name) at scale \(scale): \(differing) pixels differ from a full redraw (scrolled \(field.scrollOffset))")
             }
         }
     }
