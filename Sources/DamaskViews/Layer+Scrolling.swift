@@ -17,10 +17,7 @@ extension Layer {
     /// at least as large as the layer.
     public func scrollContents(dx: CGFloat, dy: CGFloat) {
         guard dx != 0 || dy != 0 else { return }
-        guard moveContents(in: bounds, dx: dx, dy: dy) else {
-            setNeedsDisplay()
-            return
-        }
+        if !moveContents(in: bounds, dx: dx, dy: dy) { setNeedsDisplay() }
     }
 
     /// Moves the drawn contents inside `rect` (layer coordinates) by `dx`, `dy` points, as
@@ -37,10 +34,7 @@ extension Layer {
         guard dx != 0 || dy != 0 else { return }
         let area = rect.standardized.intersection(bounds)
         guard !area.isNull, !area.isEmpty else { return }
-        guard moveContents(in: area, dx: dx, dy: dy) else {
-            setNeedsDisplay(area)
-            return
-        }
+        if !moveContents(in: area, dx: dx, dy: dy) { setNeedsDisplay(area) }
     }
 
     /// Moves the store's pixels inside `area` (inside the bounds) and the marks there, marks

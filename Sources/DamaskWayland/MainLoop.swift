@@ -3,6 +3,7 @@ import DamaskGraphics
 import DamaskViews
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The process's main loop: the main thread sleeps in one `poll(2)` on the watched
 /// descriptors (the Wayland socket), the main dispatch queue's wake-up descriptor and the
@@ -21,13 +22,18 @@ import Foundation
 /// are served by main-queue dispatch sources, so library code works under any main-queue
 /// driver; ``run()`` takes them over. Main-actor isolated; there is one, ``shared``.
 @MainActor public final class MainLoop {
-    /// The loop of the main thread.
-    public static let shared = MainLoop()
+    /// The loop of the main thread. Reachable from any thread (its main-actor members still
+    /// need the main actor; ``sleepCount`` does not).
+    public nonisolated static let shared = MainLoop()
 
     /// Whether ``run()`` is serving the watches and timers.
     public private(set) var isRunning = false
-    /// How many times ``run()`` went to sleep (for diagnostics and tests).
-    public private(set) var sleepCount = 0
+    /// How many times ``run()`` went to sleep (for diagnostics and tests). Readable from
+    /// any thread: a task off the main thread can note the count before it hops to the
+    /// main actor and so count the sleeps its hop took.
+    public nonisolated var sleepCount: Int { sleeps.load(ordering: .relaxed) }
+    /// Written by the main thread only, before each sleep; read from any thread.
+    private nonisolated let sleeps = Atomic<Int>(0)
 
     /// A descriptor the loop watches for input. The descriptor stays owned by whoever
     /// watches it: the watch never closes it. Main-actor isolated.
@@ -83,7 +89,7 @@ import Foundation
     /// Work for the end of this turn (``performAtEndOfTurn(_:)``), in order.
     private var endOfTurnWork: [@MainActor () -> Void] = []
 
-    private init() {}
+    private nonisolated init() {}
 
     /// Calls `handler` on the main thread whenever `descriptor` is readable (or hung up,
     /// or in error), until the returned watch is cancelled. The caller keeps the descriptor
@@ -193,7 +199,7 @@ import Foundation
             if deadline <= now { return 0 }
             timeout = Int32(clamping: (deadline - now + 999_999) / 1_000_000)
         }
-        sleepCount += 1
+        sleeps.add(1, ordering: .relaxed)
         return poll(&entries, nfds_t(entries.count), timeout)
     }
 

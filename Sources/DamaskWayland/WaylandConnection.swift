@@ -285,13 +285,16 @@ public final class WaylandConnection {
     ///
     /// libdispatch stops watching a descriptor once epoll reports `EPOLLHUP`, even when the
     /// read that followed returned data rather than end-of-file: a compositor that sends its
-    /// last events and closes would leave the client asleep forever. So after every read the
-    /// socket is polled (without waiting); on a hang-up the rest is read and dispatched until
-    /// libwayland reports the end, and the connection fails with that error.
+    /// last events and closes would leave the client asleep forever. So while a dispatch
+    /// source serves the watch (before ``MainLoop/run()``), the socket is polled after every
+    /// read (without waiting); on a hang-up the rest is read and dispatched until libwayland
+    /// reports the end, and the connection fails with that error. ``MainLoop``'s own `poll`
+    /// calls the watch again for as long as the hang-up lasts, so there the next turn reads
+    /// to the end and the extra `poll` per read is not made.
     private func readEvents() {
         guard let display, !failed else { return }
         guard readOnce(display) else { return }
-        if socketHungUp(display) {
+        if !MainLoop.shared.isRunning, socketHungUp(display) {
             // The peer is gone, so the data left is finite and each read takes some of it or
             // reports the end: this loop ends with `fail()`.
             while !failed, readOnce(display) {}
