@@ -57,6 +57,15 @@ struct DemoSelectionTests {
         try seat.click(in: demo)
     }
 
+    /// The first keyboard events (keys, modifiers, focus) `demo` received after line
+    /// `start` of its log, for a failure's message: a text that lost its typed keys shows
+    /// whether they arrived, and with which modifiers held.
+    static func keyboardEvents(of demo: WaylandDebugDemo, since start: Int) -> String {
+        "keyboard events received from the typing on: "
+            + demo.process.lines.dropFirst(start).filter { $0.contains("wl_keyboard@") && !$0.contains(" -> ") }
+                .prefix(40).joined(separator: "\n")
+    }
+
     /// How many times `demo`'s sources were asked for their text (`send` events) on
     /// `interface` (`wl_data_source`, `zwp_primary_selection_source_v1`).
     static func sends(_ demo: WaylandDebugDemo, on interface: String) -> Int {
@@ -78,6 +87,7 @@ struct DemoSelectionTests {
 
         let second = try seat.launch(smallWindow)
         try clickField(second, on: seat)
+        let secondTyping = second.process.lines.count
         try typeWithoutHeldKeys(second, on: seat) { try seat.type("b-", in: second) }
         let served = sends(first, on: "wl_data_source")
         try paste(into: second, on: seat)
@@ -86,12 +96,13 @@ struct DemoSelectionTests {
             first.process.waitUntil(timeout: 10) { _ in sends(first, on: "wl_data_source") > served },
             "the first window served the second's paste")
         let secondText = try fieldText(second, on: seat, expecting: "b-from a")
-        #expect(secondText == "b-from a")
+        #expect(secondText == "b-from a", "\(keyboardEvents(of: second, since: secondTyping))")
 
         // The second window now owns the clipboard ("b-from a", copied by fieldText); the
         // first pastes it.
         try bringToFront(first, second)
         try clickField(first, on: seat)
+        let firstTyping = first.process.lines.count
         try typeWithoutHeldKeys(first, on: seat) { try seat.type("from a", in: first) }
         let servedBack = sends(second, on: "wl_data_source")
         try paste(into: first, on: seat)
@@ -99,7 +110,7 @@ struct DemoSelectionTests {
             second.process.waitUntil(timeout: 10) { _ in sends(second, on: "wl_data_source") > servedBack },
             "the second window served the first's paste")
         let firstText = try fieldText(first, on: seat, expecting: "from ab-from a")
-        #expect(firstText == "from ab-from a")
+        #expect(firstText == "from ab-from a", "\(keyboardEvents(of: first, since: firstTyping))")
 
         let offersPrimary = first.process.lines.contains { $0.contains("global(") && $0.contains("zwp_primary_selection_device_manager_v1") }
         #expect(offersPrimary == primary, "the compositor offers a primary selection: \(offersPrimary)")
@@ -124,7 +135,7 @@ struct DemoSelectionTests {
             first.process.waitUntil(timeout: 10) { _ in sends(first, on: "zwp_primary_selection_source_v1") > servedPrimary },
             "the first window served the middle click")
         let primaryText = try fieldText(second, on: seat, expecting: "b-from afrom ab-from a")
-        #expect(primaryText == "b-from afrom ab-from a")
+        #expect(primaryText == "b-from afrom ab-from a", "\(keyboardEvents(of: second, since: secondTyping))")
     }
 
     @Test("mutter: Ctrl+C in the field reaches wl-paste, and wl-copy's text pastes into the field with Ctrl+V")
