@@ -62,8 +62,7 @@ struct DemoSelectionTests {
     /// whether they arrived, and with which modifiers held.
     static func keyboardEvents(of demo: WaylandDebugDemo, since start: Int) -> String {
         "keyboard events received from the typing on: "
-            + demo.process.lines.dropFirst(start).filter { $0.contains("wl_keyboard@") && !$0.contains(" -> ") }
-                .prefix(40).joined(separator: "\n")
+            + demo.events(containing: "wl_keyboard@", since: start).prefix(40).joined(separator: "\n")
     }
 
     /// How many times `demo`'s sources were asked for their text (`send` events) on

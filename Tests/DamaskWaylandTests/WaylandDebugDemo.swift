@@ -136,6 +136,12 @@ final class WaylandDebugDemo {
         process.lines.filter { $0.contains(" -> ") && $0.contains(text) }
     }
 
+    /// Events the demo received from line `start` of its log on whose WAYLAND_DEBUG line
+    /// contains `text`.
+    func events(containing text: String, since start: Int = 0) -> [String] {
+        process.lines.dropFirst(start).filter { !$0.contains(" -> ") && $0.contains(text) }
+    }
+
     /// Waits up to `timeout` seconds for keyboard focus.
     func waitForFocus(timeout: TimeInterval = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
