@@ -38,6 +38,7 @@ struct PointerGrabRecoveryGnomeTests {
     /// repeated, is a motion that leaves the pointer where it was; the grab anchors at the
     /// press, so the window still lands where the pointer is.
     static func awaitPointer(_ name: String, _ demo: WaylandDebugDemo, on mutter: DemoOnMutter, since start: Int) -> Bool {
+        assert(start <= demo.process.lines.count, "a start past the end of the log")
         let came = { (timeout: TimeInterval) in
             demo.process.waitForLine(from: start, timeout: timeout) { $0.contains("wl_pointer@") && $0.contains(".\(name)(") } != nil
         }
@@ -48,6 +49,18 @@ struct PointerGrabRecoveryGnomeTests {
             if came(1) { return true }
         }
         return false
+    }
+
+    /// The index in `demo`'s log just past its last `xdg_toplevel` request `name` ("move" or
+    /// "resize"), where the grab's `leave` is to be looked for.
+    ///
+    /// Not the line count from before the press: ``DemoOnMutter/move(to:_:)`` goes by way of
+    /// the monitor's corner, and the `leave` of that detour can reach the log after the
+    /// press, where it would pass for the grab's (CI of stop 42, at e818c5d: the test's
+    /// motions then went to the window before mutter had started the resize, and the window
+    /// kept its width).
+    static func afterRequest(_ name: String, _ demo: WaylandDebugDemo) -> Int {
+        (demo.process.lines.lastIndex { $0.contains("xdg_toplevel@") && $0.contains(".\(name)(") } ?? -1) + 1
     }
 
     /// Finds the top-left of `demo`'s 600-point-high content from pointer events at monitor
@@ -97,12 +110,12 @@ struct PointerGrabRecoveryGnomeTests {
             // The title bar starts a move after 3 points of travel (relative moves: the
             // pointer must not detour through the corner while the button is held).
             let first = (x: offset.x.signum() * 10, y: offset.y.signum() * 10)
-            let linesBefore = demo.process.lines.count
             mutter.move(by: first.x, first.y)
             #expect(demo.process.waitUntil(timeout: 10) { _ in moves() > before }, "drag \(drag): no move request: \(Self.pointerLines(demo))")
+            let request = Self.afterRequest("move", demo)
             // mutter's grab follows the pointer from here.
             for _ in 0..<4 { mutter.move(by: (offset.x - first.x) / 4, (offset.y - first.y) / 4) }
-            let grabbed = Self.awaitPointer("leave", demo, on: mutter, since: linesBefore)
+            let grabbed = Self.awaitPointer("leave", demo, on: mutter, since: request)
             #expect(grabbed, "drag \(drag): mutter never took the pointer for the move: \(Self.pointerLines(demo))")
             let linesAtRelease = demo.process.lines.count
             mutter.sendButton(down: false)
@@ -155,12 +168,14 @@ struct PointerGrabRecoveryGnomeTests {
             let startWidth = firstWidth + width - 800
             // 4 points into the shadow right of the content: the demo's resize handle.
             mutter.move(to: demo.origin.x + width + 4, demo.origin.y + 300)
-            let linesBefore = demo.process.lines.count
             try mutter.button(down: true, in: demo)
             #expect(demo.process.waitUntil(timeout: 10) { _ in resizes() > before }, "resize \(resize): no resize request: \(Self.pointerLines(demo))")
-            for _ in 0..<4 { mutter.move(by: change / 4, 0) }
-            let grabbed = Self.awaitPointer("leave", demo, on: mutter, since: linesBefore)
+            // The resize follows the pointer once mutter's grab has started (its `leave`):
+            // motions that reach mutter before the client's request would move the pointer
+            // inside the window instead.
+            let grabbed = Self.awaitPointer("leave", demo, on: mutter, since: Self.afterRequest("resize", demo))
             #expect(grabbed, "resize \(resize): mutter never took the pointer for the resize: \(Self.pointerLines(demo))")
+            for _ in 0..<4 { mutter.move(by: change / 4, 0) }
             let linesAtRelease = demo.process.lines.count
             mutter.sendButton(down: false)
             let released = Self.awaitPointer("enter", demo, on: mutter, since: linesAtRelease)
