@@ -39,6 +39,7 @@ public final class Bitmap {
                 format.pixmanFormat, Int32(width), Int32(height), nil, 0)
         else { throw GraphicsError.allocationFailed(width: width, height: height) }
         self.image = image
+        self.bytes = UnsafeMutableRawPointer(pixman_image_get_data(image)!)  // pixman allocated them
         self.width = width
         self.height = height
         self.bytesPerRow = Int(pixman_image_get_stride(image))
@@ -65,6 +66,7 @@ public final class Bitmap {
                 memory.assumingMemoryBound(to: UInt32.self), Int32(bytesPerRow))
         else { throw GraphicsError.allocationFailed(width: width, height: height) }
         self.image = image
+        self.bytes = memory
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow
@@ -94,9 +96,12 @@ public final class Bitmap {
     public var byteCount: Int { bytesPerRow * height }
 
     /// The first byte of the pixels; owned as described on the type.
-    public var bytes: UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(pixman_image_get_data(image)!)
-    }
+    ///
+    /// Read from the image once, when the bitmap is made: a pixman bits image keeps its
+    /// pixels where they are for its whole life, and a frame that reads the pointer from
+    /// the image touches the image's struct and pixman's code (a cold frame pays a miss for
+    /// each; `damask-bench --pages`).
+    public let bytes: UnsafeMutableRawPointer
 
     /// The bitmap's extent, `(0, 0, width, height)`.
     public var bounds: CGRect { CGRect(x: 0, y: 0, width: width, height: height) }
