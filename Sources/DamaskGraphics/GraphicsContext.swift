@@ -288,9 +288,9 @@ public final class GraphicsContext {
     /// this thread's context stack, or nil when the stack is empty.
     public static var current: GraphicsContext? {
         let stack = ContextStack.forCurrentThread
-        guard let context = stack.contexts.last else { return nil }
-        stack.requestCounts[stack.requestCounts.count - 1] += 1
-        return context
+        guard let top = stack.entries.indices.last else { return nil }
+        stack.entries[top].requests += 1
+        return stack.entries[top].context
     }
 
     // MARK: - The drawing call (for the view system of this package)
@@ -300,13 +300,14 @@ public final class GraphicsContext {
     /// for the context (and so may draw) from one that cannot have drawn. The answer is
     /// counted in this call's own stack entry, not on the context.
     package static func requestsCurrent(whileCurrent context: GraphicsContext, _ body: () -> Void) -> Bool {
-        push(context)
-        body()
+        // One look-up of the stack for the push and the pop (the slot is this thread's for
+        // its whole life, so the stack cannot change under `body`).
         let stack = ContextStack.forCurrentThread
-        assert(stack.contexts.last === context, "a drawing call left its own pushes on the context stack")
-        let requests = stack.requestCounts.last ?? 0
-        pop()
-        return requests > 0
+        stack.entries.append(ContextStack.Entry(context: context))
+        body()
+        assert(stack.entries.last?.context === context, "a drawing call left its own pushes on the context stack")
+        let entry = stack.entries.popLast()
+        return (entry?.requests ?? 0) > 0
     }
 
     /// The area a drawing call with this context redraws (user space), set by the view
@@ -318,20 +319,16 @@ public final class GraphicsContext {
 
     /// The context on top of this thread's stack, without counting a request (for a
     /// default drawing implementation to mark it).
-    package static var top: GraphicsContext? { ContextStack.forCurrentThread.contexts.last }
+    package static var top: GraphicsContext? { ContextStack.forCurrentThread.entries.last?.context }
 
     /// Makes `context` current on this thread until the matching ``pop()``.
     public static func push(_ context: GraphicsContext) {
-        let stack = ContextStack.forCurrentThread
-        stack.contexts.append(context)
-        stack.requestCounts.append(0)
+        ContextStack.forCurrentThread.entries.append(ContextStack.Entry(context: context))
     }
 
     /// Removes the context pushed last on this thread; ignored when the stack is empty.
     public static func pop() {
-        let stack = ContextStack.forCurrentThread
-        _ = stack.contexts.popLast()
-        _ = stack.requestCounts.popLast()
+        _ = ContextStack.forCurrentThread.entries.popLast()
     }
 
     // MARK: - Compositing core
@@ -552,10 +549,15 @@ public final class GraphicsContext {
 /// Ownership: the slot holds one retain on its thread's stack (`passRetained`), which the
 /// key's destructor releases when the thread exits.
 private final class ContextStack {
-    var contexts: [GraphicsContext] = []
-    /// How many times each entry of `contexts` was handed out as `current` while on top
-    /// (same length as `contexts`).
-    var requestCounts: [Int] = []
+    /// A pushed context and how many times it was handed out as `current` while on top.
+    struct Entry {
+        let context: GraphicsContext
+        var requests = 0
+    }
+
+    /// The pushed contexts, the current one last, with their counts in the same buffer: a
+    /// drawing call's push and pop touch one array (a cold frame pays a miss per buffer).
+    var entries: [Entry] = []
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
