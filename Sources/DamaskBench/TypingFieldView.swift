@@ -47,9 +47,9 @@ final class TypingFieldView: View {
         of chunks: [TextLayout.ChunkSnapshot]
     ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
         let visible = visibleX
-        return chunks.flatMap(\.clusters).filter {
-            $0.extent.upperBound >= visible.lowerBound - 4 && $0.extent.lowerBound <= visible.upperBound + 4
-        }
+        var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
+        for chunk in chunks { chunk.appendClusters(reaching: (visible.lowerBound - 4)...(visible.upperBound + 4), to: &result) }
+        return result
     }
 
     private func change(_ body: (inout EditableText) -> Void) {

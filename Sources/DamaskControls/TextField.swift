@@ -443,9 +443,13 @@ open class TextField: Control, TextInput {
         of chunks: [TextLayout.ChunkSnapshot]
     ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
         let visible = visibleX, slack: CGFloat = 4
-        return chunks.flatMap(\.clusters).filter {
-            $0.extent.upperBound >= visible.lowerBound - slack && $0.extent.lowerBound <= visible.upperBound + slack
+        let reach = (visible.lowerBound - slack)...(visible.upperBound + slack)
+        var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
+        if let first = chunks.first, let last = chunks.last {
+            result.reserveCapacity(last.firstCharacter + last.count - first.firstCharacter)
         }
+        for chunk in chunks { chunk.appendClusters(reaching: reach, to: &result) }
+        return result
     }
 
     /// Whether the clusters in `range` have the same selection state and no preedit, before

@@ -14,17 +14,18 @@ import Foundation
 /// bitmap's memory, so clips set here never leak into ``Bitmap/image``.
 ///
 /// Threading: not thread-safe; use a context from one thread at a time (the main actor
-/// in practice).
+/// in practice). The state, read by every drawing call, skips the runtime's exclusivity
+/// checks (docs/performance.md, "Exclusivity"): it is never passed `inout` out of the class.
 public final class GraphicsContext {
     /// The bitmap drawn into; kept alive by the context.
     public let bitmap: Bitmap
 
     /// The pixman image over the bitmap's memory used as the destination; owned here.
     let target: OpaquePointer
-    var state: GraphicsState
-    private var savedStates: [GraphicsState] = []
+    @exclusivity(unchecked) var state: GraphicsState
+    @exclusivity(unchecked) private var savedStates: [GraphicsState] = []
     /// The region currently installed as the target's pixman clip.
-    private var appliedClip: Region?
+    @exclusivity(unchecked) private var appliedClip: Region?
     /// The current path, in device space (points are mapped by the CTM when added).
     var currentPath = Path()
 

@@ -93,9 +93,11 @@ final class LineMaskCache: @unchecked Sendable {
         defer { pixman_image_unref(opaque) }
         for placed in glyphs {
             guard let image = placed.glyph.image else { continue }
+            let column = Int(placed.x) + placed.glyph.left - minX, row = Int(placed.y) - placed.glyph.top - minY
+            guard !mask.layerOver(image, column: column, row: row, width: placed.glyph.width, height: placed.glyph.height)
+            else { continue }
             pixman_image_composite32(
-                PIXMAN_OP_OVER, opaque, image, mask.image, 0, 0, 0, 0,
-                Int32(Int(placed.x) + placed.glyph.left - minX), Int32(Int(placed.y) - placed.glyph.top - minY),
+                PIXMAN_OP_OVER, opaque, image, mask.image, 0, 0, 0, 0, Int32(column), Int32(row),
                 Int32(placed.glyph.width), Int32(placed.glyph.height))
         }
         return mask

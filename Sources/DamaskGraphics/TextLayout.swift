@@ -223,16 +223,22 @@ public struct TextLayout: @unchecked Sendable {
             line === other.line && firstCharacter == other.firstCharacter && count == other.count && origin == other.origin
         }
 
-        /// Its clusters in logical order: position in the line, cluster, x extent (user
-        /// units from the line's origin).
-        public var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
-            var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
-            result.reserveCapacity(count)
-            for (local, (character, edges)) in zip(text, line.clusters).enumerated() {
-                let extent = (min(edges.left, edges.right) + origin)...(max(edges.left, edges.right) + origin)
-                result.append((firstCharacter + local, character, extent))
+        /// Appends to `result` its clusters whose x extent reaches `range`, in logical
+        /// order: position in the line, cluster, x extent (user units from the line's
+        /// origin).
+        public func appendClusters(
+            reaching range: ClosedRange<CGFloat>,
+            to result: inout [(position: Int, character: Character, extent: ClosedRange<CGFloat>)]
+        ) {
+            var local = 0
+            var characters = text.makeIterator()
+            for edges in line.clusters {
+                guard let character = characters.next() else { break }
+                defer { local += 1 }
+                let lower = min(edges.left, edges.right) + origin, upper = max(edges.left, edges.right) + origin
+                guard upper >= range.lowerBound, lower <= range.upperBound else { continue }
+                result.append((firstCharacter + local, character, lower...upper))
             }
-            return result
         }
     }
 

@@ -68,12 +68,14 @@ import Foundation
     /// hide too little to pay for the region arithmetic.
     static let minimumOccluderArea: CGFloat = 256
 
-    private var steps: [Step] = []
-    private var entries: [Entry] = []
-    private var items: [Item] = []
+    // The walk's lists and region skip the runtime's exclusivity checks (docs/performance.md,
+    // "Exclusivity"): they are private, and no access to them spans a call.
+    @exclusivity(unchecked) private var steps: [Step] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var items: [Item] = []
     /// Per item: the pixels it must paint (its footprint minus what opaque layers in front
     /// of it cover), filled by ``resolve()``.
-    private var visible: [Region] = []
+    @exclusivity(unchecked) private var visible: [Region] = []
     /// How many items before each index are visible (prefix sums over ``visible``).
     private var visibleBefore: [Int] = []
     /// The planned layers, held strongly while a plan with a tiled layer paints.
@@ -89,8 +91,8 @@ import Foundation
     private var plannedRoot: Layer?
     /// The part of the region nothing opaque covers: cleared before painting.
     private(set) var uncovered = Region()
-    private var region = Region()
-    private var regionBounds = CGRect.null
+    @exclusivity(unchecked) private var region = Region()
+    @exclusivity(unchecked) private var regionBounds = CGRect.null
     private var scale: CGFloat = 1
     /// The counters the plan's work is added to (the owning window's; `nil`: none).
     private let statistics: WindowStatistics?

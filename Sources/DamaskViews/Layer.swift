@@ -18,7 +18,8 @@ import Foundation
 /// Changing ``backgroundColor``, ``opacity``, ``isHidden``, ``position``, ``transform`` or
 /// ``masksToBounds`` never redraws; it only repaints the window area affected (a bounds
 /// size change redraws only with ``needsDisplayOnBoundsChange``). Main-actor isolated; the
-/// layer owns its sublayers and holds its superlayer and delegate weakly.
+/// layer owns its sublayers and holds its superlayer and delegate weakly. The properties read
+/// on every frame skip the runtime's exclusivity checks (docs/performance.md, "Exclusivity").
 @MainActor open class Layer {
     /// Creates an empty layer with zero bounds.
     public required init() {}
@@ -121,7 +122,7 @@ import Foundation
     ///
     /// A size change redraws only when ``needsDisplayOnBoundsChange`` is set; otherwise
     /// the cached contents are placed by ``contentsGravity``.
-    open var bounds: CGRect = .zero {
+    @exclusivity(unchecked) open var bounds: CGRect = .zero {
         didSet {
             guard bounds != oldValue else { return }
             if tiledBackingStore != nil {
@@ -137,7 +138,7 @@ import Foundation
     }
 
     /// Where the ``anchorPoint`` sits in the superlayer's coordinates.
-    open var position: CGPoint = .zero {
+    @exclusivity(unchecked) open var position: CGPoint = .zero {
         didSet {
             guard position != oldValue else { return }
             compositingDidChange()
@@ -147,12 +148,12 @@ import Foundation
 
     /// The point of the bounds (unit coordinates) that ``position`` refers to and that
     /// ``transform`` turns around. Default: the centre, (0.5, 0.5).
-    open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
+    @exclusivity(unchecked) open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
         didSet { if anchorPoint != oldValue { compositingDidChange() } }
     }
 
     /// A transform applied around the anchor point, in the superlayer's space.
-    open var transform: CGAffineTransform = .identity {
+    @exclusivity(unchecked) open var transform: CGAffineTransform = .identity {
         didSet {
             guard transform != oldValue else { return }
             compositingDidChange()
@@ -179,7 +180,7 @@ import Foundation
     // MARK: Compositing properties
 
     /// Filled over the bounds beneath the contents, by the compositor (never by drawing).
-    open var backgroundColor: Color? {
+    @exclusivity(unchecked) open var backgroundColor: Color? {
         didSet {
             guard backgroundColor != oldValue else { return }
             appearanceDidChange()
@@ -190,7 +191,7 @@ import Foundation
     /// The radius of the corners of the background, in points (0, the default, for square
     /// corners). With ``masksToBounds`` the contents and sublayers are clipped to the
     /// rounded shape too. Compositing only: never redraws.
-    open var cornerRadius: CGFloat = 0 {
+    @exclusivity(unchecked) open var cornerRadius: CGFloat = 0 {
         didSet {
             guard cornerRadius != oldValue else { return }
             appearanceDidChange()
@@ -199,7 +200,7 @@ import Foundation
     }
 
     /// The layer's opacity, 0…1, multiplied into its sublayers'.
-    open var opacity: CGFloat = 1 {
+    @exclusivity(unchecked) open var opacity: CGFloat = 1 {
         didSet {
             guard opacity != oldValue else { return }
             compositingDidChange()
@@ -208,7 +209,7 @@ import Foundation
     }
 
     /// Whether the layer and its sublayers are left out of compositing (and of drawing).
-    open var isHidden = false {
+    @exclusivity(unchecked) open var isHidden = false {
         didSet {
             guard isHidden != oldValue else { return }
             if !isHidden, needsDisplayWalk {  // marks that waited while hidden
@@ -220,7 +221,7 @@ import Foundation
     }
 
     /// Whether contents and sublayers are clipped to the bounds.
-    open var masksToBounds = false {
+    @exclusivity(unchecked) open var masksToBounds = false {
         didSet {
             guard masksToBounds != oldValue else { return }
             subtreeNeedsRepaint = true  // clip edges may be antialiased
@@ -248,7 +249,7 @@ import Foundation
     }
 
     /// Pixels per point of the contents (set to the window's scale while in a window).
-    open var contentsScale: CGFloat = 1 {
+    @exclusivity(unchecked) open var contentsScale: CGFloat = 1 {
         didSet {
             guard contentsScale != oldValue else { return }
             if backing?.isAllocated == true || needsDisplay { setNeedsDisplay() }
@@ -257,7 +258,7 @@ import Foundation
     }
 
     /// How contents are placed when their size differs from the bounds.
-    open var contentsGravity: ContentsGravity = .resize {
+    @exclusivity(unchecked) open var contentsGravity: ContentsGravity = .resize {
         didSet { if contentsGravity != oldValue { appearanceDidChange() } }
     }
 
@@ -321,7 +322,7 @@ import Foundation
 
     /// The dirty area in the layer's coordinates (`.null` when clean; `.infinite` for all).
     /// Any assignment but ``setNeedsDisplay(_:)``'s forgets ``dirtyPieces``.
-    var dirtyRect: CGRect = .null {
+    @exclusivity(unchecked) var dirtyRect: CGRect = .null {
         didSet { if !dirtyPieces.isEmpty { dirtyPieces.removeAll(keepingCapacity: true) } }
     }
     /// The separate rects ``setNeedsDisplay(_:)`` marked since the layer was clean, when

@@ -141,7 +141,9 @@ import Foundation
         // One rect (the usual case) needs no array: `pieces` is left empty for it.
         if pieces.count > 1 {
             context.clip(to: pieces)
-            if layer.clearsContextBeforeDrawing { for piece in pieces { context.clear(piece) } }
+            if layer.clearsContextBeforeDrawing {
+                for piece in pieces { Self.clear(piece, of: layer, scale: scale, in: store, context: context) }
+            }
         } else {
             pieces.removeAll()
             context.clip(to: rect)
@@ -172,8 +174,8 @@ import Foundation
         return .redrewPieces(pieces)
     }
 
-    /// Makes `rect` (layer coordinates, the clip of `context`, which draws into `store` at
-    /// `scale`) transparent, as `context.clear(rect)` does: when its store pixels are whole
+    /// Makes `rect` (layer coordinates, inside the clip of `context`, which draws into `store`
+    /// at `scale`) transparent, as `context.clear(rect)` does: when its store pixels are whole
     /// (the usual case: `rect` is aligned to them), by zeroing the rows in place; otherwise
     /// through the context. pixman has no fast path for a solid CLEAR: it runs its general
     /// combiner through a 24 KiB scanline buffer on the stack, which a cold frame pays in

@@ -1,3 +1,4 @@
+import CPixman
 import Foundation
 import Testing
 
@@ -89,5 +90,59 @@ struct LineMaskCacheTests {
             #expect(differing.isEmpty, "clip at x \(clipX): \(differing.count) pixels differ, first \(differing.prefix(5))")
             #expect(inkedInClip > 20, "clip at x \(clipX): only \(inkedInClip) inked pixels")
         }
+    }
+
+    @Test("layering a8 glyphs over a mask gives pixman's OVER composite byte for byte, overlaps included")
+    func layeringMatchesPixmansComposite() throws {
+        var generator = SystemRandomNumberGenerator()
+        var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+        let opaque = try #require(pixman_image_create_solid_fill(&white))
+        defer { pixman_image_unref(opaque) }
+        for round in 0..<20 {
+            let ours = try #require(CoverageMask(x: 0, y: 0, width: 37, height: 23))
+            let pixmans = try #require(CoverageMask(x: 0, y: 0, width: 37, height: 23))
+            for row in 0..<23 {
+                for column in 0..<37 {
+                    // Blank, full and partial coverage, in every round.
+                    let value = [0, 255, UInt8.random(in: 0...255, using: &generator)][(row + column + round) % 3]
+                    ours.bytes[row * ours.bytesPerRow + column] = UInt8(value)
+                    pixmans.bytes[row * pixmans.bytesPerRow + column] = UInt8(value)
+                }
+            }
+            var drawn = 0
+            for _ in 0..<6 {  // overlapping glyphs of odd widths (rows padded to 4 bytes)
+                let width = Int.random(in: 1...13, using: &generator), height = Int.random(in: 1...11, using: &generator)
+                let glyph = try #require(pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0))
+                defer { pixman_image_unref(glyph) }
+                let data = try #require(pixman_image_get_data(glyph)), stride = Int(pixman_image_get_stride(glyph))
+                let glyphBytes = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self)
+                for row in 0..<height {
+                    for column in 0..<width { glyphBytes[row * stride + column] = UInt8.random(in: 0...255, using: &generator) }
+                }
+                let column = Int.random(in: 0...(37 - width), using: &generator)
+                let row = Int.random(in: 0...(23 - height), using: &generator)
+                #expect(ours.layerOver(glyph, column: column, row: row, width: width, height: height))
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, opaque, glyph, pixmans.image, 0, 0, 0, 0, Int32(column), Int32(row), Int32(width),
+                    Int32(height))
+                drawn += 1
+            }
+            var differing: [String] = []
+            for row in 0..<23 {
+                for column in 0..<37 where ours.coverage(x: column, y: row) != pixmans.coverage(x: column, y: row) {
+                    differing.append("\(column),\(row): \(ours.coverage(x: column, y: row)) vs \(pixmans.coverage(x: column, y: row))")
+                }
+            }
+            #expect(drawn == 6 && differing.isEmpty, "round \(round): \(differing.prefix(5))")
+        }
+        // What does not fit, or is not a8, is left to pixman.
+        let mask = try #require(CoverageMask(x: 0, y: 0, width: 8, height: 8))
+        let wide = try #require(pixman_image_create_bits(PIXMAN_a8, 9, 2, nil, 0))
+        defer { pixman_image_unref(wide) }
+        #expect(!mask.layerOver(wide, column: 0, row: 0, width: 9, height: 2))
+        #expect(!mask.layerOver(wide, column: -1, row: 0, width: 4, height: 2))
+        let color = try #require(pixman_image_create_bits(PIXMAN_a8r8g8b8, 2, 2, nil, 0))
+        defer { pixman_image_unref(color) }
+        #expect(!mask.layerOver(color, column: 0, row: 0, width: 2, height: 2))
     }
 }

@@ -52,5 +52,44 @@ extension ViewsTests {
                 #expect(translucent.matches(pixel) == clears, "scale \(scale), clears \(clears): \(pixel)")
             }
         }
+
+        @Test(
+            "A redraw of separate dirty rects clears exactly the pixels the context's clear of each would",
+            arguments: [1.0, 2.0, 1.5])
+        func separateDirtyRectsClearWhatTheContextClears(scale: Double) async throws {
+            let s = CGFloat(scale)
+            let h = Harness(scale: s)
+            let view = SolidView(frame: CGRect(x: 7, y: 5, width: 61, height: 33), color: .red)
+            view.bounds.origin = CGPoint(x: 3, y: 2)
+            h.root.addSubview(view)
+            await h.settle()
+            let store = try #require(view.layer.contents)
+            let reference = try store.copy()
+
+            let translucent = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
+            view.color = translucent
+            let dirty = [CGRect(x: 5.3, y: 6.7, width: 8.2, height: 9.9), CGRect(x: 41.6, y: 12.1, width: 7.7, height: 15.2)]
+            for rect in dirty { view.setNeedsDisplay(rect) }
+            await h.step()
+            #expect(view.layer.contents === store, "redrawn in place")
+
+            let context = GraphicsContext(bitmap: reference)
+            context.scaleBy(x: s, y: s)
+            context.translateBy(x: -3, y: -2)
+            let pieces = dirty.map { view.layer.alignedToPixels($0.intersection(view.bounds), scale: s) }
+            context.clip(to: pieces)
+            for piece in pieces { context.clear(piece) }
+            context.setFillColor(translucent)
+            context.fill(view.bounds)
+            let differences = differingPixels(store, reference)
+            #expect(differences.isEmpty, "scale \(scale): \(differences.prefix(4))")
+            // Each piece was cleared, then drawn: the translucent colour alone in its middle.
+            for rect in dirty {
+                let pixel = store.color(x: Int((rect.midX - 3) * s), y: Int((rect.midY - 2) * s))
+                #expect(translucent.matches(pixel), "scale \(scale), \(rect): \(pixel)")
+            }
+            // Between them, the red stays.
+            #expect(Color.red.matches(store.color(x: Int((30 - 3) * s), y: Int((20 - 2) * s))))
+        }
     }
 }
