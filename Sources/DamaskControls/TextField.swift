@@ -516,14 +516,22 @@ open class TextField: Control, TextInput {
         // where the text area now shows them), and of that only the chunks that are not laid
         // out exactly as before (same shaped line at the same place, same selection, no
         // preedit): typing at the end of a line compares the last chunk only.
-        var oldChunks = before.chunks, newChunks = layout.chunks(overlapping: visibleX)
-        let unchanged = newChunks.filter { chunk in
-            oldChunks.contains { $0.isLaidOutLike(chunk) }
-                && selectionAndPreeditAreUnchanged(in: chunk.firstCharacter..<(chunk.firstCharacter + chunk.count), since: before)
+        // Loops, not closures: a closure handed to the standard library pays a main-actor
+        // check on every call.
+        func isLaidOut(_ chunk: TextLayout.ChunkSnapshot, in list: [TextLayout.ChunkSnapshot]) -> Bool {
+            for other in list where other.isLaidOutLike(chunk) { return true }
+            return false
         }
-        oldChunks.removeAll { old in unchanged.contains { $0.isLaidOutLike(old) } }
-        newChunks.removeAll { new in unchanged.contains { $0.isLaidOutLike(new) } }
-        let old = clustersInView(of: oldChunks), new = clustersInView(of: newChunks)
+        let oldChunks = before.chunks, newChunks = layout.chunks(overlapping: visibleX)
+        var unchanged: [TextLayout.ChunkSnapshot] = []
+        for chunk in newChunks where isLaidOut(chunk, in: oldChunks) {
+            let clusters = chunk.firstCharacter..<(chunk.firstCharacter + chunk.count)
+            if selectionAndPreeditAreUnchanged(in: clusters, since: before) { unchanged.append(chunk) }
+        }
+        var changedOld: [TextLayout.ChunkSnapshot] = [], changedNew: [TextLayout.ChunkSnapshot] = []
+        for chunk in oldChunks where !isLaidOut(chunk, in: unchanged) { changedOld.append(chunk) }
+        for chunk in newChunks where !isLaidOut(chunk, in: unchanged) { changedNew.append(chunk) }
+        let old = clustersInView(of: changedOld), new = clustersInView(of: changedNew)
         func same(_ o: Int, _ n: Int) -> Bool {
             old[o].character == new[n].character && old[o].extent == new[n].extent
                 && before.selection.contains(old[o].position) == selection.contains(new[n].position)

@@ -84,6 +84,7 @@ enum TextShaper {
         var scalars: [UInt32] = []
         scalars.reserveCapacity(string.utf8.count)
         var clusterStarts: [Int] = []
+        clusterStarts.reserveCapacity(string.utf8.count)  // at most a cluster per byte
         for character in string {
             clusterStarts.append(scalars.count)
             for scalar in character.unicodeScalars {
@@ -105,6 +106,7 @@ enum TextShaper {
     ) -> TextLine {
         let order = visualOrder(levels: shaped.map(\.item.attributes.level))
         var runs: [TextLine.Run] = []
+        runs.reserveCapacity(shaped.count)
         var edges = [TextLine.ClusterEdges?](repeating: nil, count: clusterStarts.count)
         let clusterOfScalar = clusterIndices(clusterStarts: clusterStarts, scalarCount: scalarCount)
         var pen: CGFloat = 0
@@ -511,6 +513,7 @@ enum TextShaper {
         guard !glyphClusters.isEmpty else { return }
         // Visual spans of HarfBuzz clusters: consecutive glyphs with the same cluster value.
         var spans: [(cluster: Int, left: CGFloat, right: CGFloat)] = []
+        spans.reserveCapacity(glyphClusters.count)
         for (index, value) in glyphClusters.enumerated() {
             if let last = spans.last, last.cluster == Int(value) { continue }
             spans.append((Int(value), runStart + pens[index], runStart + pens[index]))
@@ -521,6 +524,7 @@ enum TextShaper {
         }
         // Logical ends of each span: the next larger cluster value in the run.
         let sortedStarts = spans.map(\.cluster).sorted()
+        var owners: [Int] = []  // one buffer for every span: no allocation per cluster
         for span in spans {
             // The first start above this span's (a binary search: a run of n clusters costs
             // n log n, not n²).
@@ -531,12 +535,12 @@ enum TextShaper {
             }
             let next = low < sortedStarts.count ? sortedStarts[low] : itemEnd
             // Grapheme clusters starting inside [span.cluster, next).
-            var owners: [Int] = []
+            owners.removeAll(keepingCapacity: true)
             for scalar in span.cluster..<max(next, span.cluster + 1) where scalar < clusterOfScalar.count {
                 let cluster = clusterOfScalar[scalar]
                 if clusterStarts[cluster] == scalar { owners.append(cluster) }
             }
-            if owners.isEmpty, span.cluster < clusterOfScalar.count { owners = [clusterOfScalar[span.cluster]] }
+            if owners.isEmpty, span.cluster < clusterOfScalar.count { owners.append(clusterOfScalar[span.cluster]) }
             let share = (span.right - span.left) / CGFloat(max(owners.count, 1))
             for (order, owner) in owners.enumerated() {
                 let left: CGFloat, right: CGFloat
