@@ -10,20 +10,28 @@ import Testing
 extension ViewsTests {
     @Suite("Backing-store clear before a partial redraw", .shared, .timeLimit(.minutes(2)))
     @MainActor struct BackingStoreClear {
+        /// A red view at (7, 5), `width` × 33 points, bounds origin (3, 2) (the store's
+        /// transform translates), drawn once at `scale`; its store and a copy of it.
+        private func drawnRedView(
+            width: CGFloat, scale: CGFloat, clears: Bool = true
+        ) async throws -> (harness: Harness, view: SolidView, store: Bitmap, reference: Bitmap) {
+            let h = Harness(scale: scale)
+            let view = SolidView(frame: CGRect(x: 7, y: 5, width: width, height: 33), color: .red)
+            view.bounds.origin = CGPoint(x: 3, y: 2)
+            view.clearsContextBeforeDrawing = clears
+            h.root.addSubview(view)
+            await h.settle()
+            let store = try #require(view.layer.contents)
+            return (h, view, store, try store.copy())
+        }
+
         @Test(
             "A partial redraw clears exactly the pixels the context's clear would, at whole and fractional scales",
             arguments: [1.0, 2.0, 1.5, 1.25])
         func partialRedrawClearsWhatTheContextClears(scale: Double) async throws {
             let s = CGFloat(scale)
             for clears in [true, false] {
-                let h = Harness(scale: s)
-                let view = SolidView(frame: CGRect(x: 7, y: 5, width: 41, height: 33), color: .red)
-                view.bounds.origin = CGPoint(x: 3, y: 2)  // the store's transform translates
-                view.clearsContextBeforeDrawing = clears
-                h.root.addSubview(view)
-                await h.settle()
-                let store = try #require(view.layer.contents)
-                let reference = try store.copy()
+                let (h, view, store, reference) = try await drawnRedView(width: 41, scale: s, clears: clears)
 
                 let translucent = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
                 view.color = translucent
@@ -58,13 +66,7 @@ extension ViewsTests {
             arguments: [1.0, 2.0, 1.5])
         func separateDirtyRectsClearWhatTheContextClears(scale: Double) async throws {
             let s = CGFloat(scale)
-            let h = Harness(scale: s)
-            let view = SolidView(frame: CGRect(x: 7, y: 5, width: 61, height: 33), color: .red)
-            view.bounds.origin = CGPoint(x: 3, y: 2)
-            h.root.addSubview(view)
-            await h.settle()
-            let store = try #require(view.layer.contents)
-            let reference = try store.copy()
+            let (h, view, store, reference) = try await drawnRedView(width: 61, scale: s)
 
             let translucent = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
             view.color = translucent
