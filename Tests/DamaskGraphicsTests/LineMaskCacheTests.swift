@@ -105,11 +105,10 @@ struct LineMaskCacheTests {
                 for column in 0..<37 {
                     // Blank, full and partial coverage, in every round.
                     let value = [0, 255, UInt8.random(in: 0...255, using: &generator)][(row + column + round) % 3]
-                    ours.bytes[row * ours.bytesPerRow + column] = UInt8(value)
-                    pixmans.bytes[row * pixmans.bytesPerRow + column] = UInt8(value)
+                    ours.bytes[row * ours.bytesPerRow + column] = value
+                    pixmans.bytes[row * pixmans.bytesPerRow + column] = value
                 }
             }
-            var drawn = 0
             for _ in 0..<6 {  // overlapping glyphs of odd widths (rows padded to 4 bytes)
                 let width = Int.random(in: 1...13, using: &generator), height = Int.random(in: 1...11, using: &generator)
                 let glyph = try #require(pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0))
@@ -125,7 +124,6 @@ struct LineMaskCacheTests {
                 pixman_image_composite32(
                     PIXMAN_OP_OVER, opaque, glyph, pixmans.image, 0, 0, 0, 0, Int32(column), Int32(row), Int32(width),
                     Int32(height))
-                drawn += 1
             }
             var differing: [String] = []
             for row in 0..<23 {
@@ -133,7 +131,7 @@ struct LineMaskCacheTests {
                     differing.append("\(column),\(row): \(ours.coverage(x: column, y: row)) vs \(pixmans.coverage(x: column, y: row))")
                 }
             }
-            #expect(drawn == 6 && differing.isEmpty, "round \(round): \(differing.prefix(5))")
+            #expect(differing.isEmpty, "round \(round): \(differing.prefix(5))")
         }
         // What does not fit, or is not a8, is left to pixman.
         let mask = try #require(CoverageMask(x: 0, y: 0, width: 8, height: 8))
