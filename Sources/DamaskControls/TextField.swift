@@ -155,6 +155,19 @@ open class TextField: Control, TextInput {
         isSecureTextEntry ? EditableText(String(repeating: "•", count: editor.count)) : editor
     }
 
+    /// The background colour; the field draws it into its contents when it is opaque and the
+    /// corners are square (``draw(_:)``), so a new colour redraws the field.
+    open override var backgroundColor: Color? {
+        didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Whether ``draw(_:)`` paints ``backgroundColor`` under the text: when it is opaque and
+    /// the layer's corners are square (rounded corners show what is behind them).
+    private var paintsOwnBackground: Bool {
+        guard let background = backgroundColor else { return false }
+        return background.alpha >= 1 && layer.cornerRadius == 0
+    }
+
     /// The panel's colour and a redraw in the new appearance.
     open override func appearanceDidChange() {
         backgroundColor = palette.panel
@@ -281,6 +294,14 @@ open class TextField: Control, TextInput {
     open override func draw(_ rect: CGRect) {
         guard let context = GraphicsContext.current else { return }
         let palette = self.palette
+        // The field paints its own background where it draws, so that its contents are
+        // opaque: a key or a blink then reaches the buffer as a copy of the redrawn pixels
+        // (no compositing plan, no blend with the layer's background; `OpaqueContentsRepaint`).
+        // The pixels are the same: an opaque background under the drawing, blended once.
+        if paintsOwnBackground, let background = backgroundColor {
+            context.setFillColor(background)
+            context.fill(rect)
+        }
         // The border lies within 2 points of the edges: a dirty rect inside that band (a typed
         // key, a blink) would stroke it for nothing.
         if !bounds.insetBy(dx: 2, dy: 2).contains(rect) {

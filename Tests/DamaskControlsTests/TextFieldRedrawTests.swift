@@ -118,5 +118,91 @@ extension ControlsTests {
                 #expect(differing == 0, "\(name) at scale \(scale): \(differing) pixels differ from a full redraw (scrolled \(field.scrollOffset))")
             }
         }
+
+        /// Whether the presented screen equals a fresh composite of the whole window (the
+        /// layers' backgrounds, then their contents, blended).
+        private func screenIsTheFullComposite(_ harness: ControlHarness) throws -> Bool {
+            let screen = try pixels(harness)
+            let reference = try harness.window.renderImage()
+            let full = (0..<reference.height).flatMap { y in (0..<reference.width).map { x in reference.pixel(x: x, y: y) } }
+            return screen == full
+        }
+
+        @Test("a field with an opaque, square background paints it under its text: a typed key, with or without a scroll, reaches the buffer as a copy of its pixels (no compositing plan), and the screen is the full composite", arguments: [1.0, 2.0])
+        func typingIsCopiedFromTheFieldsOpaquePixels(scale: CGFloat) async throws {
+            CaretBlinking.isEnabled = false
+            defer { CaretBlinking.isEnabled = true }
+            let harness = ControlHarness(width: 320, height: 60, scale: scale)
+            harness.root.backgroundColor = .black
+            let field = TextField(frame: CGRect(x: 10, y: 10, width: 300, height: 40))
+            harness.root.addSubview(field)
+            await harness.settle()
+            harness.click(at: CGPoint(x: 150, y: 30))
+            await harness.step()
+            await harness.step()
+            let actions: [(name: String, action: () -> Void)] = [
+                ("a letter in an empty field", { harness.type("a") }),
+                ("a few letters", { harness.type("bcd ") }),
+                ("letters past the right edge", { harness.type((1...12).map { "word\($0) " }.joined()) }),
+                ("one more letter, scrolling", { harness.type("z") }),
+                ("backspace, scrolling back", { harness.key(0xff08) }),
+            ]
+            for (name, action) in actions {
+                let copiedBefore = harness.window.statistics.copiedRepaintCount
+                action()
+                await harness.step()
+                await harness.step()
+                #expect(harness.window.statistics.copiedRepaintCount > copiedBefore, "\(name) at scale \(scale): the repaint should be a copy")
+                #expect(try screenIsTheFullComposite(harness), "\(name) at scale \(scale)")
+            }
+            #expect(field.scrollOffset > 0, "the typing should have scrolled the field")
+        }
+
+        @Test("a field leaves a translucent background, or rounded corners, to the compositor: what is behind shows through, and the screen is the full composite")
+        func translucentOrRoundedBackgroundIsComposited() async throws {
+            CaretBlinking.isEnabled = false
+            defer { CaretBlinking.isEnabled = true }
+            let harness = ControlHarness(width: 320, height: 60)
+            harness.root.backgroundColor = .black
+            let field = TextField(frame: CGRect(x: 10, y: 10, width: 300, height: 40), text: "translucent")
+            harness.root.addSubview(field)  // takes the panel colour
+            field.backgroundColor = Color(red: 1, green: 1, blue: 1, alpha: 0.5)
+            await harness.settle()
+            harness.click(at: CGPoint(x: 250, y: 30))
+            harness.type("!")
+            await harness.step()
+            await harness.step()
+            #expect(try screenIsTheFullComposite(harness))
+            let screen = try harness.screen()
+            let half = Color(red: 0.5, green: 0.5, blue: 0.5).premultipliedARGB32
+            // Inside the field, right of the text: half white over black.
+            let inside = screen.pixel(x: 280, y: 30)
+            #expect(abs(Int(inside & 0xff) - Int(half & 0xff)) <= 1, "inside the field: \(String(inside, radix: 16))")
+
+            field.backgroundColor = .white
+            field.layer.cornerRadius = 12
+            harness.type("?")
+            await harness.step()
+            await harness.step()
+            #expect(try screenIsTheFullComposite(harness))
+            // Inside the focused border (2 points), outside the rounded corner.
+            #expect(try harness.screen().pixel(x: 12, y: 12) == Color.black.premultipliedARGB32, "the rounded corner shows the black behind")
+            #expect(try harness.screen().pixel(x: 280, y: 30) == Color.white.premultipliedARGB32)
+        }
+
+        @Test("a new background colour redraws the field in it")
+        func newBackgroundColorRedraws() async throws {
+            CaretBlinking.isEnabled = false
+            defer { CaretBlinking.isEnabled = true }
+            let harness = ControlHarness(width: 320, height: 60)
+            let field = TextField(frame: CGRect(x: 10, y: 10, width: 300, height: 40), text: "colour")
+            harness.root.addSubview(field)
+            await harness.settle()
+            field.backgroundColor = .yellow
+            await harness.step()
+            await harness.step()
+            #expect(try harness.screen().pixel(x: 280, y: 30) == Color.yellow.premultipliedARGB32)
+            #expect(try screenIsTheFullComposite(harness))
+        }
     }
 }
