@@ -161,11 +161,11 @@ open class TextField: Control, TextInput {
         didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
     }
 
-    /// Whether ``draw(_:)`` paints ``backgroundColor`` under the text: when it is opaque and
-    /// the layer's corners are square (rounded corners show what is behind them).
-    private var paintsOwnBackground: Bool {
-        guard let background = backgroundColor else { return false }
-        return background.alpha >= 1 && layer.cornerRadius == 0
+    /// The colour ``draw(_:)`` paints under the text: ``backgroundColor`` when it is opaque
+    /// and the layer's corners are square (rounded corners show what is behind them), else nil.
+    private var ownBackground: Color? {
+        guard let background = backgroundColor, background.alpha >= 1, layer.cornerRadius == 0 else { return nil }
+        return background
     }
 
     /// The panel's colour and a redraw in the new appearance.
@@ -298,7 +298,7 @@ open class TextField: Control, TextInput {
         // opaque: a key or a blink then reaches the buffer as a copy of the redrawn pixels
         // (no compositing plan, no blend with the layer's background; `OpaqueContentsRepaint`).
         // The pixels are the same: an opaque background under the drawing, blended once.
-        if paintsOwnBackground, let background = backgroundColor {
+        if let background = ownBackground {
             context.setFillColor(background)
             context.fill(rect)
         }

@@ -20,8 +20,12 @@ extension ControlsTests {
     @Suite("TextField redraws", .timeLimit(.minutes(5))) @MainActor struct TextFieldRedrawTests {
         /// Every pixel of the presented screen.
         private func pixels(_ harness: ControlHarness) throws -> [UInt32] {
-            let screen = try harness.screen()
-            return (0..<screen.height).flatMap { y in (0..<screen.width).map { x in screen.pixel(x: x, y: y) } }
+            pixels(of: try harness.screen())
+        }
+
+        /// Every pixel of `bitmap`, row by row.
+        private func pixels(of bitmap: Bitmap) -> [UInt32] {
+            (0..<bitmap.height).flatMap { y in (0..<bitmap.width).map { x in bitmap.pixel(x: x, y: y) } }
         }
 
         @Test("edits in a line of several chunks leave the pixels of a full redraw: typing at the end and inside, word deletion, selections within and across chunks, replacing a selection")
@@ -122,10 +126,7 @@ extension ControlsTests {
         /// Whether the presented screen equals a fresh composite of the whole window (the
         /// layers' backgrounds, then their contents, blended).
         private func screenIsTheFullComposite(_ harness: ControlHarness) throws -> Bool {
-            let screen = try pixels(harness)
-            let reference = try harness.window.renderImage()
-            let full = (0..<reference.height).flatMap { y in (0..<reference.width).map { x in reference.pixel(x: x, y: y) } }
-            return screen == full
+            try pixels(harness) == pixels(of: harness.window.renderImage())
         }
 
         @Test("a field with an opaque, square background paints it under its text: a typed key, with or without a scroll, reaches the buffer as a copy of its pixels (no compositing plan), and the screen is the full composite", arguments: [1.0, 2.0])
