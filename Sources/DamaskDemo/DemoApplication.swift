@@ -78,7 +78,7 @@ final class DemoApplication {
         if let path = options.playPath {
             playback = try DemoPlayback(
                 path: path, layout: layout, speed: options.speed == .fast ? .fast : .realtime,
-                screenshotDirectory: options.screenshotDirectory)
+                timeout: options.timeout, screenshotDirectory: options.screenshotDirectory)
         }
         // Outputs never replace an input: the script, its reference images, the sequence.
         let inputs = (playback?.inputPaths ?? []) + [options.sequencePath].compactMap { $0 }

@@ -13,6 +13,8 @@ struct DemoOptions {
     var playPath: String?
     var stay = false
     var speed = Speed.realtime
+    /// How long a script's wait or check may take before playback fails (`--timeout`).
+    var timeout = Duration.seconds(20)
     var recordPath: String?
     var damageLogPath: String?
     var sequencePath: String?
@@ -41,6 +43,8 @@ struct DemoOptions {
                                 1: an expect failed, 2: a usage or script error)
           --stay                keep the window open after --play finishes
           --speed fast|realtime fast skips wall-clock waits while playing (default realtime)
+          --timeout SECONDS     how long one wait, or an expect text/clipboard/primary that
+                                does not hold, may take while playing (default 20)
           --record FILE         write the real seat input as a script to FILE (on quit)
           --damage-log FILE     write one JSON line per commit (damage, repainted, draws, ms)
           --sequence FILE       FASTA file for the chromosome scene
@@ -92,6 +96,12 @@ struct DemoOptions {
                     throw DemoError.usage("--speed expects fast or realtime, got '\(text)'")
                 }
                 speed = parsed
+            case "--timeout":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw DemoError.usage("--timeout expects seconds above 0 and at most 3600, got '\(text)'")
+                }
+                timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
             case "--record": recordPath = try value(for: argument)
             case "--damage-log": damageLogPath = try value(for: argument)
             case "--sequence": sequencePath = try value(for: argument)

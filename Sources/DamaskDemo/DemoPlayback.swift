@@ -14,6 +14,8 @@ final class DemoPlayback {
     private let script: Script
     private let layout: KeyboardLayout
     private let speed: PlaybackSpeed
+    /// How long one wait or eventual check may take (`--timeout`).
+    private let timeout: Duration
     private let screenshotDirectory: String?
     private let path: String
     private var rootView: DemoRootView?
@@ -22,10 +24,14 @@ final class DemoPlayback {
     /// Parses the script at `path`.
     ///
     /// - Throws: `DemoError.usage` with the script error (`FILE:LINE:COL: error: …`).
-    init(path: String, layout: KeyboardLayout, speed: PlaybackSpeed, screenshotDirectory: String?) throws {
+    init(
+        path: String, layout: KeyboardLayout, speed: PlaybackSpeed, timeout: Duration = .seconds(20),
+        screenshotDirectory: String?
+    ) throws {
         self.path = path
         self.layout = layout
         self.speed = speed
+        self.timeout = timeout
         self.screenshotDirectory = screenshotDirectory
         let parser = ScriptParser(registry: Self.registry(handler: nil), layout: layout)
         do {
@@ -130,7 +136,7 @@ final class DemoPlayback {
         options.speed = speed
         options.layout = layout
         options.registry = Self.registry(handler: self)
-        options.timeout = .seconds(20)
+        options.timeout = timeout
         // Collecting screenshots, a failed check does not end the run: every scene is still
         // shot, and every failure is listed (the tour at another --scale, whose damage and
         // draw checks assume scale 1, writes all eight).

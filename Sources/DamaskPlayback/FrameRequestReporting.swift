@@ -14,6 +14,10 @@ import Dispatch
     /// blinking caret keeps an idle frame pending for up to half a second at a time; polling
     /// it every millisecond cost about 15 % of a core.)
     func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void)
+
+    /// What the pending frame waits for, in words (nil when nothing is known): added to the
+    /// error of a wait that timed out.
+    var frameWaitDescription: String? { get }
 }
 
 extension FrameRequestReporting {
@@ -21,4 +25,7 @@ extension FrameRequestReporting {
     public func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void) {
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(1)) { body() }
     }
+
+    /// By default nothing is known.
+    public var frameWaitDescription: String? { nil }
 }

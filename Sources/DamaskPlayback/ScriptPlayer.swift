@@ -345,6 +345,21 @@ import Foundation
         }
     }
 
+    /// The window's frame state in words, for a wait that timed out: what was presented,
+    /// and what the pending frame waits for.
+    var windowWaitDescription: String {
+        var parts = ["\(window.frameCount) frames presented in \(window.passCount) passes"]
+        if window.isHeldByTransaction { parts.append("held by an open transaction") }
+        if let reporting = window.surface as? any FrameRequestReporting {
+            if let wait = reporting.frameWaitDescription {
+                parts.append(wait)
+            } else if !reporting.hasPendingFrameRequest {
+                parts.append("no frame requested")
+            }
+        }
+        return parts.joined(separator: "; ")
+    }
+
     /// What one step of waiting observed.
     enum StepResult {
         /// A pass ran, a commit happened or a frame callback is on its way.
@@ -360,7 +375,7 @@ import Foundation
     ) async throws(PlaybackError) -> StepResult {
         guard ContinuousClock.now < deadline else {
             throw PlaybackError(
-                "timed out after \(options.timeout) waiting for \(what)", at: location)
+                "timed out after \(options.timeout) waiting for \(what) (\(windowWaitDescription))", at: location)
         }
         if Task.isCancelled {
             throw PlaybackError("playback was cancelled while waiting for \(what)", at: location)

@@ -19,6 +19,9 @@ final class SurfaceFrameClock {
     var onFrame: ((UInt32) -> Void)?
     /// The outstanding frame callback (at most one).
     private var callback: OpaquePointer?
+    /// When the outstanding callback was asked for (`CLOCK_MONOTONIC`, milliseconds), for
+    /// ``pendingCallbackAge``.
+    private var callbackRequestTime: UInt32 = 0
     /// The timer of an idle frame; cancelled when a frame callback answers instead.
     private var idleTimer: MainLoop.Timer?
     /// The compositor's frame clock minus `CLOCK_MONOTONIC`, in milliseconds, as the latest
@@ -36,6 +39,12 @@ final class SurfaceFrameClock {
     /// Whether an idle frame is on its way.
     var isIdleFramePending: Bool { idleTimer != nil }
 
+    /// How long the outstanding frame callback has waited for its answer, in milliseconds
+    /// (nil when none is outstanding): what a timeout reports.
+    var pendingCallbackAge: UInt32? {
+        callback == nil ? nil : monotonicMilliseconds() &- callbackRequestTime
+    }
+
     /// The time now on the compositor's frame clock, in milliseconds (wrapping):
     /// `CLOCK_MONOTONIC` shifted by the offset the latest frame callback showed (so a little
     /// behind the compositor's clock by the callback's delivery time; before the first
@@ -48,6 +57,7 @@ final class SurfaceFrameClock {
     func requestCallback(on surface: OpaquePointer) -> Bool {
         guard callback == nil else { return false }
         callback = wl_surface_frame(surface)
+        callbackRequestTime = monotonicMilliseconds()
         wl_callback_add_listener(callback, Self.listener.pointer, listenerData(for: self))
         return true
     }

@@ -104,6 +104,9 @@ public final class WaylandSurface: Surface {
     /// Run once after the next frame tick (``afterNextFrame(_:)``).
     private var frameObservers: [@MainActor () -> Void] = []
     private var needsCommit = false
+    /// ``commitCount`` when the outstanding frame callback was asked for: the callback goes
+    /// out with the commit after it (``frameWaitDescription``).
+    private var commitCountAtFrameRequest = 0
     private var commitScheduled = false
     /// The opaque region to send with the next commit (surface points), and the one sent.
     private var pendingOpaqueRegion = Region()
@@ -194,7 +197,7 @@ public final class WaylandSurface: Surface {
         guard let proxy = ShmBuffer.backing(of: buffer).proxy else {
             preconditionFailure("buffer \(buffer.identifier) presented after its wl_buffer was destroyed")
         }
-        if requestingFrame { frameClock.requestCallback(on: surface) }
+        if requestingFrame, frameClock.requestCallback(on: surface) { commitCountAtFrameRequest = commitCount }
         scaler.apply(size: size, scale: scale)
         role.applyWindowGeometry(surfaceSize: size, insets: shadowInsets)
         applyOpaqueRegion()
@@ -253,11 +256,23 @@ public final class WaylandSurface: Surface {
     /// ``present(_:damage:requestingFrame:)`` instead.
     public func requestFrame() {
         guard let surface, frameClock.requestCallback(on: surface) else { return }
+        commitCountAtFrameRequest = commitCount
         scheduleCommit()
     }
 
     /// Whether a frame callback is outstanding.
     public var isFramePending: Bool { frameClock.isFramePending }
+
+    /// What the surface's frames wait for, in words, or nil when no frame callback is
+    /// outstanding: for an error that reports a frame that never came (a compositor does not
+    /// answer frame callbacks of a surface it does not show, or one never mapped).
+    public var frameWaitDescription: String? {
+        guard let age = frameClock.pendingCallbackAge else { return nil }
+        let sent = commitCount > commitCountAtFrameRequest
+            ? "sent with commit \(commitCountAtFrameRequest + 1)" : "not yet sent (no commit since)"
+        let shown = presentedBuffer == nil ? "no buffer presented yet" : "a buffer presented"
+        return "a frame callback asked for \(age) ms ago, \(sent), unanswered; \(commitCount) commits, \(shown)"
+    }
 
     /// Runs `body` once, right after the next frame tick (a frame callback or an idle
     /// frame) has been handed to the window.

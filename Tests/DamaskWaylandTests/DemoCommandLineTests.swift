@@ -11,7 +11,7 @@ struct DemoCommandLineTests {
         let result = try DemoRun.runPlain(["--help"])
         #expect(result.status == 0)
         let options = [
-            "--size", "--scene", "--headless", "--scale", "--play", "--stay", "--speed", "--record",
+            "--size", "--scene", "--headless", "--scale", "--play", "--stay", "--speed", "--timeout", "--record",
             "--damage-log", "--sequence", "--keymap", "--screenshots", "--snapshot", "--appearance",
             "--caret-blink", "--help",
         ]
@@ -91,6 +91,25 @@ struct DemoCommandLineTests {
         let missing = try DemoRun.runPlain(["--headless", "--caret-blink"])
         #expect(missing.status == 2)
         #expect(missing.output.contains("--caret-blink needs a value"), "\(missing.output)")
+    }
+
+    @Test("--timeout takes seconds above 0: anything else exits 2 naming the value; a failing expect text gives up after it")
+    func timeoutBoundsAFailingTextCheck() throws {
+        for value in ["0", "-1", "soon", "4000"] {
+            let bad = try DemoRun.runPlain(["--headless", "--timeout", value])
+            #expect(bad.status == 2)
+            #expect(bad.output.contains("--timeout expects seconds above 0 and at most 3600, got '\(value)'"), "\(bad.output)")
+        }
+        // `expect text` looks again until it holds; with --timeout 0.5 it fails after half
+        // a second instead of the default 20.
+        let started = ContinuousClock.now
+        let run = try DemoRun.run(
+            ["--headless", "--speed", "fast", "--timeout", "0.5"],
+            script: "scene text\nclick 300 180\ntype \"abc\"\nexpect text \"abd\"\n")
+        defer { run.removeDirectory() }
+        #expect(run.status == 1)
+        #expect(run.output.contains(#"script.damask:4:1: expectation failed: expect text "abd": expected "abd", actual "abc""#), "\(run.output)")
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test("an unknown scene exits 2 and lists the scenes")

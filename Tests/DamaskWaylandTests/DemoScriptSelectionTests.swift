@@ -111,9 +111,10 @@ struct DemoScriptSelectionTests {
         demo.kill()
 
         // The clipboard now holds the script's copy (mutter keeps a copy of it): a check for
-        // another text fails, after the playback timeout, with its place and what it read.
+        // another text fails, after the playback timeout (--timeout 2), with its place and
+        // what it read.
         let failing = try DemoRun.run(
-            ["--speed", "fast"], script: "scene text\nwait idle\nexpect clipboard \"not it\"\n",
+            ["--speed", "fast", "--timeout", "2"], script: "scene text\nwait idle\nexpect clipboard \"not it\"\n",
             environment: mutter.environment, timeout: 90)
         defer { failing.removeDirectory() }
         #expect(failing.status == 1, "\(failing.output)")

@@ -209,8 +209,9 @@ struct DemoTextFieldTests {
         #expect(run.status == 0, "\(run.output)")
 
         // The same checks fail, with the line and column and both values, when they do not hold.
+        // (--timeout 1: a text check that fails looks again until the timeout.)
         let wrong = try DemoRun.run(
-            DemoLanguagesTests.fast,
+            DemoLanguagesTests.fast + ["--timeout", "1"],
             script: "scene text\nwait idle\nclick 300 180\ntype \"abc\"\nclick 250 180 triple\nkey ctrl+x\n  expect text \"abc\"\n")
         defer { wrong.removeDirectory() }
         #expect(wrong.status != 0)

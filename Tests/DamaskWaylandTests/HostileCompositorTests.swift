@@ -66,6 +66,20 @@ struct HostileCompositorTests {
 
     // MARK: - Text input (issue 29)
 
+    @Test("A compositor that never answers frame callbacks: a script's wait fails after --timeout, naming the callback it waits for")
+    func unansweredFrameCallbackIsNamed() throws {
+        let compositor = try HostileCompositor("no-frames")
+        let run = try DemoRun.run(
+            ["--speed", "fast", "--timeout", "1"], script: "wait frames 1\n", environment: compositor.clientEnvironment)
+        defer { run.removeDirectory() }
+        #expect(run.status == 1, "\(run.output)")
+        // The first present (commit 2, after the bare commit that asked for a configure)
+        // carries the callback.
+        let expected = #/script\.damask:1:1: error: timed out after 1\.0 seconds waiting for a frame \(1 frames presented in 1 passes; a frame callback asked for (\d+) ms ago, sent with commit 2, unanswered; 2 commits, a buffer presented\)/#
+        let match = try #require(run.output.firstMatch(of: expected), "\(run.output)")
+        #expect(Int(match.1).map { $0 >= 1000 && $0 < 10_000 } == true, "\(run.output)")
+    }
+
     @Test("An input method over zwp_text_input_v3: updates applied at done (a stale serial too), a commit that is not UTF-8 rejected whole, events after disable dropped")
     func textInputV3() throws {
         let compositor = try HostileCompositor("text-input-v3")

@@ -35,6 +35,8 @@
  *                             disables, a commit "late" and a preedit, then the alive check.
  *                             Every client commit prints "commit N enabled E surrounding
  *                             "TEXT" CURSOR ANCHOR".
+ *   no-frames                 frame callbacks are never answered (a compositor that does
+ *                             not show the window); "no frames" when mapped
  *   wheel-v120 X1 X2          (wl_seat offered at version 8, with a pointer) a
  *                             high-resolution wheel: the pointer enters at (X1, 75) and
  *                             sends eight frames of axis_value120 15 (1/8 detent) with
@@ -508,7 +510,7 @@ surface_commit(struct wl_client *client, struct wl_resource *resource)
 			say("mapped %d %d", width, height);
 		}
 	}
-	if (!wl_list_empty(&state.frame_callbacks))
+	if (!wl_list_empty(&state.frame_callbacks) && strcmp(state.scenario, "no-frames") != 0)
 		wl_event_source_timer_update(state.frame_timer, 16);
 	if (!state.configured && state.toplevel) {
 		state.configured = 1;
@@ -1117,6 +1119,8 @@ play_scenario(void)
 		send_wheel_eighths();
 		state.wheel_step = 1;
 		say("eighths");
+	} else if (is("no-frames")) {
+		say("no frames");
 	} else if (is("data-device")) {
 		/* The client releases its seat's devices, the data device among them. */
 		wl_global_destroy(state.seat_global);
