@@ -380,7 +380,7 @@ public struct TextLayout: @unchecked Sendable {
         var chunkStart = start
         var chunkFirst = firstCharacter
         var length = 0
-        var previous: (Character?, Character?) = (nil, nil)
+        var previous: (String.ClusterHead?, String.ClusterHead?) = (nil, nil)
         var index = start
         let rightToLeft = isRightToLeft
         let paragraphStyle = TextRunStyle(direction: rightToLeft ? .rightToLeft : .leftToRight)
@@ -426,18 +426,19 @@ public struct TextLayout: @unchecked Sendable {
                 if let met = cut(at: end, count: runLength, style: run.style) { return met }
                 continue
             }
-            let character = text[index]
-            if cutsBetweenLetters, length >= Self.preferredLength, Self.isStrong(character, rightToLeft: rightToLeft),
-                (previous.1 == " " && previous.0.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
-                    || (length >= Self.longestLength && previous.1.map { Self.isStrong($0, rightToLeft: rightToLeft) } == true)
+            let (head, next) = text.clusterHead(startingAt: index)
+            if cutsBetweenLetters, length >= Self.preferredLength, Self.isStrong(head.scalar, rightToLeft: rightToLeft),
+                (previous.1?.isSpace == true && previous.0.map { Self.isStrong($0.scalar, rightToLeft: rightToLeft) } == true)
+                    || (length >= Self.longestLength
+                        && previous.1.map { Self.isStrong($0.scalar, rightToLeft: rightToLeft) } == true)
             {
                 let style = chunkStyle
                 chunkStyle = nil
                 if let met = cut(at: index, count: length, style: style) { return met }
             }
-            previous = (previous.1, character)
+            previous = (previous.1, head)
             length += 1
-            index = text.index(after: index)
+            index = next
         }
         if length > 0 || chunks.isEmpty { _ = cut(at: text.endIndex, count: length, style: chunkStyle, last: true) }
         return nil
@@ -463,9 +464,14 @@ public struct TextLayout: @unchecked Sendable {
         count = chunks.last.map { $0.firstCharacter + $0.count } ?? 0
     }
 
-    /// Whether `character` is a letter of the paragraph's direction (its first scalar).
-    private static func isStrong(_ character: Character, rightToLeft: Bool) -> Bool {
-        guard let scalar = character.unicodeScalars.first, scalar.properties.isAlphabetic,
+    /// Whether a cluster whose first scalar is `scalar` is a letter of the paragraph's
+    /// direction.
+    private static func isStrong(_ scalar: Unicode.Scalar, rightToLeft: Bool) -> Bool {
+        if scalar.isASCII {  // the only alphabetic ASCII scalars are A–Z and a–z: no table
+            let value = scalar.value | 0x20
+            return !rightToLeft && value >= 0x61 && value <= 0x7A
+        }
+        guard scalar.properties.isAlphabetic,
             scalar.properties.generalCategory != .nonspacingMark, scalar.properties.generalCategory != .spacingMark
         else { return false }
         return isRightToLeftScript(scalar.value) == rightToLeft

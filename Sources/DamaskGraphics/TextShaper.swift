@@ -81,16 +81,31 @@ enum TextShaper {
     /// `string`'s scalars as shaped (controls become ZERO WIDTH SPACE: invisible,
     /// bidi-neutral) and where each grapheme cluster starts among them.
     static func codePoints(of string: String) -> (scalars: [UInt32], clusterStarts: [Int]) {
+        /// A control character (C0, DEL, C1) is shaped as a zero-width space.
+        func shaped(_ value: UInt32) -> UInt32 { value < 0x20 || (0x7F..<0xA0).contains(value) ? 0x200B : value }
+        // ASCII text (what typing Latin mostly shapes): a cluster per byte but for the LF of
+        // CR LF, the one ASCII pair that joins (UAX #29), with no grapheme-break tables.
+        let ascii = string.utf8.withContiguousStorageIfAvailable { bytes -> (scalars: [UInt32], clusterStarts: [Int])? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var scalars: [UInt32] = [], clusterStarts: [Int] = []
+            scalars.reserveCapacity(bytes.count)
+            clusterStarts.reserveCapacity(bytes.count)
+            var previous: UInt8 = 0
+            for (offset, byte) in bytes.enumerated() {
+                if byte != 0x0A || previous != 0x0D { clusterStarts.append(offset) }
+                scalars.append(shaped(UInt32(byte)))
+                previous = byte
+            }
+            return (scalars, clusterStarts)
+        }
+        if let ascii = ascii ?? nil { return ascii }
         var scalars: [UInt32] = []
         scalars.reserveCapacity(string.utf8.count)
         var clusterStarts: [Int] = []
         clusterStarts.reserveCapacity(string.utf8.count)  // at most a cluster per byte
         for character in string {
             clusterStarts.append(scalars.count)
-            for scalar in character.unicodeScalars {
-                let value = scalar.value
-                scalars.append(value < 0x20 || (0x7F..<0xA0).contains(value) ? 0x200B : value)
-            }
+            for scalar in character.unicodeScalars { scalars.append(shaped(scalar.value)) }
         }
         return (scalars, clusterStarts)
     }

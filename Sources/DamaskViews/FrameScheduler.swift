@@ -262,7 +262,8 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// whole milliseconds with a millisecond of jitter; half an interval (8 ms at 60 Hz,
     /// 3 at 144 Hz) takes the frame meant and never the one before.
     private func isEarly(_ timestamp: UInt32, for wanted: UInt32) -> Bool {
-        let interval = surface.refreshInterval > 0 ? surface.refreshInterval : 1000.0 / 60
+        let refresh = surface.refreshInterval
+        let interval = refresh > 0 ? refresh : 1000.0 / 60
         let tolerance = UInt32((interval / 2).rounded(.down))
         return DamaskViews.timestamp(timestamp &+ tolerance, precedes: wanted)
     }
@@ -271,8 +272,22 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// bring it (no frame callback outstanding, no pass queued): for the next frame, or
     /// for the earliest time a client wants (a timer) so that nothing wakes before it.
     private func requestIdleFrameIfNeeded() {
-        let active = clients.filter(\.wantsFrames)
-        guard !active.isEmpty else {
+        // One loop, no `filter`/`contains`/`compactMap`: a main-actor closure handed to the
+        // standard library is checked for its executor on every call, and this runs after
+        // every pass. `target`: the earliest time every client that wants frames can wait
+        // for; nil as soon as one wants the very next frame.
+        var hasActiveClient = false, wantsNextFrame = false
+        var earliest: UInt32?
+        for client in clients where client.wantsFrames {
+            hasActiveClient = true
+            guard let wanted = client.nextWantedTimestamp else {
+                wantsNextFrame = true
+                continue
+            }
+            if let current = earliest, !DamaskViews.timestamp(wanted, precedes: current) { continue }
+            earliest = wanted
+        }
+        guard hasActiveClient else {
             idleRunStart = nil  // nothing ticks: the next run of idle frames starts afresh
             return
         }
@@ -282,10 +297,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
         case .passQueued, .waitingForFrame:
             return  // the queued pass ends here again; the commit's callback will tick
         }
-        var target: UInt32?
-        if !active.contains(where: { $0.nextWantedTimestamp == nil }) {
-            target = active.compactMap(\.nextWantedTimestamp).min { DamaskViews.timestamp($0, precedes: $1) }
-        }
+        let target = wantsNextFrame ? nil : earliest
         if isWaitingForIdleFrame {
             // A pending request for the same time, or an earlier one, will do.
             guard let pending = idleFrameTarget else { return }

@@ -51,11 +51,14 @@ extension Layer {
             columns = 0..<store.width
             rows = 0..<store.height
         } else {
-            let edges = [area.minX - bounds.minX, area.maxX - bounds.minX, area.minY - bounds.minY, area.maxY - bounds.minY]
-                .map { $0 * scale }
-            guard edges.allSatisfy({ $0 == $0.rounded() }) else { return false }
-            columns = Int(edges[0])..<Int(edges[1])
-            rows = Int(edges[2])..<Int(edges[3])
+            // No `map`/`allSatisfy`: a main-actor closure handed to the standard library is
+            // checked for its executor on every call, and a text field scrolls per key.
+            let left = (area.minX - bounds.minX) * scale, right = (area.maxX - bounds.minX) * scale
+            let top = (area.minY - bounds.minY) * scale, bottom = (area.maxY - bounds.minY) * scale
+            guard left == left.rounded(), right == right.rounded(), top == top.rounded(), bottom == bottom.rounded()
+            else { return false }
+            columns = Int(left)..<Int(right)
+            rows = Int(top)..<Int(bottom)
         }
         guard abs(pixelDX) < CGFloat(columns.count), abs(pixelDY) < CGFloat(rows.count) else { return false }
         store.movePixels(dx: Int(pixelDX), dy: Int(pixelDY), insideColumns: columns, rows: rows)

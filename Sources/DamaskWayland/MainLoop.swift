@@ -245,12 +245,20 @@ import Synchronization
         }
     }
 
+    // Loops, not `removeAll(where:)`: a main-actor closure handed to the standard library is
+    // checked for its executor on every call, and a key press arms and cancels a timer.
     private func remove(_ watch: Watch) {
-        watches.removeAll { $0 === watch }
+        var index = watches.startIndex
+        while index < watches.endIndex {
+            if watches[index] === watch { watches.remove(at: index) } else { index += 1 }
+        }
     }
 
     private func remove(_ timer: Timer) {
-        timers.removeAll { $0 === timer }
+        var index = timers.startIndex
+        while index < timers.endIndex {
+            if timers[index] === timer { timers.remove(at: index) } else { index += 1 }
+        }
     }
 
     /// Serves `watch` with a main-queue read source until ``run()`` takes it over.

@@ -100,11 +100,19 @@ struct ScalePolicy: Equatable, Sendable {
     /// and `wl_output.mode` refresh rate in millihertz) the surface entered, or of every
     /// output before it entered one; a 60 Hz display's when no output gave a rate (a rate
     /// outside 1…1000 Hz counts as none).
+    /// A loop, not `filter`/`map` (a frame asks for it: closures and arrays per call).
     func refreshInterval(outputs: [(key: Int, millihertz: Int32)]) -> Double {
-        let entered = outputs.filter { enteredOutputs.contains($0.key) }
-        let rates = (entered.isEmpty ? outputs : entered).map(\.millihertz).filter { (1_000...1_000_000).contains($0) }
-        guard let fastest = rates.max() else { return 1000.0 / 60 }
-        return 1_000_000 / Double(fastest)
+        var hasEntered = false
+        var fastestEntered: Int32 = 0, fastest: Int32 = 0
+        for output in outputs {
+            let isEntered = enteredOutputs.contains(output.key)
+            hasEntered = hasEntered || isEntered
+            guard (1_000...1_000_000).contains(output.millihertz) else { continue }
+            fastest = max(fastest, output.millihertz)
+            if isEntered { fastestEntered = max(fastestEntered, output.millihertz) }
+        }
+        let chosen = hasEntered ? fastestEntered : fastest
+        return chosen > 0 ? 1_000_000 / Double(chosen) : 1000.0 / 60
     }
 
     /// The part of `region` (surface points) that is opaque in buffer pixels at `scale`:

@@ -65,7 +65,14 @@ final class SurfaceScaler {
 
     /// The refresh interval of the fastest output the surface is on (``ScalePolicy/refreshInterval(outputs:)``).
     var refreshInterval: Double {
-        policy.refreshInterval(outputs: connection.outputs.values.map { (key: Self.key($0.proxy), millihertz: $0.refreshMillihertz) })
+        // A loop, not `map`: a main-actor closure handed to the standard library is checked
+        // for its executor on every call, and a frame asks for this.
+        var outputs: [(key: Int, millihertz: Int32)] = []
+        outputs.reserveCapacity(connection.outputs.count)
+        for output in connection.outputs.values {
+            outputs.append((key: Self.key(output.proxy), millihertz: output.refreshMillihertz))
+        }
+        return policy.refreshInterval(outputs: outputs)
     }
 
     /// The surface entered the output whose key (``key(_:)``) is `output`.

@@ -75,6 +75,10 @@ struct ScalePolicyTests {
         #expect(ScalePolicy().refreshInterval(outputs: bogus) == 1000.0 / 60)
         #expect(ScalePolicy().refreshInterval(outputs: [(key: a, millihertz: 999)]) == 1000.0 / 60)
         #expect(ScalePolicy().refreshInterval(outputs: [(key: a, millihertz: 1_000)]) == 1000)
+        // On an output without a plausible rate: 60 Hz, not another output's rate.
+        var onBogus = ScalePolicy()
+        onBogus.enter(output: a)
+        #expect(onBogus.refreshInterval(outputs: [(key: a, millihertz: 0), (key: b, millihertz: 144_000)]) == 1000.0 / 60)
     }
 
     @Test("A bogus size is clamped to 16,384 px a side and an 8K screen's pixels in all (the area cap keeping its aspect), at any scale")

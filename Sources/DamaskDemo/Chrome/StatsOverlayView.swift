@@ -33,16 +33,19 @@ final class StatsOverlayView: View {
     /// Counts `report` unless it only updated the overlay itself.
     func record(_ report: CommitReport) {
         guard let window else { return }
-        let own = convert(bounds, to: nil)
-        let ownPixels = Region(
-            CGRect(
-                x: own.minX * window.scale, y: own.minY * window.scale,
-                width: own.width * window.scale, height: own.height * window.scale
-            ).integral)
-        let damage = Region(rects: report.damageRects)
         let others = max(0, report.drawCount - ownDraws)
         ownDraws = 0
-        if !isHidden, damage.subtracting(ownPixels).isEmpty { return }
+        // Shown, a commit of the overlay's own redraw alone is not counted. (Hidden, every
+        // commit counts and nothing is measured: the overlay costs a typed key nothing.)
+        if !isHidden {
+            let own = convert(bounds, to: nil)
+            let ownPixels = Region(
+                CGRect(
+                    x: own.minX * window.scale, y: own.minY * window.scale,
+                    width: own.width * window.scale, height: own.height * window.scale
+                ).integral)
+            if Region(rects: report.damageRects).subtracting(ownPixels).isEmpty { return }
+        }
         frames += 1
         draws += others
         lastDraws = others

@@ -1,0 +1,39 @@
+extension String {
+    /// What a layout needs to know of one grapheme cluster without making a `Character`:
+    /// its first scalar and whether it is exactly a space.
+    struct ClusterHead {
+        /// The cluster's first scalar.
+        var scalar: Unicode.Scalar
+        /// Whether the cluster is the single scalar U+0020 (a space a mark extends is not).
+        var isSpace: Bool
+    }
+
+    /// The head of the grapheme cluster that starts at `index`, and the index after the
+    /// cluster, without the grapheme-break tables when they cannot matter.
+    ///
+    /// Between two ASCII scalars the only pair that does not break is CR LF (UAX #29: every
+    /// other rule that joins scalars involves a non-ASCII one), so an ASCII byte followed by
+    /// an ASCII byte other than that LF, or by the end, is a cluster of its own. Anything
+    /// else (a non-ASCII scalar, or an ASCII one that a combining mark may follow) goes to
+    /// the standard library. Text of a Latin script is mostly such bytes: typing a key then
+    /// walks its chunk without touching the Unicode tables (issue 29's CPU per key).
+    ///
+    /// - Precondition: `index` is a cluster boundary before `endIndex`.
+    func clusterHead(startingAt index: Index) -> (head: ClusterHead, next: Index) {
+        let bytes = utf8
+        let byte = bytes[index]
+        if byte < 0x80 {
+            let next = bytes.index(after: index)
+            if next == bytes.endIndex {
+                return (ClusterHead(scalar: Unicode.Scalar(byte), isSpace: byte == 0x20), next)
+            }
+            let following = bytes[next]
+            if following < 0x80, byte != 0x0D || following != 0x0A {
+                return (ClusterHead(scalar: Unicode.Scalar(byte), isSpace: byte == 0x20), next)
+            }
+        }
+        let character = self[index]
+        let head = ClusterHead(scalar: character.unicodeScalars.first!, isSpace: character == " ")
+        return (head, self.index(after: index))
+    }
+}
