@@ -33,6 +33,7 @@ extension String {
             }
         }
         let character = self[index]
+        // A cluster has at least one scalar.
         let head = ClusterHead(scalar: character.unicodeScalars.first!, isSpace: character == " ")
         return (head, self.index(after: index))
     }

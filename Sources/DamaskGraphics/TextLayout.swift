@@ -91,6 +91,8 @@ public struct TextLayout: @unchecked Sendable {
 
     /// How many chunks the line is laid out in.
     public var chunkCount: Int { chunks.count }
+    /// How many clusters each chunk holds, in logical order.
+    public var chunkCounts: [Int] { chunks.map(\.count) }
 
     /// Follows `editor` to its current text, `styledRun` in its own style (ignored when it is
     /// empty or reaches outside the text): when the edits since this layout are among its recent splices and cover the

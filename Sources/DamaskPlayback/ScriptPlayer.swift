@@ -348,7 +348,7 @@ import Foundation
     /// The window's frame state in words, for a wait that timed out: what was presented,
     /// and what the pending frame waits for.
     var windowWaitDescription: String {
-        var parts = ["\(window.frameCount) frames presented in \(window.passCount) passes"]
+        var parts = ["frames presented: \(window.frameCount), display passes: \(window.passCount)"]
         if window.isHeldByTransaction { parts.append("held by an open transaction") }
         if let reporting = window.surface as? any FrameRequestReporting {
             if let wait = reporting.frameWaitDescription {

@@ -274,8 +274,8 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     private func requestIdleFrameIfNeeded() {
         // One loop, no `filter`/`contains`/`compactMap`: a main-actor closure handed to the
         // standard library is checked for its executor on every call, and this runs after
-        // every pass. `target`: the earliest time every client that wants frames can wait
-        // for; nil as soon as one wants the very next frame.
+        // every pass. `earliest`: the earliest time a client that wants frames asks for,
+        // which is the target unless one wants the very next frame.
         var hasActiveClient = false, wantsNextFrame = false
         var earliest: UInt32?
         for client in clients where client.wantsFrames {

@@ -100,8 +100,9 @@ struct ScalePolicy: Equatable, Sendable {
     /// and `wl_output.mode` refresh rate in millihertz) the surface entered, or of every
     /// output before it entered one; a 60 Hz display's when no output gave a rate (a rate
     /// outside 1…1000 Hz counts as none).
-    /// A loop, not `filter`/`map` (a frame asks for it: closures and arrays per call).
     func refreshInterval(outputs: [(key: Int, millihertz: Int32)]) -> Double {
+        // A loop, not `filter`/`map`: a frame asks for this, and closures handed to the
+        // standard library from main-actor code are checked for their executor per call.
         var hasEntered = false
         var fastestEntered: Int32 = 0, fastest: Int32 = 0
         for output in outputs {

@@ -271,7 +271,7 @@ public final class WaylandSurface: Surface {
         let sent = commitCount > commitCountAtFrameRequest
             ? "sent with commit \(commitCountAtFrameRequest + 1)" : "not yet sent (no commit since)"
         let shown = presentedBuffer == nil ? "no buffer presented yet" : "a buffer presented"
-        return "a frame callback asked for \(age) ms ago, \(sent), unanswered; \(commitCount) commits, \(shown)"
+        return "a frame callback asked for \(age) ms ago, \(sent), unanswered; commits: \(commitCount), \(shown)"
     }
 
     /// Runs `body` once, right after the next frame tick (a frame callback or an idle

@@ -5,7 +5,7 @@ import Testing
 /// `String.clusterHead(startingAt:)` walks a string in the same grapheme clusters as the
 /// standard library, its ASCII shortcut included, and heads each with its first scalar and
 /// whether it is exactly a space; `TextShaper.codePoints` cuts clusters the same way.
-@Suite("Walking grapheme clusters with the ASCII shortcut")
+@Suite("Walking grapheme clusters with the ASCII shortcut", .timeLimit(.minutes(5)))
 struct StringClustersTests {
     /// What a cluster is reduced to: its UTF-8 offset, first scalar and whether it is " ".
     private struct Head: Equatable {

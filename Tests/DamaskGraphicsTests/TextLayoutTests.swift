@@ -66,6 +66,16 @@ struct TextLayoutTests {
         }
     }
 
+    @Test(
+        "a word without spaces is cut every 48 clusters between two letters, every ASCII letter counting (A–Z, a–z) and nothing else",
+        arguments: ["a", "z", "A", "Z", "é", "1", "_", "@", "[", "`", "{"])
+    func longWordsAreCutBetweenLetters(_ piece: String) throws {
+        let font = try Font(size: 16)
+        let layout = TextLayout(String(repeating: piece, count: 100), font: font)
+        let isLetter = piece.unicodeScalars.first!.properties.isAlphabetic
+        #expect(layout.chunkCounts == (isLetter ? [48, 48, 4] : [100]), "\(piece)")
+    }
+
     @Test("typing at the end of a long line lays out only the last chunks again")
     func typingAtTheEndIsLocal() throws {
         let font = try Font(size: 16)

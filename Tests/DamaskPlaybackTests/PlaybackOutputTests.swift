@@ -107,7 +107,7 @@ struct PlaybackOutputTests {
             _ = try await fixture.play("move 1 1\nwait frames 100", options: options)
         } throws: { error in
             (error as? PlaybackError)?.description.wholeMatch(
-                of: #/play\.dsc:2:1: error: timed out after 0\.4 seconds waiting for a frame \((\d+) frames presented in \1 passes\)/#) != nil
+                of: #/play\.dsc:2:1: error: timed out after 0\.4 seconds waiting for a frame \(frames presented: (\d+), display passes: \1\)/#) != nil
         }
         #expect(ContinuousClock.now - started < .seconds(3))
     }

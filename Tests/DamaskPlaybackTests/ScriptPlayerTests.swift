@@ -361,7 +361,7 @@ struct ScriptPlayerTests {
         } throws: { error in
             // The message names the line and says what the window did meanwhile.
             (error as? PlaybackError)?.description.wholeMatch(
-                of: #/play\.dsc:2:1: error: timed out after 0\.1 seconds waiting for the window to become idle \((\d+) frames presented in \1 passes\)/#) != nil
+                of: #/play\.dsc:2:1: error: timed out after 0\.1 seconds waiting for the window to become idle \(frames presented: (\d+), display passes: \1\)/#) != nil
         }
     }
 

@@ -75,7 +75,7 @@ struct HostileCompositorTests {
         #expect(run.status == 1, "\(run.output)")
         // The first present (commit 2, after the bare commit that asked for a configure)
         // carries the callback.
-        let expected = #/script\.damask:1:1: error: timed out after 1\.0 seconds waiting for a frame \(1 frames presented in 1 passes; a frame callback asked for (\d+) ms ago, sent with commit 2, unanswered; 2 commits, a buffer presented\)/#
+        let expected = #/script\.damask:1:1: error: timed out after 1\.0 seconds waiting for a frame \(frames presented: 1, display passes: 1; a frame callback asked for (\d+) ms ago, sent with commit 2, unanswered; commits: 2, a buffer presented\)/#
         let match = try #require(run.output.firstMatch(of: expected), "\(run.output)")
         #expect(Int(match.1).map { $0 >= 1000 && $0 < 10_000 } == true, "\(run.output)")
     }
