@@ -14,8 +14,10 @@ extension WaylandSurface: PresentedContentProvider, FrameRequestReporting {
     public var hasPendingFrameRequest: Bool { isFramePending || isIdleFramePending }
 
     /// Runs `body` once, after the next frame tick (a callback or an idle frame) or at
-    /// `deadline`: the player sleeps in the main loop meanwhile.
+    /// `deadline`: the player sleeps in the main loop meanwhile. With no frame pending (it
+    /// fired already) `body` runs at once.
     public func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void) {
+        guard hasPendingFrameRequest else { return body() }
         var done = false
         let timer = MainLoop.shared.schedule(after: ContinuousClock.now.duration(to: deadline)) {
             guard !done else { return }

@@ -10,9 +10,10 @@ import Dispatch
     var hasPendingFrameRequest: Bool { get }
 
     /// Runs `body` once, when the pending frame fires or at `deadline`, whichever comes
-    /// first, so that `wait idle` sleeps until something happens instead of polling. (A
-    /// blinking caret keeps an idle frame pending for up to half a second at a time; polling
-    /// it every millisecond cost about 15 % of a core.)
+    /// first (at once when no frame is pending any more), so that `wait idle` sleeps until
+    /// something happens instead of polling. (A blinking caret keeps an idle frame pending
+    /// for up to half a second at a time; polling it every millisecond cost about 15 % of a
+    /// core.)
     func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void)
 
     /// What the pending frame waits for, in words (nil when nothing is known): added to the

@@ -401,6 +401,12 @@ import Foundation
                 return .busy
             }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // The body runs on the main queue, possibly a turn after the look above (the
+                // player's task prefers ``MainQueueTaskExecutor``): the frame may have fired
+                // in between, and waiting for the next one would wait for the deadline when
+                // nothing else asks for a frame (seen under valgrind: `wait frames 1` timed
+                // out with every frame callback answered).
+                guard reporting.hasPendingFrameRequest else { return continuation.resume() }
                 reporting.whenFrameFires(orAt: deadline) { continuation.resume() }
             }
             return .busy
