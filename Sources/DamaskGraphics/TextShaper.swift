@@ -84,15 +84,15 @@ enum TextShaper {
         /// A control character (C0, DEL, C1) is shaped as a zero-width space.
         func shaped(_ value: UInt32) -> UInt32 { value < 0x20 || (0x7F..<0xA0).contains(value) ? 0x200B : value }
         // ASCII text (what typing Latin mostly shapes): a cluster per byte but for the LF of
-        // CR LF, the one ASCII pair that joins (UAX #29), with no grapheme-break tables.
+        // CR LF, the one ASCII pair that joins, with no grapheme-break tables.
         let ascii = string.utf8.withContiguousStorageIfAvailable { bytes -> (scalars: [UInt32], clusterStarts: [Int])? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             var scalars: [UInt32] = [], clusterStarts: [Int] = []
             scalars.reserveCapacity(bytes.count)
             clusterStarts.reserveCapacity(bytes.count)
-            var previous: UInt8 = 0
+            var previous: UInt8 = 0  // before the first byte: a boundary, as before any byte
             for (offset, byte) in bytes.enumerated() {
-                if byte != 0x0A || previous != 0x0D { clusterStarts.append(offset) }
+                if String.isClusterBoundary(betweenASCII: previous, and: byte) { clusterStarts.append(offset) }
                 scalars.append(shaped(UInt32(byte)))
                 previous = byte
             }

@@ -13,6 +13,16 @@ struct TextInputState: Equatable {
     /// The field's purpose and hints.
     var contentType: TextContentType
 
+    /// A state from its parts.
+    init(
+        surrounding: SurroundingText?, cursorRectangle: (x: Int32, y: Int32, width: Int32, height: Int32)?,
+        contentType: TextContentType
+    ) {
+        self.surrounding = surrounding
+        self.cursorRectangle = cursorRectangle
+        self.contentType = contentType
+    }
+
     /// The state `input` shows now.
     @MainActor init(of input: any TextInput) {
         surrounding = input.surroundingText
@@ -32,9 +42,13 @@ struct TextInputState: Equatable {
     }
 
     static func == (lhs: TextInputState, rhs: TextInputState) -> Bool {
-        lhs.surrounding == rhs.surrounding && lhs.contentType == rhs.contentType
-            && lhs.cursorRectangle.map { [$0.x, $0.y, $0.width, $0.height] }
-                == rhs.cursorRectangle.map { [$0.x, $0.y, $0.width, $0.height] }
+        guard lhs.surrounding == rhs.surrounding, lhs.contentType == rhs.contentType else { return false }
+        // Tuples compare element by element; no array per side (this runs on every key).
+        switch (lhs.cursorRectangle, rhs.cursorRectangle) {
+        case (nil, nil): return true
+        case let (left?, right?): return left == right
+        default: return false
+        }
     }
 }
 
