@@ -537,8 +537,7 @@ open class TextField: Control, TextInput {
         // where the text area now shows them), and of that only the chunks that are not laid
         // out exactly as before (same shaped line at the same place, same selection, no
         // preedit): typing at the end of a line compares the last chunk only.
-        // Loops, not closures: a closure handed to the standard library pays a main-actor
-        // check on every call.
+        // Loops, not closures: this runs per key (CONTRIBUTING.md, closures on hot paths).
         func isLaidOut(_ chunk: TextLayout.ChunkSnapshot, in list: [TextLayout.ChunkSnapshot]) -> Bool {
             for other in list where other.isLaidOutLike(chunk) { return true }
             return false

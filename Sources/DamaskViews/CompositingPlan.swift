@@ -264,7 +264,7 @@ import Foundation
     /// covers, then paints each visible layer inside what it shows, opaque parts with SRC.
     func paint(in context: GraphicsContext, target: Bitmap) {
         // User `draw` code may run (a tiled layer drawing a missing tile): hold the layers.
-        // (Loops, not closures: a main-actor closure checks its executor every call.)
+        // (Loops, not closures: CONTRIBUTING.md, closures on hot paths.)
         if hasTiledLayer { for entry in entries { keptAlive.append(entry.layer) } }
         assert(
             plannedRoot.map { root in plannedLayers.allSatisfy { $0.isDescendant(of: root) } } ?? true,

@@ -272,10 +272,9 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// bring it (no frame callback outstanding, no pass queued): for the next frame, or
     /// for the earliest time a client wants (a timer) so that nothing wakes before it.
     private func requestIdleFrameIfNeeded() {
-        // One loop, no `filter`/`contains`/`compactMap`: a main-actor closure handed to the
-        // standard library is checked for its executor on every call, and this runs after
-        // every pass. `earliest`: the earliest time a client that wants frames asks for,
-        // which is the target unless one wants the very next frame.
+        // One loop, no `filter`/`contains`/`compactMap`: this runs after every pass
+        // (CONTRIBUTING.md, closures on hot paths). `earliest`: the earliest time a client
+        // that wants frames asks for, which is the target unless one wants the very next frame.
         var hasActiveClient = false, wantsNextFrame = false
         var earliest: UInt32?
         for client in clients where client.wantsFrames {

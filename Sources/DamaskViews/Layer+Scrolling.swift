@@ -51,8 +51,8 @@ extension Layer {
             columns = 0..<store.width
             rows = 0..<store.height
         } else {
-            // No `map`/`allSatisfy`: a main-actor closure handed to the standard library is
-            // checked for its executor on every call, and a text field scrolls per key.
+            // No `map`/`allSatisfy`: a text field scrolls per key (CONTRIBUTING.md, closures
+            // on hot paths).
             let left = (area.minX - bounds.minX) * scale, right = (area.maxX - bounds.minX) * scale
             let top = (area.minY - bounds.minY) * scale, bottom = (area.maxY - bounds.minY) * scale
             guard left == left.rounded(), right == right.rounded(), top == top.rounded(), bottom == bottom.rounded()

@@ -89,9 +89,8 @@ import Foundation
         frontBuffer = buffer
         frameCount += 1
 
-        // No closure (`startCPUTime.map { … }`): a main-actor closure handed to a generic
-        // function carries a dynamic executor check, which a cold frame pays in misses on the
-        // concurrency runtime's code (`damask-bench --pages`).
+        // No closure (`startCPUTime.map { … }`): a cold frame would pay its executor check in
+        // misses on the concurrency runtime's code (CONTRIBUTING.md, closures on hot paths).
         var cpuMilliseconds = 0.0
         if let startCPUTime { cpuMilliseconds = (Self.threadCPUTime() - startCPUTime) * 1000 }
         let report = CommitReport(

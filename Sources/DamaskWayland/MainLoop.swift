@@ -245,8 +245,8 @@ import Synchronization
         }
     }
 
-    // Loops, not `removeAll(where:)`: a main-actor closure handed to the standard library is
-    // checked for its executor on every call, and a key press arms and cancels a timer.
+    // Loops, not `removeAll(where:)`: a key press arms and cancels a timer (CONTRIBUTING.md,
+    // closures on hot paths).
     private func remove(_ watch: Watch) {
         var index = watches.startIndex
         while index < watches.endIndex {

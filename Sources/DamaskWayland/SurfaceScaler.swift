@@ -65,8 +65,7 @@ final class SurfaceScaler {
 
     /// The refresh interval of the fastest output the surface is on (``ScalePolicy/refreshInterval(outputs:)``).
     var refreshInterval: Double {
-        // A loop, not `map`: a main-actor closure handed to the standard library is checked
-        // for its executor on every call, and a frame asks for this.
+        // A loop, not `map`: a frame asks for this (CONTRIBUTING.md, closures on hot paths).
         var outputs: [(key: Int, millihertz: Int32)] = []
         outputs.reserveCapacity(connection.outputs.count)
         for output in connection.outputs.values {
