@@ -22,8 +22,10 @@ import Dispatch
 }
 
 extension FrameRequestReporting {
-    /// By default, one millisecond later (a surface whose frames the player cannot observe).
+    /// By default, one millisecond later (a surface whose frames the player cannot observe),
+    /// or at once when no frame is pending.
     public func whenFrameFires(orAt deadline: ContinuousClock.Instant, _ body: @escaping @MainActor () -> Void) {
+        guard hasPendingFrameRequest else { return body() }
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(1)) { body() }
     }
 

@@ -403,10 +403,9 @@ import Foundation
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 // The body runs on the main queue, possibly a turn after the look above (the
                 // player's task prefers ``MainQueueTaskExecutor``): the frame may have fired
-                // in between, and waiting for the next one would wait for the deadline when
-                // nothing else asks for a frame (seen under valgrind: `wait frames 1` timed
-                // out with every frame callback answered).
-                guard reporting.hasPendingFrameRequest else { return continuation.resume() }
+                // in between. `whenFrameFires` then resumes at once rather than waiting for a
+                // next frame that nothing may ask for (seen under valgrind: `wait frames 1`
+                // timed out with every frame callback answered).
                 reporting.whenFrameFires(orAt: deadline) { continuation.resume() }
             }
             return .busy
