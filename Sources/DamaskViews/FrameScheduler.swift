@@ -34,8 +34,9 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     var isHeldByTransaction: Bool { get }
     /// A change was recorded (an open transaction now holds the window back).
     func schedulerDidRecordChange()
-    /// Runs layout, display, damage, composite and commit once.
-    func schedulerPerformPass() -> FrameScheduler.PassOutcome
+    /// Runs layout, display, damage, composite and commit once; the commit asks for a
+    /// frame callback when `requestingFrame`.
+    func schedulerPerformPass(requestingFrame: Bool) -> FrameScheduler.PassOutcome
     /// Runs the callbacks that follow a pass (outside it, so they may invalidate freely).
     func schedulerPassDidFinish(_ outcome: FrameScheduler.PassOutcome)
 }
@@ -56,6 +57,8 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
 ///    └──────────────────────── frame callback, nothing pending ──────────┘
 /// ```
 ///
+/// (An unpaced commit, below, goes from passQueued straight back to idle.)
+///
 /// - **idle**: nothing to present and no frame callback outstanding. The first change
 ///   (``setNeedsPass()``) queues a pass at the end of the main-queue turn.
 /// - **passQueued**: a pass runs at the end of this turn, so every change of the turn
@@ -65,10 +68,30 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
 /// - **waitingForBuffer**: the compositor holds every buffer; the pass resumes when one is
 ///   released.
 ///
+/// **Unpaced commits.** When the surface allows it (``Surface/allowsUnpacedCommits``), a
+/// commit after a quiet spell asks for no frame callback and the scheduler goes straight
+/// back to idle: the compositor shows the commit at its next refresh all the same, and an
+/// isolated change (a typed key, a caret blink) wakes the process once instead of twice. A
+/// commit is unpaced only when all of these hold (``commitNeedsFrameRequest(at:)``):
+/// - the pass does not answer a frame callback: changes that waited for one come frame
+///   after frame (a drag, a resize), and their commits keep asking for the next;
+/// - no client wants the very next frame (a display link or an animation is paced by
+///   callbacks; a timer is served by idle frames);
+/// - the last commit is at least a refresh interval old, so no refresh shows two commits;
+/// - the compositor answered a frame request less than ``visibilityProbeInterval`` ago:
+///   it shows the window. A hidden window gets no answer, so once that interval has
+///   passed its next commit asks for a frame again, and it presents nothing more until it
+///   is shown.
+///
+/// A change that comes less than a refresh interval after an unpaced commit waits for a
+/// frame asked for with a bare commit (``Surface/requestFrame()``), as a change waits for
+/// the frame callback of a paced commit: at most one buffer is committed per refresh.
+///
 /// Frame tick clients (display links) are ticked on each frame callback; when a tick
 /// changes nothing the window commits nothing, and the next tick is asked for with
 /// ``Surface/requestIdleFrame(notBefore:)``, which costs the compositor no commit. A change made
-/// by a tick is presented in that frame, and its commit carries the next frame request.
+/// by a tick is presented in that frame; a display link's commit carries the next frame
+/// request.
 /// Idle frames tick even while the compositor hides the window, so after
 /// ``visibilityProbeInterval`` of idle frames alone the next tick is a real frame request
 /// (a bare commit): a hidden window gets no answer and stops ticking until it is shown.
@@ -91,7 +114,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
 
     /// How a pass ended.
     enum PassOutcome: Equatable, Sendable {
-        /// It presented a buffer (and requested a frame callback with it).
+        /// It presented a buffer (with a frame request, unless the commit was unpaced).
         case committed
         /// Nothing differed from the screen: nothing was sent.
         case nothingToPresent
@@ -119,6 +142,15 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// How many visibility probes were sent: frame requests made, instead of an idle frame,
     /// after ``visibilityProbeInterval`` of idle frames (for tests and diagnostics).
     private(set) var visibilityProbeCount = 0
+    /// When (``Surface/clockTimestamp``) the last commit was made; `nil` before the first.
+    private var lastCommitTimestamp: UInt32?
+    /// Whether the last commit asked for no frame callback (an unpaced commit).
+    private var lastCommitWasUnpaced = false
+    /// When (``Surface/clockTimestamp``) the compositor last answered a frame request, which
+    /// it does only while it shows the window; `nil` before the first answer.
+    private var lastAnsweredFrameTimestamp: UInt32?
+    /// How many commits asked for no frame callback (for tests and diagnostics).
+    private(set) var unpacedCommitCount = 0
 
     /// How long (milliseconds) frame tick clients may tick on idle frames alone before the
     /// next tick is asked of the compositor: a compositor sends no frame callbacks to a
@@ -173,10 +205,12 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// A frame callback (or an idle frame) fired: tick the clients, then run the pending
     /// pass, if any.
     func frameDidFire(timestamp: UInt32) {
-        if state == .waitingForFrame {
+        let answersFrameRequest = state == .waitingForFrame
+        if answersFrameRequest {
             // A frame callback from the compositor: the window is being shown.
             state = .idle
             idleRunStart = nil
+            if surface.allowsUnpacedCommits { lastAnsweredFrameTimestamp = surface.clockTimestamp }
         }
         isWaitingForIdleFrame = false
         lastFrameTimestamp = timestamp
@@ -185,7 +219,9 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
             client.tick(timestamp: timestamp)
         }
         if hasPendingChanges, state == .idle || state == .passQueued, !isHeld {
-            runPass()
+            // Changes that waited for a frame callback keep the frames paced: their commit
+            // asks for the next callback. A change made on an idle frame (a timer) may not.
+            runPass(afterFrameCallback: answersFrameRequest)
         } else {
             requestIdleFrameIfNeeded()
         }
@@ -193,7 +229,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
 
     /// Runs a pass now, whatever the state (``Window/flush()``); nothing when one runs.
     func runPassNow() {
-        runPass()
+        runPass(afterFrameCallback: false)
     }
 
     /// Whether an open transaction holds the passes back.
@@ -206,23 +242,49 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
             guard let self, self.state == .passQueued else { return }
             self.state = .idle
             if self.hasPendingChanges, !self.isHeld {
-                self.runPass()
+                self.runPassOrWaitForFrame()
             } else {
                 self.requestIdleFrameIfNeeded()
             }
         }
     }
 
-    private func runPass() {
+    /// Runs the pending pass now, unless the last commit was unpaced and less than a
+    /// refresh interval ago: then asks for a frame (a bare commit) and leaves the pass to
+    /// its callback, so that no refresh shows two commits.
+    private func runPassOrWaitForFrame() {
+        if lastCommitWasUnpaced, let last = lastCommitTimestamp,
+            isLessThanARefreshInterval(from: last, to: surface.clockTimestamp)
+        {
+            state = .waitingForFrame
+            surface.requestFrame()
+            return
+        }
+        runPass(afterFrameCallback: false)
+    }
+
+    /// Runs one pass. Its commit asks for a frame callback when the pass follows one
+    /// (`afterFrameCallback`: changes are coming frame after frame) or when
+    /// ``commitNeedsFrameRequest(at:)`` says so.
+    private func runPass(afterFrameCallback: Bool) {
         guard !isRunningPass, let delegate else { return }
         isRunningPass = true
         hasPendingChanges = false
         passCount += 1
-        let outcome = delegate.schedulerPerformPass()
+        let now = surface.clockTimestamp
+        let requestingFrame = afterFrameCallback || commitNeedsFrameRequest(at: now)
+        let outcome = delegate.schedulerPerformPass(requestingFrame: requestingFrame)
         isRunningPass = false
         switch outcome {
         case .committed:
-            state = .waitingForFrame
+            lastCommitTimestamp = now
+            lastCommitWasUnpaced = !requestingFrame
+            if requestingFrame {
+                state = .waitingForFrame
+            } else {
+                state = .idle
+                unpacedCommitCount += 1
+            }
         case .noFreeBuffer:
             state = .waitingForBuffer
             hasPendingChanges = true
@@ -233,6 +295,29 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
         delegate.schedulerPassDidFinish(outcome)
         if hasPendingChanges, !isHeld { queuePassIfIdle() }
         requestIdleFrameIfNeeded()
+    }
+
+    /// Whether a commit made at `now` must ask for a frame callback; see "Unpaced commits"
+    /// in the type's documentation.
+    private func commitNeedsFrameRequest(at now: UInt32) -> Bool {
+        guard surface.allowsUnpacedCommits, let answered = lastAnsweredFrameTimestamp,
+            milliseconds(from: answered, to: now) < Self.visibilityProbeInterval
+        else { return true }
+        if let last = lastCommitTimestamp, isLessThanARefreshInterval(from: last, to: now) { return true }
+        // One loop, no `contains`: this runs in every pass (CONTRIBUTING.md, closures on hot
+        // paths). A client that wants the very next frame is paced by frame callbacks.
+        for client in clients where client.wantsFrames && client.nextWantedTimestamp == nil {
+            return true
+        }
+        return false
+    }
+
+    /// Whether less than one refresh interval of the surface's display lies between the
+    /// wrapping millisecond timestamps `earlier` and `later`.
+    private func isLessThanARefreshInterval(from earlier: UInt32, to later: UInt32) -> Bool {
+        let refresh = surface.refreshInterval
+        let interval = refresh > 0 ? refresh : 1000.0 / 60
+        return Double(milliseconds(from: earlier, to: later)) < interval
     }
 
     // MARK: Frame tick clients

@@ -102,6 +102,11 @@ import Foundation
     /// set; a simulated or real-time ``FrameClock`` does not change it).
     public var refreshInterval: Double = 1000.0 / 60
 
+    /// Whether a change after a quiet spell may be committed without a frame request
+    /// (``Surface/allowsUnpacedCommits``); false unless a test sets it, so that every commit
+    /// leaves a frame callback for the test (or the script player) to fire.
+    public var allowsUnpacedCommits = false
+
     /// The opaque region the window set last (surface points); nil before the first.
     public private(set) var opaqueRegion: Region?
 
@@ -239,6 +244,12 @@ import Foundation
         framesFired += 1
         delegate?.surfaceFrameDidFire(self, timestamp: clock)
         return true
+    }
+
+    /// Moves the simulated clock on by `milliseconds` without a frame: time that passes
+    /// while nothing happens on the surface.
+    public func advanceClock(by milliseconds: UInt32) {
+        clock &+= milliseconds
     }
 
     /// Changes the size and scale, drops the buffers, and tells the delegate.

@@ -3,7 +3,8 @@ import Foundation
 
 /// Turns a frame's damage into pixels on the surface: repaints a buffer inside the damage,
 /// copies forward what that buffer missed since it was last presented, tints the damage
-/// when flashing, and presents the buffer with a frame-callback request.
+/// when flashing, and presents the buffer (with a frame-callback request unless the scheduler
+/// made the commit unpaced).
 ///
 /// Main-actor isolated; owned by its window. Holds the surface strongly (the window owns
 /// both) and the front buffer weakly (the surface's pool owns buffers).
@@ -45,12 +46,13 @@ import Foundation
     ///   - drawnLayer: the one layer that drew in this pass, if only one did: when its
     ///     opaque contents alone show in the repaint region, they are copied without
     ///     planning the tree (``OpaqueContentsRepaint``).
+    ///   - requestingFrame: whether the commit asks for a frame callback (``FrameScheduler``).
     ///   - startCPUTime: the thread's CPU time when the pass began (``threadCPUTime()``), or
     ///     nil when nobody reads the report's CPU time: the clock is a system call, not vDSO.
     /// - Returns: the area tinted by the flash (empty when not flashing) and the report.
     func present(
         _ damage: Region, changes: Region, into buffer: SurfaceBuffer, root: Layer, scale: CGFloat,
-        drawnLayer: Layer? = nil, drawCount: Int, startCPUTime: Double?
+        drawnLayer: Layer? = nil, drawCount: Int, requestingFrame: Bool, startCPUTime: Double?
     ) -> (flashed: Region, report: CommitReport) {
         precondition(!buffer.isBusy, "painted into a buffer the compositor still holds")
         let bufferRect = CGRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
@@ -85,7 +87,7 @@ import Foundation
         }
 
         let sent = damage.coalesced(toAtMost: maximumDamageRectCount)
-        surface.present(buffer, damage: sent, requestingFrame: true)
+        surface.present(buffer, damage: sent, requestingFrame: requestingFrame)
         frontBuffer = buffer
         frameCount += 1
 

@@ -52,6 +52,12 @@ import Foundation
     /// ``DisplayLink/preferredFramesPerSecond`` skips frames against. The default is a
     /// 60 Hz display's.
     var refreshInterval: Double { get }
+    /// Whether a change after a quiet spell may be committed without a frame request (an
+    /// *unpaced commit*, ``FrameScheduler``): true for a surface whose compositor shows every
+    /// commit at its next refresh anyway, so that an isolated change (a typed key, a caret
+    /// blink) costs one wake-up instead of two. The default is false: every commit asks for
+    /// a frame callback, which tests that fire frames by hand rely on.
+    var allowsUnpacedCommits: Bool { get }
     /// The clipboard or primary selection this surface's window reads and writes, or `nil`
     /// when the platform has none of that kind. The default: the process's
     /// ``MemoryPasteboard`` of that kind.
@@ -93,6 +99,9 @@ extension Surface {
 
     /// A 60 Hz display's interval, 1000/60 ms.
     public var refreshInterval: Double { 1000.0 / 60 }
+
+    /// No: every commit asks for a frame callback.
+    public var allowsUnpacedCommits: Bool { false }
 
     /// Rounds `size × scale` half away from zero, as every surface must for its pixel size.
     public static func pixelLength(_ points: CGFloat, scale: CGFloat) -> Int {

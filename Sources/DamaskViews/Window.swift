@@ -423,8 +423,9 @@ private let environmentFlashesDamage: Bool = {
         Transaction.hold(self)
     }
 
-    /// Layout, display, damage, composite, commit.
-    func schedulerPerformPass() -> FrameScheduler.PassOutcome {
+    /// Layout, display, damage, composite, commit (asking for a frame callback when
+    /// `requestingFrame`).
+    func schedulerPerformPass(requestingFrame: Bool) -> FrameScheduler.PassOutcome {
         assert(phase == .none, "display passes do not nest (the scheduler runs one at a time)")
         let start = onCommit == nil ? nil : Presenter.threadCPUTime()  // a system call: only for a listener
         defer { phase = .none }
@@ -465,7 +466,8 @@ private let environmentFlashesDamage: Bool = {
         let draws = passDraws.takeForCommit()
         let (flashed, report) = presenter.present(
             frameDamage, changes: changes, into: buffer, root: layer, scale: scale,
-            drawnLayer: draws.onlyLayer, drawCount: draws.count, startCPUTime: start)
+            drawnLayer: draws.onlyLayer, drawCount: draws.count, requestingFrame: requestingFrame,
+            startCPUTime: start)
         damage.flashed = flashed
         if !flashed.isEmpty { scheduler.setNeedsPass() }  // remove the tint next frame
         lastCommitReport = report

@@ -35,6 +35,9 @@ final class SurfaceScaler {
     /// What the compositor was told last: the buffer scale, or the viewport's destination.
     private var appliedBufferScale: Int32 = 1
     private var appliedViewportSize: CGSize?
+    /// ``refreshInterval`` as last worked out; `nil` once an output was entered, left or
+    /// changed (a mode's refresh rate arrives with the output's `done`, which reports a change).
+    private var cachedRefreshInterval: Double?
 
     /// Creates the scale objects of `surface` when the compositor offers both
     /// `wp_viewporter` and `wp_fractional_scale_manager_v1`.
@@ -65,24 +68,29 @@ final class SurfaceScaler {
 
     /// The refresh interval of the fastest output the surface is on (``ScalePolicy/refreshInterval(outputs:)``).
     var refreshInterval: Double {
-        // A loop, not `map`: a frame asks for this (CONTRIBUTING.md, closures on hot paths).
+        if let cachedRefreshInterval { return cachedRefreshInterval }
+        // A loop, not `map`; cached: every commit may ask (CONTRIBUTING.md, closures on hot paths).
         var outputs: [(key: Int, millihertz: Int32)] = []
         outputs.reserveCapacity(connection.outputs.count)
         for output in connection.outputs.values {
             outputs.append((key: Self.key(output.proxy), millihertz: output.refreshMillihertz))
         }
-        return policy.refreshInterval(outputs: outputs)
+        let interval = policy.refreshInterval(outputs: outputs)
+        cachedRefreshInterval = interval
+        return interval
     }
 
     /// The surface entered the output whose key (``key(_:)``) is `output`.
     func enter(output: Int) {
         policy.enter(output: output)
+        cachedRefreshInterval = nil
         onScaleChange?(scale)
     }
 
     /// The surface left the output whose key (``key(_:)``) is `output`.
     func leave(output: Int) {
         policy.leave(output: output)
+        cachedRefreshInterval = nil
         onScaleChange?(scale)
     }
 
@@ -90,6 +98,7 @@ final class SurfaceScaler {
     /// outputs that no longer exist.
     func outputsDidChange() {
         policy.keepOutputs(Set(connection.outputs.values.map { Self.key($0.proxy) }))
+        cachedRefreshInterval = nil
         onScaleChange?(scale)
     }
 

@@ -426,6 +426,12 @@ public final class WaylandSurface: Surface {
     /// output gave a rate (a rate outside 1…1000 Hz counts as none).
     public var refreshInterval: Double { scaler.refreshInterval }
 
+    /// Whether a change after a quiet spell is committed without a frame request (true
+    /// unless a program sets it false): a compositor shows a commit at its next refresh
+    /// whether or not it was asked for a frame callback, so an isolated change costs one
+    /// wake-up instead of two (``Surface/allowsUnpacedCommits``).
+    public var allowsUnpacedCommits = true
+
     /// The outputs changed (a new scale, an output gone): the scaler picks the scale again.
     func outputsDidChange() {
         scaler.outputsDidChange()
