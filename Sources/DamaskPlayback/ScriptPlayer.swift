@@ -393,6 +393,9 @@ import Foundation
         if passes != window.passCount || frames != window.frameCount || firedFrame {
             return .busy
         }
+        // A commit made without a frame request is not idle until a frame callback says the
+        // compositor showed it: ask for one, and wait for it below like any other.
+        if window.hasUnansweredCommit { window.requestFrameForUnansweredCommit() }
         if let reporting = window.surface as? any FrameRequestReporting, reporting.hasPendingFrameRequest {
             // The player fires it next step, or a simulated clock in a later turn; a
             // compositor or a real-time clock fires it later: do not spin while it comes.

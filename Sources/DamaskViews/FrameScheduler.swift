@@ -144,8 +144,9 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     private(set) var visibilityProbeCount = 0
     /// When (``Surface/clockTimestamp``) the last commit was made; `nil` before the first.
     private var lastCommitTimestamp: UInt32?
-    /// Whether the last commit asked for no frame callback (an unpaced commit).
-    private var lastCommitWasUnpaced = false
+    /// Whether the last commit asked for no frame callback (an unpaced commit) and no frame
+    /// callback has come since: the compositor has the commit but has not said it showed it.
+    private(set) var lastCommitWasUnpaced = false
     /// When (``Surface/clockTimestamp``) the compositor last answered a frame request, which
     /// it does only while it shows the window; `nil` before the first answer.
     private var lastAnsweredFrameTimestamp: UInt32?
@@ -211,6 +212,9 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
             state = .idle
             idleRunStart = nil
             if surface.allowsUnpacedCommits { lastAnsweredFrameTimestamp = surface.clockTimestamp }
+            // The refresh that answered showed any unpaced commit before it: a change now
+            // goes to the next refresh, so it need not wait for a frame.
+            lastCommitWasUnpaced = false
         }
         isWaitingForIdleFrame = false
         lastFrameTimestamp = timestamp
@@ -225,6 +229,15 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
         } else {
             requestIdleFrameIfNeeded()
         }
+    }
+
+    /// After an unpaced commit that no frame callback has answered yet, asks for a frame
+    /// (a bare commit), whose callback tells that the compositor has shown the commit;
+    /// nothing otherwise (a commit that asked for a frame, a queued pass, a pending frame).
+    func requestFrameAfterUnpacedCommit() {
+        guard lastCommitWasUnpaced, state == .idle else { return }
+        state = .waitingForFrame
+        surface.requestFrame()
     }
 
     /// Runs a pass now, whatever the state (``Window/flush()``); nothing when one runs.

@@ -423,6 +423,18 @@ private let environmentFlashesDamage: Bool = {
         Transaction.hold(self)
     }
 
+    /// Whether the last commit went out without a frame request (after a quiet spell, on a
+    /// surface that ``Surface/allowsUnpacedCommits``) and no frame callback has come since:
+    /// the compositor has the commit but has not said that it showed it.
+    public var hasUnansweredCommit: Bool { scheduler.lastCommitWasUnpaced }
+
+    /// Asks the compositor for a frame after an unanswered commit (``hasUnansweredCommit``),
+    /// with a bare commit, so that its callback tells when the commit has been shown: a
+    /// script's `wait idle` waits for it, as it waits for the callback of any other commit.
+    public func requestFrameForUnansweredCommit() {
+        scheduler.requestFrameAfterUnpacedCommit()
+    }
+
     /// Layout, display, damage, composite, commit (asking for a frame callback when
     /// `requestingFrame`).
     func schedulerPerformPass(requestingFrame: Bool) -> FrameScheduler.PassOutcome {

@@ -81,6 +81,30 @@ extension ViewsTests {
             #expect(h.window.scheduler.unpacedCommitCount == 1)
         }
 
+        @Test("An unanswered unpaced commit can be asked a frame for; once it is answered a change commits at once, even within the refresh interval")
+        func unansweredCommitAskedAFrameFor() async {
+            let (h, view) = await settledHarness()
+            #expect(!h.window.hasUnansweredCommit, "the first commit asked for its frame")
+            h.surface.advanceClock(by: 200)
+            view.center.x += 1
+            await nextTurn()
+            #expect(h.window.hasUnansweredCommit)
+            h.window.requestFrameForUnansweredCommit()
+            #expect(h.surface.frameRequestCount == 2)
+            #expect(h.window.scheduler.state == .waitingForFrame)
+            h.window.requestFrameForUnansweredCommit()
+            #expect(h.surface.frameRequestCount == 2, "one request is enough")
+            #expect(h.surface.fireFrame(timestamp: h.surface.clock &+ 4))
+            #expect(!h.window.hasUnansweredCommit)
+            #expect(h.window.scheduler.state == .idle)
+            h.window.requestFrameForUnansweredCommit()
+            #expect(h.surface.frameRequestCount == 2, "nothing to ask once answered")
+            view.center.x += 1
+            await nextTurn()
+            #expect(h.commitCount == 3, "the refresh that answered showed the last commit: no wait")
+            #expect(h.surface.frameRequestCount == 3, "4 ms after the last commit: this one is paced")
+        }
+
         @Test("Changes coming frame after frame stay paced: each commit asks for the next frame")
         func changesEveryFrameStayPaced() async {
             let (h, view) = await settledHarness()
