@@ -211,7 +211,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
             // A frame callback from the compositor: the window is being shown.
             state = .idle
             idleRunStart = nil
-            if surface.allowsUnpacedCommits { lastAnsweredFrameTimestamp = surface.clockTimestamp }
+            lastAnsweredFrameTimestamp = surface.clockTimestamp
             // The refresh that answered showed any unpaced commit before it: a change now
             // goes to the next refresh, so it need not wait for a frame.
             lastCommitWasUnpaced = false
