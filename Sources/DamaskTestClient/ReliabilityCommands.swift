@@ -10,9 +10,12 @@ import Foundation
 ///   stop-animating     invalidates that DisplayLink (prints "stopped FRAMES")
 ///   idle-link          holds a DisplayLink that only counts its frames and changes nothing
 ///                      (prints "idling"); `stats` reports its frames
+///   blink              holds a repeating 100 ms FrameTimer that redraws a small square,
+///                      as a caret blinks (prints "blinking"); `stats` reports its firings
 ///   stats              prints "stats frames=F buffers=B shm=BYTES rss=BYTES fds=N
-///                      width=W height=H": frames animated so far, live shm buffers and
-///                      their bytes, resident memory, open file descriptors, buffer size
+///                      width=W height=H unpaced=U": frames animated (or blinks) so far,
+///                      live shm buffers and their bytes, resident memory, open file
+///                      descriptors, buffer size, commits made without a frame request
 ///   trim               gives freed heap memory back to the system (malloc_trim), so that
 ///                      a following `stats` shows memory in use rather than the allocator's
 ///                      cache (prints "trimmed")
@@ -28,6 +31,7 @@ final class ReliabilityCommands {
     private let surface: WaylandSurface
     private let pulse = PulseView(frame: CGRect(x: 8, y: 8, width: 24, height: 24))
     private var link: DisplayLink?
+    private var blinkTimer: FrameTimer?
     private var framesAnimated = 0
 
     private init(window: Window, surface: WaylandSurface) {
@@ -51,6 +55,9 @@ final class ReliabilityCommands {
         case "idle-link":
             startIdleLink()
             emit("idling")
+        case "blink":
+            startBlinking()
+            emit("blinking")
         case "stop-animating":
             link?.invalidate()
             link = nil
@@ -83,6 +90,16 @@ final class ReliabilityCommands {
         }
     }
 
+    /// A timer that redraws the square ten times a second: each firing is one isolated change.
+    private func startBlinking() {
+        guard blinkTimer == nil else { return }
+        if pulse.superview == nil { window.contentView.addSubview(pulse) }
+        blinkTimer = FrameTimer(window: window, interval: 100, repeats: true) { [unowned self] _ in
+            framesAnimated += 1
+            pulse.advance()
+        }
+    }
+
     /// A link that changes nothing: it ticks on idle frames, which cost the compositor nothing.
     private func startIdleLink() {
         guard link == nil else { return }
@@ -102,6 +119,7 @@ final class ReliabilityCommands {
         let residentPages = statm.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? -1
         let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
         return "stats frames=\(framesAnimated) buffers=\(surface.liveBufferCount) shm=\(surface.liveShmBytes) "
-            + "rss=\(residentPages * pageSize) fds=\(descriptors) width=\(surface.pixelWidth) height=\(surface.pixelHeight)"
+            + "rss=\(residentPages * pageSize) fds=\(descriptors) width=\(surface.pixelWidth) height=\(surface.pixelHeight) "
+            + "unpaced=\(window.unpacedCommitCount)"
     }
 }

@@ -67,6 +67,9 @@ private let environmentFlashesDamage: Bool = {
     public private(set) var contentsMoveCount = 0
     /// How many display passes ran (including those that committed nothing).
     public var passCount: Int { scheduler.passCount }
+    /// How many of the commits asked for no frame callback (unpaced commits, made after a
+    /// quiet spell on a surface that ``Surface/allowsUnpacedCommits``).
+    public var unpacedCommitCount: Int { scheduler.unpacedCommitCount }
     /// Whether each frame's damage is tinted for one frame (default: `DAMASK_DEBUG=damage`).
     public var flashesDamage: Bool {
         get { presenter.flashesDamage }

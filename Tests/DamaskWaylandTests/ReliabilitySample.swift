@@ -10,8 +10,9 @@ struct ReliabilitySample: CustomStringConvertible {
     var descriptors = 0
     var width = 0
     var height = 0
+    var unpaced = 0
 
-    /// Parses "stats frames=F buffers=B shm=S rss=R fds=D width=W height=H".
+    /// Parses "stats frames=F buffers=B shm=S rss=R fds=D width=W height=H unpaced=U".
     init?(line: String) {
         guard line.hasPrefix("stats ") else { return nil }
         var values: [String: Int] = [:]
@@ -22,10 +23,10 @@ struct ReliabilitySample: CustomStringConvertible {
         }
         guard let frames = values["frames"], let buffers = values["buffers"], let shm = values["shm"],
             let rss = values["rss"], let descriptors = values["fds"], let width = values["width"],
-            let height = values["height"]
+            let height = values["height"], let unpaced = values["unpaced"]
         else { return nil }
         (self.frames, self.buffers, self.shm, self.rss) = (frames, buffers, shm, rss)
-        (self.descriptors, self.width, self.height) = (descriptors, width, height)
+        (self.descriptors, self.width, self.height, self.unpaced) = (descriptors, width, height, unpaced)
     }
 
     /// Asks `client` for its figures and waits for the answer.
@@ -39,7 +40,7 @@ struct ReliabilitySample: CustomStringConvertible {
     }
 
     var description: String {
-        "frames=\(frames) buffers=\(buffers) shm=\(shm) rss=\(rss) fds=\(descriptors) \(width)×\(height)"
+        "frames=\(frames) buffers=\(buffers) shm=\(shm) rss=\(rss) fds=\(descriptors) \(width)×\(height) unpaced=\(unpaced)"
     }
 
     enum StatisticsError: Error {

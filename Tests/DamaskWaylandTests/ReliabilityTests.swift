@@ -146,6 +146,53 @@ struct ReliabilityTests {
         #expect(client.waitForExit(timeout: 5) == 0)
     }
 
+    @Test(
+        "A blinking window commits each blink without a frame request while shown; minimized, its blinks stop within two seconds, then it never wakes up over 5 s",
+        arguments: ["weston", "mutter"])
+    func minimizedBlinkingWindowStopsPresenting(compositor: String) throws {
+        let server = try PrivateCompositor(compositor == "weston" ? .weston() : .gnome())
+        let client = try startClient(on: server)
+        client.send("blink")
+        _ = try #require(client.waitForLine { $0 == "blinking" })
+        let first = try ReliabilitySample(of: client)
+        let commitsAtFirst = commitCount(client)
+        sleep(2)
+        let shown = try ReliabilitySample(of: client)
+        let blinks = shown.frames - first.frames
+        #expect(blinks >= 10, "\(compositor): a 100 ms timer fired \(blinks) times in 2 s")
+        #expect(commitCount(client) - commitsAtFirst >= blinks - 1, "\(compositor): each blink commits")
+        // One commit a second at most asks whether the window is still shown.
+        #expect(
+            shown.unpaced - first.unpaced >= blinks - 4,
+            "\(compositor): \(shown.unpaced - first.unpaced) of \(blinks) blinks committed without a frame request")
+        client.send("minimize")
+        _ = try #require(client.waitForLine { $0 == "minimized" })
+        // Within a second of the compositor's last answer a commit asks for a frame; hidden,
+        // the answer never comes (mutter answers during its minimize animation first). Wait
+        // until the blinks stand still over 1.5 s.
+        var before = try ReliabilitySample(of: client)
+        var unchanged = 0
+        let deadline = Date().addingTimeInterval(10)
+        while unchanged < 3 && Date() < deadline {
+            usleep(500_000)
+            let sample = try ReliabilitySample(of: client)
+            unchanged = sample.frames == before.frames ? unchanged + 1 : 0
+            before = sample
+        }
+        #expect(unchanged == 3, "\(compositor): the blinks went on after the minimize: \(before.frames)")
+        let commitsBefore = commitCount(client)
+        usleep(100_000)  // let the stats query's own wake-up end before counting
+        let switchesBefore = client.contextSwitches()
+        sleep(5)  // the observation window itself: no blink, no commit, no wake-up
+        let wakeUps = client.contextSwitches() - switchesBefore
+        let after = try ReliabilitySample(of: client)
+        #expect(wakeUps == 0, "\(compositor): \(wakeUps) wake-ups in 5 s while minimized")
+        #expect(after.frames == before.frames)
+        #expect(commitCount(client) == commitsBefore, "\(compositor): commits while minimized")
+        client.send("quit")
+        #expect(client.waitForExit(timeout: 5) == 0)
+    }
+
     // MARK: - Resize storm
 
     /// Builds Tests/WestonModules/resize-storm.c with gcc against libweston-10; returns
