@@ -44,6 +44,34 @@ struct ReliabilityTests {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Samples `client` every half second until its frame count has stood still over three
+    /// samples (1.5 s, longer than the scheduler's one-second visibility probe), for at most
+    /// 10 s; returns the last sample and whether the count stood still.
+    func waitUntilFramesStandStill(_ client: ClientProcess) throws -> (sample: ReliabilitySample, stoodStill: Bool) {
+        var before = try ReliabilitySample(of: client)
+        var unchanged = 0
+        let deadline = Date().addingTimeInterval(10)
+        while unchanged < 3 && Date() < deadline {
+            usleep(500_000)
+            let sample = try ReliabilitySample(of: client)
+            unchanged = sample.frames == before.frames ? unchanged + 1 : 0
+            before = sample
+        }
+        return (before, unchanged == 3)
+    }
+
+    /// Watches `client` for five seconds in which it should sleep: the context switches it
+    /// made, the commits it reported, and its figures afterwards.
+    func watchAsleep(_ client: ClientProcess) throws -> (wakeUps: Int, commits: Int, after: ReliabilitySample) {
+        let commitsBefore = commitCount(client)
+        usleep(100_000)  // let the stats query's own wake-up end before counting
+        let switchesBefore = client.contextSwitches()
+        sleep(5)  // the observation window itself
+        let wakeUps = client.contextSwitches() - switchesBefore
+        let after = try ReliabilitySample(of: client)
+        return (wakeUps, commitCount(client) - commitsBefore, after)
+    }
+
     // MARK: - The compositor dies mid-frame
 
     @Test(
@@ -121,27 +149,14 @@ struct ReliabilityTests {
         // learns it when its once-a-second frame request goes unanswered (mutter first
         // plays its minimize animation and answers for a second or two). Wait until the
         // frames stand still over 1.5 s: three samples, longer than the probe interval.
-        var before = try ReliabilitySample(of: client)
-        var unchanged = 0
-        let deadline = Date().addingTimeInterval(10)
-        while unchanged < 3 && Date() < deadline {
-            usleep(500_000)
-            let sample = try ReliabilitySample(of: client)
-            unchanged = sample.frames == before.frames ? unchanged + 1 : 0
-            before = sample
-        }
-        #expect(unchanged == 3, "\(compositor): the link kept ticking after the minimize: \(before.frames) frames")
+        let (before, stoodStill) = try waitUntilFramesStandStill(client)
+        #expect(stoodStill, "\(compositor): the link kept ticking after the minimize: \(before.frames) frames")
         // The minimize may change the window's states (mutter drops `activated`), which
-        // redraws it once; count presents only from here.
-        let commitsBefore = commitCount(client)
-        usleep(100_000)  // let the stats query's own wake-up end before counting
-        let switchesBefore = client.contextSwitches()
-        sleep(5)  // the observation window itself: no tick and no wake-up in these 5 s
-        let wakeUps = client.contextSwitches() - switchesBefore
-        let after = try ReliabilitySample(of: client)
-        #expect(wakeUps == 0, "\(compositor): \(wakeUps) wake-ups in 5 s while minimized")
-        #expect(after.frames == before.frames)
-        #expect(commitCount(client) == commitsBefore, "the link's frames presented nothing")
+        // redraws it once; count presents only from here: no tick and no wake-up in 5 s.
+        let asleep = try watchAsleep(client)
+        #expect(asleep.wakeUps == 0, "\(compositor): \(asleep.wakeUps) wake-ups in 5 s while minimized")
+        #expect(asleep.after.frames == before.frames)
+        #expect(asleep.commits == 0, "the link's frames presented nothing")
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)
     }
@@ -169,26 +184,13 @@ struct ReliabilityTests {
         _ = try #require(client.waitForLine { $0 == "minimized" })
         // Within a second of the compositor's last answer a commit asks for a frame; hidden,
         // the answer never comes (mutter answers during its minimize animation first). Wait
-        // until the blinks stand still over 1.5 s.
-        var before = try ReliabilitySample(of: client)
-        var unchanged = 0
-        let deadline = Date().addingTimeInterval(10)
-        while unchanged < 3 && Date() < deadline {
-            usleep(500_000)
-            let sample = try ReliabilitySample(of: client)
-            unchanged = sample.frames == before.frames ? unchanged + 1 : 0
-            before = sample
-        }
-        #expect(unchanged == 3, "\(compositor): the blinks went on after the minimize: \(before.frames)")
-        let commitsBefore = commitCount(client)
-        usleep(100_000)  // let the stats query's own wake-up end before counting
-        let switchesBefore = client.contextSwitches()
-        sleep(5)  // the observation window itself: no blink, no commit, no wake-up
-        let wakeUps = client.contextSwitches() - switchesBefore
-        let after = try ReliabilitySample(of: client)
-        #expect(wakeUps == 0, "\(compositor): \(wakeUps) wake-ups in 5 s while minimized")
-        #expect(after.frames == before.frames)
-        #expect(commitCount(client) == commitsBefore, "\(compositor): commits while minimized")
+        // until the blinks stand still over 1.5 s; then no blink, commit or wake-up in 5 s.
+        let (before, stoodStill) = try waitUntilFramesStandStill(client)
+        #expect(stoodStill, "\(compositor): the blinks went on after the minimize: \(before.frames)")
+        let asleep = try watchAsleep(client)
+        #expect(asleep.wakeUps == 0, "\(compositor): \(asleep.wakeUps) wake-ups in 5 s while minimized")
+        #expect(asleep.after.frames == before.frames)
+        #expect(asleep.commits == 0, "\(compositor): \(asleep.commits) commits while minimized")
         client.send("quit")
         #expect(client.waitForExit(timeout: 5) == 0)
     }
