@@ -236,6 +236,13 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// nothing otherwise (a commit that asked for a frame, a queued pass, a pending frame).
     func requestFrameAfterUnpacedCommit() {
         guard lastCommitWasUnpaced, state == .idle else { return }
+        waitForRequestedFrame()
+    }
+
+    /// Asks the compositor for a frame with a bare commit and waits for its callback (a
+    /// change waits with it). Only from idle: a commit that asked for a frame waits already.
+    private func waitForRequestedFrame() {
+        assert(state == .idle, "one frame request at a time")
         state = .waitingForFrame
         surface.requestFrame()
     }
@@ -269,8 +276,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
         if lastCommitWasUnpaced, let last = lastCommitTimestamp,
             isLessThanARefreshInterval(from: last, to: surface.clockTimestamp)
         {
-            state = .waitingForFrame
-            surface.requestFrame()
+            waitForRequestedFrame()
             return
         }
         runPass(afterFrameCallback: false)
@@ -409,9 +415,8 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
             // interval). Hidden, the scheduler waits in `waitingForFrame` and nothing ticks.
             isWaitingForIdleFrame = false
             idleFrameTarget = nil
-            state = .waitingForFrame
             visibilityProbeCount += 1
-            surface.requestFrame()
+            waitForRequestedFrame()
             return
         }
         isWaitingForIdleFrame = true

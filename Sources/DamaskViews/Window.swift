@@ -67,9 +67,6 @@ private let environmentFlashesDamage: Bool = {
     public private(set) var contentsMoveCount = 0
     /// How many display passes ran (including those that committed nothing).
     public var passCount: Int { scheduler.passCount }
-    /// How many of the commits asked for no frame callback (unpaced commits, made after a
-    /// quiet spell on a surface that ``Surface/allowsUnpacedCommits``).
-    public var unpacedCommitCount: Int { scheduler.unpacedCommitCount }
     /// Whether each frame's damage is tinted for one frame (default: `DAMASK_DEBUG=damage`).
     public var flashesDamage: Bool {
         get { presenter.flashesDamage }
@@ -212,25 +209,6 @@ private let environmentFlashesDamage: Bool = {
     /// `event` is the event being delivered (`nil` when asking outside delivery).
     public func hitTest(_ point: CGPoint, with event: Event? = nil) -> View? {
         contentView.hitTest(contentView.convert(point, from: nil), with: event)
-    }
-
-    // MARK: Offscreen rendering
-
-    /// Lays out, draws what is marked, and paints the whole window into `bitmap` at the
-    /// window's scale (top-left aligned; the bitmap's size is the caller's choice).
-    public func render(to bitmap: Bitmap) {
-        displayIfNeeded()
-        let context = GraphicsContext(bitmap: bitmap)
-        context.clear(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
-        context.scaleBy(x: scale, y: scale)
-        Compositor.composite(layer, in: context, placement: .root(scale: scale), statistics: statistics)
-    }
-
-    /// Renders the whole window into a new bitmap of its pixel size.
-    public func renderImage() throws -> Bitmap {
-        let bitmap = try Bitmap(width: max(1, surface.pixelWidth), height: max(1, surface.pixelHeight))
-        render(to: bitmap)
-        return bitmap
     }
 
     // MARK: Notifications from layers and views
@@ -424,18 +402,6 @@ private let environmentFlashesDamage: Bool = {
     /// A change was recorded: an open transaction holds this window's passes back.
     func schedulerDidRecordChange() {
         Transaction.hold(self)
-    }
-
-    /// Whether the last commit went out without a frame request (after a quiet spell, on a
-    /// surface that ``Surface/allowsUnpacedCommits``) and no frame callback has come since:
-    /// the compositor has the commit but has not said that it showed it.
-    public var hasUnansweredCommit: Bool { scheduler.lastCommitWasUnpaced }
-
-    /// Asks the compositor for a frame after an unanswered commit (``hasUnansweredCommit``),
-    /// with a bare commit, so that its callback tells when the commit has been shown: a
-    /// script's `wait idle` waits for it, as it waits for the callback of any other commit.
-    public func requestFrameForUnansweredCommit() {
-        scheduler.requestFrameAfterUnpacedCommit()
     }
 
     /// Layout, display, damage, composite, commit (asking for a frame callback when
