@@ -136,9 +136,9 @@ final class FreeTypeLibrary: @unchecked Sendable {
         return candidates
     }
 
-    /// The cached layout of `key`'s string, or the result of `make` (then cached). Call
-    /// with the lock held.
-    func lineLocked(_ key: TextLine.Key, make: () -> TextLine) -> TextLine {
+    /// The cached layout of `key`'s string, or the result of `make`, which is cached only
+    /// when `keepsNewLine` (see ``Font/line(for:style:reusing:)``). Call with the lock held.
+    func lineLocked(_ key: TextLine.Key, keepsNewLine: Bool = true, make: () -> TextLine) -> TextLine {
         if let recent = recentLines.first(where: { $0.key == key }) { return recent.line }
         let line: TextLine
         if let cached = lines[key] {
@@ -147,6 +147,7 @@ final class FreeTypeLibrary: @unchecked Sendable {
             line = make()
             lastLineSerial += 1
             line.serial = lastLineSerial
+            guard keepsNewLine else { return line }
             if lines.count >= Self.lineCacheLimit {
                 lines.removeAll(keepingCapacity: true)
                 lineCacheClearCountLocked += 1

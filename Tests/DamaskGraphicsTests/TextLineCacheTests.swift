@@ -47,4 +47,39 @@ struct TextLineCacheTests {
         #expect(larger !== a)
         #expect(larger.width > a.width * 1.9)
     }
+
+    @Test("a typed key's chunk is kept by its layout, not added to the cache; a laid-out line still is")
+    func editedChunksStayOutOfTheCache() throws {
+        let font = try Font(size: 16)
+        let library = FreeTypeLibrary.shared
+        for _ in 1...5 {
+            // Text no other test (or earlier attempt) lays out: no other line can be found.
+            let unique = "cache probe \(UInt64.random(in: 1...UInt64.max)) "
+            let clears = library.withLock { library.lineCacheClearCountLocked }
+            var editor = EditableText(unique)
+            var layout = TextLayout(editor, font: font)
+            let laidOut = try #require(layout.chunks.last?.line)
+            var typedLines: [TextLine] = []
+            for character in "typed" {
+                editor.type(String(character))
+                layout.update(for: editor)
+                typedLines.append(try #require(layout.chunks.last?.line))
+            }
+            let typedText = try #require(layout.chunks.last?.text)
+            // Looked up now, the laid-out text is the cached line; the typed text is shaped
+            // anew (its layout's line was never cached), and is cached from then on.
+            let laidOutAgain = font.line(for: unique)
+            let typedAgain = font.line(for: typedText)
+            guard library.withLock({ library.lineCacheClearCountLocked }) == clears else { continue }
+            #expect(laidOutAgain === laidOut)
+            #expect(typedAgain !== typedLines.last)
+            #expect(font.line(for: typedText) === typedAgain)
+            // Each typed key shaped a line of its own, with a serial of its own (masks are
+            // keyed by it), and the layout still draws what a fresh layout draws.
+            #expect(Set(typedLines.map(\.serial)).count == typedLines.count && !typedLines.contains { $0.serial == 0 })
+            #expect(abs(layout.width - TextLayout(editor.text, font: font).width) < 0.001)
+            return
+        }
+        Issue.record("the line cache was emptied during each of 5 attempts")
+    }
 }
