@@ -53,8 +53,9 @@ struct TextLineCacheTests {
         let font = try Font(size: 16)
         let library = FreeTypeLibrary.shared
         for _ in 1...5 {
-            // Text no other test (or earlier attempt) lays out: no other line can be found.
-            let unique = "cache probe \(UInt64.random(in: 1...UInt64.max)) "
+            // Text no other test (or earlier attempt) lays out, short enough to stay one
+            // chunk when typed into: no other line can be found for it or for what is typed.
+            let unique = "probe \(UInt32.random(in: 0...UInt32.max)) "
             let clears = library.withLock { library.lineCacheClearCountLocked }
             var editor = EditableText(unique)
             var layout = TextLayout(editor, font: font)
@@ -65,6 +66,7 @@ struct TextLineCacheTests {
                 layout.update(for: editor)
                 typedLines.append(try #require(layout.chunks.last?.line))
             }
+            #expect(layout.chunkCount == 1)
             let typedText = try #require(layout.chunks.last?.text)
             // Looked up now, the laid-out text is the cached line; the typed text is shaped
             // anew (its layout's line was never cached), and is cached from then on.
