@@ -19,6 +19,11 @@ final class FontFace: @unchecked Sendable {
     let unitsPerEm: CGFloat
     /// Ascender, descender (negative below the baseline) and line height in font units.
     let ascender: CGFloat, descender: CGFloat, height: CGFloat
+    /// How far any glyph's ink reaches left (negative) and right of its pen, in font units:
+    /// the face's bounding box (the `head` table's, for TrueType), widened by half an em on
+    /// each side for fonts whose box is too tight. Infinite when the face gives no box, or
+    /// for colour bitmap faces. Lets a clipped draw skip glyphs that cannot reach the clip.
+    let inkReach: (left: CGFloat, right: CGFloat)
     /// The family name the font file gives (e.g. "DejaVu Sans", "NanumGothic").
     let familyName: String
     /// Whether this is a colour bitmap face (CBDT/sbix, e.g. Noto Color Emoji): its glyphs
@@ -58,6 +63,10 @@ final class FontFace: @unchecked Sendable {
             ascender = CGFloat(record.ascender)
             descender = CGFloat(record.descender)
             height = CGFloat(record.height)
+            let box = record.bbox
+            inkReach = box.xMax > box.xMin
+                ? (CGFloat(box.xMin) - unitsPerEm / 2, CGFloat(box.xMax) + unitsPerEm / 2)
+                : (-.infinity, .infinity)
             isColorBitmap = false
             strikePixelsPerEm = 0
         } else {
@@ -78,6 +87,7 @@ final class FontFace: @unchecked Sendable {
             ascender = CGFloat(metrics.ascender) / 64 / ppem * upem
             descender = CGFloat(metrics.descender) / 64 / ppem * upem
             height = CGFloat(metrics.height) / 64 / ppem * upem
+            inkReach = (-.infinity, .infinity)
             isColorBitmap = true
             strikePixelsPerEm = ppem
         }

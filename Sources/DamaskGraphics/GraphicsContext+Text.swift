@@ -89,33 +89,42 @@ extension GraphicsContext {
             let key = LineMaskCache.Key(
                 line: line.serial, size64: size64, scale: scale, fractionX: fraction.x, fractionY: fraction.y)
             var mask = library.lineMasks.mask(for: key)
-            if mask == nil {
+            if mask == nil, let clip = clipBounds {
                 cache.freeze()
                 defer { cache.thaw() }
+                let originX = Int(wholeX)
                 let placed: [GlyphCache.PlacedGlyph]
+                let placedWhole: Bool
                 if let placement = line.placement, placement.size64 == size64, placement.scale == scale,
                     placement.fraction == fraction
                 {
                     placed = placement.glyphs
+                    placedWhole = true
                 } else {
-                    placed = Self.placeGlyphs(line, fraction: fraction, scale: scale, size64: size64, cache: cache)
-                    line.placement = TextLine.Placement(size64: size64, scale: scale, fraction: fraction, glyphs: placed)
+                    // Only glyphs whose ink can reach the clip are looked up: the line a
+                    // key just changed is drawn where it changed, a few of its glyphs.
+                    let reach = CGFloat(clip.x0 - originX)...CGFloat(clip.x1 - originX)
+                    (placed, placedWhole) = Self.placeGlyphs(
+                        line, fraction: fraction, scale: scale, size64: size64, cache: cache, reaching: reach)
+                    if placedWhole {
+                        line.placement = TextLine.Placement(size64: size64, scale: scale, fraction: fraction, glyphs: placed)
+                    }
                 }
                 // A line the clip cuts on its first draw (the line a key just changed, drawn
                 // where it changed) renders only the glyphs reaching into the clip, and keeps
                 // nothing: the same pixels inside the clip (a glyph outside it adds no
                 // coverage there), without rendering and caching the whole line for one draw.
                 // A line drawn whole is rendered whole and kept.
-                var drawn = placed
-                if let clip = clipBounds {
-                    let originX = Int(wholeX)
-                    drawn = placed.filter { glyph in
-                        let left = originX + Int(glyph.x) + glyph.glyph.left
-                        return left < clip.x1 && left + glyph.glyph.width > clip.x0
-                    }
+                var drawn: [GlyphCache.PlacedGlyph] = []
+                drawn.reserveCapacity(placed.count)
+                for glyph in placed {
+                    let left = originX + Int(glyph.x) + glyph.glyph.left
+                    if left < clip.x1, left + glyph.glyph.width > clip.x0 { drawn.append(glyph) }
                 }
                 guard !drawn.isEmpty, let rendered = LineMaskCache.render(drawn) else { return }
-                if line.serial != 0, drawn.count == placed.count { library.lineMasks.insert(rendered, for: key) }
+                if line.serial != 0, placedWhole, drawn.count == placed.count {
+                    library.lineMasks.insert(rendered, for: key)
+                }
                 mask = rendered
             }
             guard let mask else { return }
@@ -123,19 +132,37 @@ extension GraphicsContext {
         }
     }
 
-    /// Resolves every glyph of `line` in `cache` at positions relative to the whole-pixel
-    /// origin, whose fractional part is `fraction`. Call between freeze and thaw.
+    /// Resolves the glyphs of `line` in `cache` at positions relative to the whole-pixel
+    /// origin, whose fractional part is `fraction`, skipping those whose ink cannot reach
+    /// `reach` (device pixels from that origin; the face's ``FontFace/inkReach`` bounds each
+    /// glyph's ink). Returns the placed glyphs and whether none was skipped. Call between
+    /// freeze and thaw.
     private static func placeGlyphs(
-        _ line: TextLine, fraction: CGPoint, scale: CGFloat, size64: Int, cache: GlyphCache
-    ) -> [GlyphCache.PlacedGlyph] {
+        _ line: TextLine, fraction: CGPoint, scale: CGFloat, size64: Int, cache: GlyphCache,
+        reaching reach: ClosedRange<CGFloat>
+    ) -> (glyphs: [GlyphCache.PlacedGlyph], isWhole: Bool) {
         var placed: [GlyphCache.PlacedGlyph] = []
         placed.reserveCapacity(line.glyphCount)
+        var isWhole = true
         let phases = CGFloat(FontFace.subpixelPhases)
+        let pixelsPerEm = CGFloat(size64) / 64
         for run in line.runs {
             // A colour face's glyphs are drawn as images (drawColorGlyphs); its boxes here.
             let isColor = run.face?.isColorBitmap == true
+            // Where a pen may sit for its glyph to reach `reach`: the face's ink reach, or an
+            // em right of the pen for a box placeholder, and two pixels of slack each side
+            // for the sub-pixel phase and rounding.
+            let perUnit = run.face.map { pixelsPerEm / $0.unitsPerEm } ?? 0
+            let inkLeft = run.face.map { $0.inkReach.left * perUnit } ?? 0
+            let inkRight = run.face.map { $0.inkReach.right * perUnit } ?? pixelsPerEm
             for glyph in run.glyphs where (run.face != nil && !isColor) || glyph.isPlaceholder {
                 let penX = fraction.x + glyph.x * scale
+                let left = glyph.isPlaceholder ? 0 : inkLeft, right = glyph.isPlaceholder ? pixelsPerEm : inkRight
+                // Written so that an infinite or NaN reach places the glyph.
+                if penX + right + 2 < reach.lowerBound || penX + left - 2 > reach.upperBound {
+                    isWhole = false
+                    continue
+                }
                 var whole = penX.rounded(.down)
                 var phase = Int(((penX - whole) * phases).rounded())
                 if phase == FontFace.subpixelPhases {
@@ -149,7 +176,7 @@ extension GraphicsContext {
                 placed.append(GlyphCache.PlacedGlyph(x: Int32(whole), y: Int32(y), glyph: image))
             }
         }
-        return placed
+        return (placed, isWhole)
     }
 
     /// Composites a line's mask (offsets relative to `origin`, whole device pixels) in

@@ -62,7 +62,9 @@ struct LineMaskCacheTests {
         // Clip edges every 3 pixels across the first words: many cut a glyph in two.
         for clipX in stride(from: 30, to: 120, by: 3) {
             // A string no other test draws, so that its line is new here.
-            let text = "Clipped first draw \(clipX) \(UInt32.random(in: 0...UInt32.max)) of a line"
+            // Every other line mixes in right-to-left Arabic and Korean from a fallback face.
+            let words = clipX.isMultiple(of: 2) ? "of a line" : "مرحبا 한국어 line"
+            let text = "Clipped first draw \(clipX) \(UInt32.random(in: 0...UInt32.max)) \(words)"
             let line = font.line(for: text)
             let key = LineMaskCache.Key(
                 line: line.serial, size64: Int((font.size * 64).rounded()), scale: 1, fractionX: 0, fractionY: 0)
@@ -90,6 +92,29 @@ struct LineMaskCacheTests {
             #expect(differing.isEmpty, "clip at x \(clipX): \(differing.count) pixels differ, first \(differing.prefix(5))")
             #expect(inkedInClip > 20, "clip at x \(clipX): only \(inkedInClip) inked pixels")
         }
+    }
+
+    @Test("a clipped first draw of a long line looks up only the glyphs that can reach the clip and keeps no placement; drawn whole, every glyph is placed and kept")
+    func clippedFirstDrawPlacesOnlyGlyphsNearTheClip() throws {
+        let font = try Font(size: 15)
+        let library = FreeTypeLibrary.shared
+        let text = "Placed near the clip \(UInt32.random(in: 0...UInt32.max)) " + String(repeating: "abcdefghij", count: 20)
+        let line = font.line(for: text)
+        let clipped = try Bitmap(width: 2000, height: 40)
+        let clippedContext = GraphicsContext(bitmap: clipped)
+        clippedContext.clip(to: CGRect(x: 900, y: 0, width: 20, height: 40))
+        let before = library.withLock { library.glyphCache.lookupCount }
+        clippedContext.draw(text, at: CGPoint(x: 4, y: 26), font: font, color: .black)
+        let clippedLookups = library.withLock { library.glyphCache.lookupCount } - before
+        #expect(clippedLookups > 0 && clippedLookups < 12, "\(clippedLookups) look-ups for a 20-pixel clip")
+        #expect(library.withLock { line.placement } == nil, "a partial placement was kept")
+
+        let whole = try Bitmap(width: 2000, height: 40)
+        let start = library.withLock { library.glyphCache.lookupCount }
+        GraphicsContext(bitmap: whole).draw(text, at: CGPoint(x: 4, y: 26), font: font, color: .black)
+        let wholeLookups = library.withLock { library.glyphCache.lookupCount } - start
+        #expect(wholeLookups == UInt64(line.glyphCount))
+        #expect(library.withLock { line.placement?.glyphs.isEmpty } == false, "a whole draw kept no placement")
     }
 
     @Test("layering a8 glyphs over a mask gives pixman's OVER composite byte for byte, overlaps included")
