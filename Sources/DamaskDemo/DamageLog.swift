@@ -16,7 +16,8 @@ final class DamageLog {
     /// until the last commit).
     private let descriptor: Int32
     private let path: String
-    private let recordsTime: Bool
+    /// Whether the lines carry each commit's CPU time (otherwise `0.000`).
+    let recordsTime: Bool
     /// Called once when a line cannot be written (a full disk), with the message to print.
     var onWriteFailure: (String) -> Void = { _ in }
     private var failed = false

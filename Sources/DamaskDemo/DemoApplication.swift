@@ -115,6 +115,8 @@ final class DemoApplication {
         rootView.onQuit = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
         window.onClose = { [weak self] in self?.quit(status: self?.playStatus ?? 0) }
         let damageLog = self.damageLog
+        rootView.damageLogRecordsCPUTime = damageLog?.recordsTime == true
+        window.measuresCommitCPUTime = rootView.measuresCommitCPUTime
         window.onCommit = { [weak rootView] report in
             damageLog?.record(report)
             rootView?.statsOverlay.record(report)

@@ -21,6 +21,11 @@ final class DemoRootView: View {
     let sidebar: SidebarView
     /// The statistics overlay.
     let statsOverlay: StatsOverlayView
+    /// Whether the damage log writes each commit's CPU time (set by the application).
+    var damageLogRecordsCPUTime = false
+    /// Whether the window should measure each pass's CPU time: only while the overlay
+    /// shows it or the damage log records it (the clock costs two system calls a pass).
+    var measuresCommitCPUTime: Bool { !statsOverlay.isHidden || damageLogRecordsCPUTime }
     /// Called for Ctrl+Q.
     var onQuit: @MainActor () -> Void = {}
     /// The scene shown now.
@@ -121,6 +126,7 @@ final class DemoRootView: View {
                 return
             case 0x73, 0x53:
                 statsOverlay.isHidden.toggle()
+                window?.measuresCommitCPUTime = measuresCommitCPUTime
                 return
             default:
                 break

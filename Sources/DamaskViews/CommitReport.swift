@@ -17,8 +17,8 @@ public struct CommitReport: Sendable, Equatable {
     /// How many layers were drawn (or displayed) for this commit.
     public var drawCount: Int
     /// The CPU time of the pass (layout, drawing, compositing), in milliseconds; 0 when the
-    /// window had no `onCommit` handler during the pass (the thread's CPU clock is a system
-    /// call, read only when someone listens).
+    /// window had no `onCommit` handler during the pass or its `measuresCommitCPUTime` was
+    /// off (the thread's CPU clock is a system call, read only when someone wants it).
     public var cpuMilliseconds: Double
 
     /// Creates a report.

@@ -50,6 +50,11 @@ private let environmentFlashesDamage: Bool = {
 
     /// Called after every commit with what it contained.
     public var onCommit: ((CommitReport) -> Void)?
+    /// Whether commit reports carry the pass's CPU time (``CommitReport/cpuMilliseconds``).
+    /// The thread's CPU clock is two system calls a pass, read only when this is true and
+    /// ``onCommit`` is set; a listener that shows the figure only sometimes turns it off in
+    /// between (the demo's statistics overlay, hidden).
+    public var measuresCommitCPUTime = true
     /// Called when the user asks to close the window.
     public var onClose: (() -> Void)?
     /// The report of the last commit.
@@ -408,7 +413,8 @@ private let environmentFlashesDamage: Bool = {
     /// `requestingFrame`).
     func schedulerPerformPass(requestingFrame: Bool) -> FrameScheduler.PassOutcome {
         assert(phase == .none, "display passes do not nest (the scheduler runs one at a time)")
-        let start = onCommit == nil ? nil : Presenter.threadCPUTime()  // a system call: only for a listener
+        // A system call: only for a listener that wants the figure.
+        let start = onCommit != nil && measuresCommitCPUTime ? Presenter.threadCPUTime() : nil
         defer { phase = .none }
 
         phase = .layout

@@ -121,6 +121,24 @@ extension ViewsTests {
             #expect(h.window.lastCommitReport == last)
         }
 
+        @Test("A window told not to measure commit CPU time reports 0 ms, and measures again when told to")
+        func commitCPUTimeIsMeasuredOnlyWhenWanted() async throws {
+            let h = Harness(width: 50, height: 40, scale: 1)
+            let view = SolidView(frame: CGRect(x: 5, y: 5, width: 10, height: 10))
+            h.root.addSubview(view)
+            var reports: [CommitReport] = []
+            h.window.onCommit = { reports.append($0) }
+            h.window.measuresCommitCPUTime = false
+            await nextTurn()
+            view.setNeedsDisplay()
+            h.frame()
+            #expect(reports.count == 2 && reports.allSatisfy { $0.cpuMilliseconds == 0 })
+            h.window.measuresCommitCPUTime = true
+            view.setNeedsDisplay()
+            h.frame()
+            #expect(reports.count == 3 && reports[2].cpuMilliseconds > 0)
+        }
+
         @Test("Damage with more than 16 rects is sent as 16, merging the nearest: not as its bounding box")
         func manyDamageRectsAreMerged() async throws {
             let h = Harness(width: 200, height: 20)
