@@ -76,6 +76,28 @@ struct TextLayoutTests {
         #expect(layout.chunkCounts == (isLetter ? [48, 48, 4] : [100]), "\(piece)")
     }
 
+    @Test(
+        "the clusters a chunk lists are the line's characters in order, with their extents, ASCII or not",
+        arguments: lines + [String(repeating: "plain ascii words, cut into chunks ", count: 8), "two\r\nlines\r\nin ascii"])
+    func chunksListTheirClusters(text: String) throws {
+        let layout = TextLayout(text, font: try Font(size: 16))
+        var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
+        for chunk in layout.chunks(overlapping: -1e9...1e9) { chunk.appendClusters(reaching: -1e9...1e9, to: &clusters) }
+        #expect(clusters.map(\.character) == Array(text))
+        #expect(clusters.map(\.position) == Array(0..<text.count))
+        for (index, cluster) in clusters.enumerated() {
+            let edges = [layout.caretOffset(at: index), layout.caretOffset(at: index + 1)]
+            if !layout.isRightToLeft, !text.unicodeScalars.contains(where: { $0.value >= 0x0590 }) {
+                #expect(abs(cluster.extent.lowerBound - edges.min()!) < 0.5 && abs(cluster.extent.upperBound - edges.max()!) < 0.5)
+            }
+        }
+        // Only clusters reaching a range are listed.
+        let middle = layout.width / 2
+        var reaching: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
+        for chunk in layout.chunks(overlapping: middle...middle) { chunk.appendClusters(reaching: middle...middle, to: &reaching) }
+        #expect(!reaching.isEmpty && reaching.allSatisfy { $0.extent.contains(middle) })
+    }
+
     @Test("typing at the end of a long line lays out only the last chunks again")
     func typingAtTheEndIsLocal() throws {
         let font = try Font(size: 16)
