@@ -56,7 +56,7 @@ open class TextField: Control, TextInput {
     /// The selected characters (empty when nothing is selected).
     public var selection: Range<Int> { editor.selection }
     /// How far the text is scrolled left, in points (0 when it fits).
-    public private(set) var scrollOffset: CGFloat = 0
+    @exclusivity(unchecked) public private(set) var scrollOffset: CGFloat = 0
     /// Whether the cursor is drawn now.
     public private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.

@@ -47,7 +47,7 @@ final class GlyphCache: @unchecked Sendable {
         }
     }
 
-    private var entries: [Key: Entry] = [:]
+    @exclusivity(unchecked) private var entries: [Key: Entry] = [:]
     private var clock: UInt64 = 0
 
     /// How many glyphs (blank ones included) are cached.

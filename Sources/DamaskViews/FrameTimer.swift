@@ -21,11 +21,11 @@
     /// Whether the timer fires again after each firing.
     public let repeats: Bool
     /// When the timer fires next, on the window's frame clock (milliseconds, wrapping).
-    public private(set) var fireTimestamp: UInt32
+    @exclusivity(unchecked) public private(set) var fireTimestamp: UInt32
     /// How many times the handler ran.
     public private(set) var fireCount = 0
     /// Whether the timer will still fire (not invalidated, and not a one-shot that fired).
-    public private(set) var isValid = true
+    @exclusivity(unchecked) public private(set) var isValid = true
     private let handler: Handler
 
     /// Creates a timer on `window` that fires `interval` milliseconds from now, and

@@ -27,7 +27,7 @@ import Foundation
     // MARK: Tree
 
     /// The layer this one is a sublayer of (weak).
-    public private(set) weak var superlayer: Layer?
+    @exclusivity(unchecked) public private(set) weak var superlayer: Layer?
     /// The sublayers, back to front.
     public private(set) var sublayers: [Layer] = [] {
         didSet { sublayerIndex = nil }
@@ -330,7 +330,7 @@ import Foundation
     /// ``dirtyRect``. A redraw clips to them and damages only them, so two small changes far
     /// apart in one view (two numbers at the ends of a label) do not damage the pixels
     /// between them. Empty means all of ``dirtyRect``.
-    var dirtyPieces: [CGRect] = []
+    @exclusivity(unchecked) var dirtyPieces: [CGRect] = []
     /// More separate dirty rects than this are redrawn as their bounding box.
     static let dirtyPieceLimit = 8
 
@@ -426,7 +426,7 @@ import Foundation
     /// What the window last composited for this layer and its subtree (see
     /// ``LayerRenderRecord``): written by the window's ``DamageCollector`` only. A change of
     /// the subtree footprint drops the superlayer's sublayer grid.
-    var renderRecord = LayerRenderRecord() {
+    @exclusivity(unchecked) var renderRecord = LayerRenderRecord() {
         didSet {
             if renderRecord.subtreeFootprint != oldValue.subtreeFootprint { superlayer?.sublayerIndex = nil }
         }
@@ -440,7 +440,7 @@ import Foundation
     var placementChanged = false
     /// The grid over the sublayers' presented subtree footprints, built by the compositor
     /// when there are many sublayers; dropped when they or their footprints change.
-    var sublayerIndex: SublayerIndex?
+    @exclusivity(unchecked) var sublayerIndex: SublayerIndex?
 
     /// Whether the compositing walk must visit this layer (it or a descendant changed).
     var needsCompositingWalk = false
@@ -449,7 +449,7 @@ import Foundation
     var sublayersNeedingCompositingWalk: [Layer] = []
 
     /// Whether the display walk must visit this layer (it or a shown descendant is marked).
-    var needsDisplayWalk = false
+    @exclusivity(unchecked) var needsDisplayWalk = false
     /// The sublayers the display walk must visit (may hold stale entries: the walk checks).
-    var sublayersNeedingDisplayWalk: [Layer] = []
+    @exclusivity(unchecked) var sublayersNeedingDisplayWalk: [Layer] = []
 }

@@ -23,7 +23,7 @@ import Foundation
 /// Main-actor isolated.
 @MainActor public enum Transaction {
     /// How many explicit transactions are open.
-    public private(set) static var depth = 0
+    @exclusivity(unchecked) public private(set) static var depth = 0
 
     /// The windows changed while the outermost transaction is open (held weakly: a window
     /// closed meanwhile simply drops out).

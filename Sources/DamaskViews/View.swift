@@ -33,11 +33,11 @@ import Foundation
     // MARK: Hierarchy
 
     /// The view this one is a subview of (weak).
-    public private(set) weak var superview: View?
+    @exclusivity(unchecked) public private(set) weak var superview: View?
     /// The subviews, back to front.
     public private(set) var subviews: [View] = []
     /// Set on a window's content view only.
-    weak var hostWindow: Window?
+    @exclusivity(unchecked) weak var hostWindow: Window?
 
     /// The window showing this view, if any.
     public var window: Window? { layer.window }

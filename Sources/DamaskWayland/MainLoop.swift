@@ -27,7 +27,7 @@ import Synchronization
     public nonisolated static let shared = MainLoop()
 
     /// Whether ``run()`` is serving the watches and timers.
-    public private(set) var isRunning = false
+    @exclusivity(unchecked) public private(set) var isRunning = false
     /// How many times ``run()`` went to sleep (for diagnostics and tests). Readable from
     /// any thread: a task off the main thread can note the count before it hops to the
     /// main actor and so count the sleeps its hop took.
@@ -85,9 +85,9 @@ import Synchronization
     }
 
     private var watches: [Watch] = []
-    private var timers: [Timer] = []
+    @exclusivity(unchecked) private var timers: [Timer] = []
     /// Work for the end of this turn (``performAtEndOfTurn(_:)``), in order.
-    private var endOfTurnWork: [@MainActor () -> Void] = []
+    @exclusivity(unchecked) private var endOfTurnWork: [@MainActor () -> Void] = []
 
     private nonisolated init() {}
 

@@ -38,7 +38,7 @@ public final class WaylandConnection {
     }
 
     /// The `wl_display`; valid until `close()`.
-    public private(set) var display: OpaquePointer?
+    @exclusivity(unchecked) public private(set) var display: OpaquePointer?
     /// The `wl_compositor` (required; non-nil after `init` succeeds). Owned by the connection.
     public private(set) var compositor: OpaquePointer?
     /// The `wl_shm` (required). Owned by the connection.
@@ -88,7 +88,7 @@ public final class WaylandConnection {
     private var registry: OpaquePointer?
     /// Open surfaces by `wl_surface` address, for routing input (weak: surfaces unregister
     /// themselves when they close).
-    private var surfaces: [Int: WeakSurface] = [:]
+    @exclusivity(unchecked) private var surfaces: [Int: WeakSurface] = [:]
     /// Cursor themes by buffer scale, loaded on first use.
     private var cursorThemes: [Int: CursorTheme] = [:]
 
@@ -99,7 +99,7 @@ public final class WaylandConnection {
     private var readWatch: MainLoop.Watch?
     private var writeSource: (any DispatchSourceWrite)?
     private var flushScheduled = false
-    private var failed = false
+    @exclusivity(unchecked) private var failed = false
 
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY` (default
     /// `wayland-0`) inside `XDG_RUNTIME_DIR`, and binds the globals.

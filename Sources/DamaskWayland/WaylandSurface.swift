@@ -28,7 +28,7 @@ import Foundation
 public final class WaylandSurface: Surface {
     /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly;
     /// normally the ``Window`` drawing into this surface, which also receives the input).
-    public weak var delegate: (any SurfaceDelegate)?
+    @exclusivity(unchecked) public weak var delegate: (any SurfaceDelegate)?
     /// Size in logical points.
     public private(set) var size: CGSize
     /// Buffer pixels per logical point.
@@ -67,13 +67,13 @@ public final class WaylandSurface: Surface {
 
     /// Called with every input event for this surface before its window sees it; return
     /// `true` to consume the event (key commands, decorations).
-    public var eventInterceptor: ((Event) -> Bool)?
+    @exclusivity(unchecked) public var eventInterceptor: ((Event) -> Bool)?
     /// Sees every input event for this surface first, consumed or not (for recording input).
-    public var inputObserver: ((Event) -> Void)?
+    @exclusivity(unchecked) public var inputObserver: ((Event) -> Void)?
     /// Chooses the cursor at a point (surface points). Default: the arrow everywhere.
     public var cursorProvider: ((CGPoint) -> CursorShape)?
     /// The seat that delivered the latest input event, if any.
-    public internal(set) weak var lastInputSeat: WaylandSeat?
+    @exclusivity(unchecked) public internal(set) weak var lastInputSeat: WaylandSeat?
     /// How many interactive move and resize requests were sent (for diagnostics and tests).
     public internal(set) var interactiveRequestCount = 0
     /// Whether new buffers are `XRGB8888`: the whole surface is opaque (``setOpaqueRegion(_:)``).
