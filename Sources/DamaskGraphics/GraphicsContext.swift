@@ -217,15 +217,21 @@ public final class GraphicsContext {
 
     /// Intersects the clip with the union of `rects` (user space).
     public func clip(to rects: [CGRect]) {
-        let valid = rects.compactMap(GraphicsContext.validRect)
-        guard !valid.isEmpty else { return clipToNothing() }
-        let boxes = valid.map(deviceBox(for:))
-        if boxes.allSatisfy({ $0 != nil }) {
-            state.clipRegion.formIntersection(Region(boxes: boxes.compactMap { $0 }))
-            trimClipMask()
-        } else {
-            clip(toDevicePolygons: valid.map(deviceCorners(of:)), rule: .winding)
+        // One array, built in a loop: a redraw of several dirty pieces clips through here.
+        var boxes: [pixman_box32_t] = []
+        boxes.reserveCapacity(rects.count)
+        for rect in rects {
+            guard let valid = GraphicsContext.validRect(rect) else { continue }
+            guard let box = deviceBox(for: valid) else {
+                // Some rect does not fall on whole device pixels: all are clipped as polygons.
+                let polygons = rects.compactMap(GraphicsContext.validRect).map(deviceCorners(of:))
+                return clip(toDevicePolygons: polygons, rule: .winding)
+            }
+            boxes.append(box)
         }
+        guard !boxes.isEmpty else { return clipToNothing() }
+        state.clipRegion.formIntersection(Region(boxes: boxes))
+        trimClipMask()
     }
 
     /// Intersects the clip with `region`, given in device pixels (not transformed).

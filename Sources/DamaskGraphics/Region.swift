@@ -40,10 +40,16 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     /// Creates a region from integer boxes.
     init(boxes: [pixman_box32_t]) {
         self.init()
-        var boxes = boxes.filter { $0.x1 < $0.x2 && $0.y1 < $0.y2 }
+        // Copied only when some box is empty: such a box is left out.
+        let boxes = boxes.allSatisfy(Self.hasArea) ? boxes : boxes.filter(Self.hasArea)
         guard !boxes.isEmpty else { return }
         pixman_region32_fini(storage.region)
-        pixman_region32_init_rects(storage.region, &boxes, Int32(boxes.count))
+        pixman_region32_init_rects(storage.region, boxes, Int32(boxes.count))
+    }
+
+    /// Whether `box` covers at least one pixel.
+    private static func hasArea(_ box: pixman_box32_t) -> Bool {
+        box.x1 < box.x2 && box.y1 < box.y2
     }
 
     /// Whether the region covers no pixel.

@@ -50,6 +50,46 @@ struct GraphicsContextTests {
         #expect(bitmap.pixel(x: 1, y: 1) == 0xFFFF_0000 && bitmap.pixel(x: 2, y: 2) == 0)
     }
 
+    @Test(
+        "clip(to: rects) clips to their union, as a path of the same rects does",
+        arguments: [
+            [CGRect(x: 1, y: 1, width: 6, height: 3), CGRect(x: 4, y: 2, width: 8, height: 9), .null],
+            [CGRect(x: 2, y: 2, width: 5, height: 5), CGRect(x: 8.5, y: 3.25, width: 4, height: 6)],
+            [CGRect(x: 3, y: 1, width: 0, height: 4), CGRect(x: 12, y: 12, width: -6, height: -4)],
+            [CGRect.null, CGRect(x: CGFloat.nan, y: 0, width: 1, height: 1)],
+        ] as [[CGRect]])
+    func clipToRects(rects: [CGRect]) throws {
+        for rotated in [false, true] {
+            func filled(clip: (GraphicsContext) -> Void) throws -> Bitmap {
+                let bitmap = try Bitmap(width: 16, height: 16)
+                let context = GraphicsContext(bitmap: bitmap)
+                if rotated {
+                    context.translateBy(x: 8, y: 8)
+                    context.rotate(by: .pi / 7)
+                    context.translateBy(x: -8, y: -8)
+                }
+                clip(context)
+                context.setFillColor(.red)
+                context.fill(CGRect(x: -20, y: -20, width: 60, height: 60))
+                return bitmap
+            }
+            let byRects = try filled { $0.clip(to: rects) }
+            var path = Path()
+            for rect in rects where !rect.isNull && rect.minX.isFinite {
+                path.addRect(rect.standardized)
+            }
+            let byPath = try filled { $0.clip(to: path) }
+            if path.isEmpty {  // no rect with an area: nothing is drawn
+                #expect(byRects.pixel(x: 8, y: 8) == 0 && byRects.pixel(x: 0, y: 0) == 0)
+            }
+            for y in 0..<16 {
+                for x in 0..<16 {
+                    #expect(byRects.pixel(x: x, y: y) == byPath.pixel(x: x, y: y), "(\(x), \(y)) rotated \(rotated)")
+                }
+            }
+        }
+    }
+
     @Test("filling or stroking consumes the current path")
     func pathIsConsumed() throws {
         let bitmap = try Bitmap(width: 10, height: 10)
