@@ -83,7 +83,7 @@ open class TextField: Control, TextInput {
         didSet { if placeholder != oldValue && editor.count == 0 { setNeedsDisplay(textArea) } }
     }
     /// Whether the text shows as "•" per character (a password); copying is refused.
-    open var isSecureTextEntry = false {
+    @exclusivity(unchecked) open var isSecureTextEntry = false {
         didSet {
             guard isSecureTextEntry != oldValue else { return }
             layout = TextLayout(displayedEditor, font: font)

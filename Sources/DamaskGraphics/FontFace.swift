@@ -33,7 +33,7 @@ final class FontFace: @unchecked Sendable {
     /// The strike's pixels per em (colour bitmap faces; 0 for outline faces).
     let strikePixelsPerEm: CGFloat
 
-    private var indices: [Unicode.Scalar: UInt32] = [:]
+    @exclusivity(unchecked) private var indices: [Unicode.Scalar: UInt32] = [:]
     private var advances: [UInt32: CGFloat] = [:]
     private var outlines: [UInt32: Path] = [:]
 

@@ -40,7 +40,7 @@ final class LineMaskCache: @unchecked Sendable {
     /// The largest mask kept, in bytes.
     static let largestMask = 1 << 20
 
-    private var entries: [Key: Entry] = [:]
+    @exclusivity(unchecked) private var entries: [Key: Entry] = [:]
     private var clock: UInt64 = 0
     /// The bytes of every kept mask.
     private(set) var byteCount = 0

@@ -266,7 +266,7 @@ import Foundation
     open var needsDisplayOnBoundsChange = false
 
     /// The layer's delegate: supplies contents (weak).
-    open weak var delegate: (any LayerDelegate)?
+    @exclusivity(unchecked) open weak var delegate: (any LayerDelegate)?
 
     /// The store this layer draws into (see ``LayerBackingStore``), made when it first
     /// draws; `nil` for a layer that never drew.

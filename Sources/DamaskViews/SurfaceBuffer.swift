@@ -13,14 +13,14 @@ import Foundation
     /// frame; the window repaints them the next time it paints into this buffer.
     public var missedDamage: Region
     /// `true` from ``Surface/present(_:damage:requestingFrame:)`` until the surface releases the buffer.
-    public internal(set) var isBusy: Bool = false
+    @exclusivity(unchecked) public internal(set) var isBusy: Bool = false
     /// A number identifying the buffer within its surface (for logs and tests).
     public let identifier: Int
     /// What owns the pixel memory behind ``bitmap``, kept alive by the buffer: a Wayland
     /// surface's shm mapping and `wl_buffer`; nil when the bitmap owns its memory.
     public let backing: AnyObject?
     /// Set when the surface resized while the buffer was busy: destroy it on release.
-    var isStale = false
+    @exclusivity(unchecked) var isStale = false
     /// The context the window repaints this buffer through, created on first use and kept
     /// (its state reset per repaint) so that a frame does not create a context and a pixman
     /// image. Owned by the buffer; it keeps ``bitmap`` alive, not the surface's memory.

@@ -43,7 +43,7 @@ import Synchronization
         fileprivate let handler: @MainActor () -> Void
         fileprivate var source: (any DispatchSourceRead)?
         /// Whether ``cancel()`` was called.
-        public fileprivate(set) var isCancelled = false
+        @exclusivity(unchecked) public fileprivate(set) var isCancelled = false
 
         fileprivate init(descriptor: Int32, handler: @escaping @MainActor () -> Void) {
             self.descriptor = descriptor
@@ -67,7 +67,7 @@ import Synchronization
         fileprivate let handler: @MainActor () -> Void
         fileprivate var source: (any DispatchSourceTimer)?
         /// Whether it fired or ``cancel()`` was called.
-        public fileprivate(set) var isDone = false
+        @exclusivity(unchecked) public fileprivate(set) var isDone = false
 
         fileprivate init(deadline: UInt64, handler: @escaping @MainActor () -> Void) {
             self.deadline = deadline

@@ -13,22 +13,22 @@ public final class WaylandPointer {
     /// The pointer's seat (which owns the pointer).
     public unowned let seat: WaylandSeat
     /// The `wl_pointer` proxy; nil after ``destroy()``.
-    public private(set) var proxy: OpaquePointer?
+    @exclusivity(unchecked) public private(set) var proxy: OpaquePointer?
     /// The cursor shown now (nil before the pointer entered a surface).
-    public private(set) var cursorShape: CursorShape?
+    @exclusivity(unchecked) public private(set) var cursorShape: CursorShape?
     /// The buffer scale of the cursor shown now.
-    public private(set) var cursorScale = 1
+    @exclusivity(unchecked) public private(set) var cursorScale = 1
     /// Where the pointer is, in the points of the surface it is over.
     public var location: CGPoint { assembler.location }
 
     /// The latest button press, for interactive move and resize.
     private(set) var lastPress: PressRecord?
 
-    private var assembler = PointerEventAssembler()
+    @exclusivity(unchecked) private var assembler = PointerEventAssembler()
     /// The surface that got the last enter (before its frame), for the press serials.
     private var enteredSurface: Int?
-    private var enterSerial: UInt32 = 0
-    private var cursorSurface: OpaquePointer?
+    @exclusivity(unchecked) private var enterSerial: UInt32 = 0
+    @exclusivity(unchecked) private var cursorSurface: OpaquePointer?
 
     init(seat: WaylandSeat, proxy: OpaquePointer?) {
         self.seat = seat

@@ -48,7 +48,7 @@ public final class WaylandSurface: Surface {
     /// The shared memory those buffers take, in bytes.
     public var liveShmBytes: Int { pool.buffers.reduce(0) { $0 + ShmBuffer.backing(of: $1).byteCount } }
     /// The buffer presented last (the pixels the compositor shows).
-    public private(set) var presentedBuffer: SurfaceBuffer?
+    @exclusivity(unchecked) public private(set) var presentedBuffer: SurfaceBuffer?
 
     /// The part of the surface outside the window proper (a client-side shadow), in points.
     ///
@@ -82,7 +82,7 @@ public final class WaylandSurface: Surface {
     /// The xdg toplevel role (owned; its protocol objects are destroyed in `close()`
     /// before the `wl_surface`).
     let role: XDGToplevel
-    private var surface: OpaquePointer?
+    @exclusivity(unchecked) private var surface: OpaquePointer?
     /// The viewport, fractional-scale object and entered outputs (owned; destroyed in
     /// `close()` before the `wl_surface`).
     private let scaler: SurfaceScaler

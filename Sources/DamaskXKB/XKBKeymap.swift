@@ -22,7 +22,7 @@ public final class XKBKeymap {
     /// The US QWERTY keymap, compiled on the first non-Latin key; owned.
     private var usKeymap: OpaquePointer?
     /// Whether each layout of ``keymap`` types Latin letters, as found so far.
-    private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
+    @exclusivity(unchecked) private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
 
     /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends); nil when
     /// xkbcommon rejects it.
