@@ -43,12 +43,10 @@ final class TypingFieldView: View {
         CGRect(x: (textOriginX + layout.caretOffset(at: editor.caret)).rounded(), y: 8, width: 2, height: bounds.height - 16)
     }
 
-    private func clustersInView(
-        of chunks: [TextLayout.ChunkSnapshot]
-    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+    private func clustersInView(of chunks: [TextLayout.ChunkSnapshot]) -> TextLayout.ClusterList {
         let visible = visibleX
-        var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
-        for chunk in chunks { chunk.appendClusters(reaching: (visible.lowerBound - 4)...(visible.upperBound + 4), to: &result) }
+        var result = TextLayout.ClusterList()
+        for chunk in chunks { result.append(chunk, reaching: (visible.lowerBound - 4)...(visible.upperBound + 4)) }
         return result
     }
 
@@ -70,15 +68,15 @@ final class TypingFieldView: View {
         oldChunks.removeAll { old in unchanged.contains { $0.isLaidOutLike(old) } }
         newChunks.removeAll { new in unchanged.contains { $0.isLaidOutLike(new) } }
         let old = clustersInView(of: oldChunks), new = clustersInView(of: newChunks)
-        func same(_ o: Int, _ n: Int) -> Bool { old[o].character == new[n].character && old[o].extent == new[n].extent }
+        func same(_ o: Int, _ n: Int) -> Bool { old[o].extent == new[n].extent && old.hasSameText(at: o, as: n, in: new) }
         var prefix = 0
         while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix, same(old.count - 1 - suffix, new.count - 1 - suffix) {
             suffix += 1
         }
-        let pieces = old[max(prefix - 1, 0)..<min(old.count - suffix + 1, old.count)].map(\.extent)
-            + new[max(prefix - 1, 0)..<min(new.count - suffix + 1, new.count)].map(\.extent)
+        let pieces = old.clusters[max(prefix - 1, 0)..<min(old.count - suffix + 1, old.count)].map(\.extent)
+            + new.clusters[max(prefix - 1, 0)..<min(new.count - suffix + 1, new.count)].map(\.extent)
         guard let lower = pieces.map(\.lowerBound).min(), let upper = pieces.map(\.upperBound).max() else { return }
         let changed = CGRect(x: textOriginX + lower - 2, y: textArea.minY, width: upper - lower + 4, height: textArea.height)
         setNeedsDisplay(changed.intersection(textArea))

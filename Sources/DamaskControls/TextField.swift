@@ -460,16 +460,13 @@ open class TextField: Control, TextInput {
 
     /// The clusters of `chunks` drawn in the text area (a few points of slack for ink past
     /// an advance).
-    private func clustersInView(
-        of chunks: [TextLayout.ChunkSnapshot]
-    ) -> [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] {
+    private func clustersInView(of chunks: [TextLayout.ChunkSnapshot]) -> TextLayout.ClusterList {
         let visible = visibleX, slack: CGFloat = 4
         let reach = (visible.lowerBound - slack)...(visible.upperBound + slack)
-        var result: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
-        if let first = chunks.first, let last = chunks.last {
-            result.reserveCapacity(last.firstCharacter + last.count - first.firstCharacter)
-        }
-        for chunk in chunks { chunk.appendClusters(reaching: reach, to: &result) }
+        var capacity = 0
+        for chunk in chunks { capacity += chunk.count }
+        var result = TextLayout.ClusterList(capacity: capacity)
+        for chunk in chunks { result.append(chunk, reaching: reach) }
         return result
     }
 
@@ -552,11 +549,13 @@ open class TextField: Control, TextInput {
         for chunk in oldChunks where !isLaidOut(chunk, in: unchanged) { changedOld.append(chunk) }
         for chunk in newChunks where !isLaidOut(chunk, in: unchanged) { changedNew.append(chunk) }
         let old = clustersInView(of: changedOld), new = clustersInView(of: changedNew)
+        let oldClusters = old.clusters, newClusters = new.clusters
         func same(_ o: Int, _ n: Int) -> Bool {
-            old[o].character == new[n].character && old[o].extent == new[n].extent
-                && before.selection.contains(old[o].position) == selection.contains(new[n].position)
-                && PreeditStyleRun.style(at: old[o].position, marked: before.marked, runs: before.markedStyles)
-                    == editor.preeditStyle(at: new[n].position)
+            let was = oldClusters[o], now = newClusters[n]
+            return was.extent == now.extent && old.hasSameText(at: o, as: n, in: new)
+                && before.selection.contains(was.position) == selection.contains(now.position)
+                && PreeditStyleRun.style(at: was.position, marked: before.marked, runs: before.markedStyles)
+                    == editor.preeditStyle(at: now.position)
         }
         var prefix = 0
         while prefix < old.count, prefix < new.count, same(prefix, prefix) { prefix += 1 }
@@ -567,8 +566,8 @@ open class TextField: Control, TextInput {
         let oldRange = prefix..<(old.count - suffix), newRange = prefix..<(new.count - suffix)
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
         // One cluster more on each side: a neighbour's shape may depend on what changed.
-        let oldPieces = old[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, old.count)].map(\.extent)
-        let newPieces = new[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, new.count)].map(\.extent)
+        let oldPieces = oldClusters[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, old.count)].map(\.extent)
+        let newPieces = newClusters[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, new.count)].map(\.extent)
         let pieces = oldPieces + newPieces
         guard let lower = pieces.map(\.lowerBound).min(), let upper = pieces.map(\.upperBound).max() else { return }
         // Two points of slack for ink past a glyph's advance.

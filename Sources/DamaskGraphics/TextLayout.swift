@@ -207,7 +207,8 @@ public struct TextLayout: @unchecked Sendable {
 
     /// One chunk as laid out at one moment: where it sits and the shaped line it shows,
     /// kept so that after an edit a text view can tell the chunks that stayed exactly as
-    /// they were (``isLaidOutLike(_:)``) from those whose clusters it must compare. Holds
+    /// they were (``isLaidOutLike(_:)``) from those whose clusters it must compare
+    /// (``ClusterList``). Holds
     /// the chunk's text and line (shared, immutable): cheap to keep.
     public struct ChunkSnapshot {
         let text: String
@@ -223,24 +224,6 @@ public struct TextLayout: @unchecked Sendable {
         /// line (so its pixels are the same).
         public func isLaidOutLike(_ other: ChunkSnapshot) -> Bool {
             line === other.line && firstCharacter == other.firstCharacter && count == other.count && origin == other.origin
-        }
-
-        /// Appends to `result` its clusters whose x extent reaches `range`, in logical
-        /// order: position in the line, cluster, x extent (user units from the line's
-        /// origin).
-        public func appendClusters(
-            reaching range: ClosedRange<CGFloat>,
-            to result: inout [(position: Int, character: Character, extent: ClosedRange<CGFloat>)]
-        ) {
-            var local = 0
-            var characters = text.makeIterator()
-            for edges in line.clusters {
-                guard let character = characters.next() else { break }
-                defer { local += 1 }
-                let lower = min(edges.left, edges.right) + origin, upper = max(edges.left, edges.right) + origin
-                guard upper >= range.lowerBound, lower <= range.upperBound else { continue }
-                result.append((firstCharacter + local, character, lower...upper))
-            }
         }
     }
 

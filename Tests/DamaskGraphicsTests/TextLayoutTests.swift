@@ -81,11 +81,11 @@ struct TextLayoutTests {
         arguments: lines + [String(repeating: "plain ascii words, cut into chunks ", count: 8), "two\r\nlines\r\nin ascii"])
     func chunksListTheirClusters(text: String) throws {
         let layout = TextLayout(text, font: try Font(size: 16))
-        var clusters: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
-        for chunk in layout.chunks(overlapping: -1e9...1e9) { chunk.appendClusters(reaching: -1e9...1e9, to: &clusters) }
-        #expect(clusters.map(\.character) == Array(text))
-        #expect(clusters.map(\.position) == Array(0..<text.count))
-        for (index, cluster) in clusters.enumerated() {
+        var clusters = TextLayout.ClusterList()
+        for chunk in layout.chunks(overlapping: -1e9...1e9) { clusters.append(chunk, reaching: -1e9...1e9) }
+        #expect((0..<clusters.count).map { clusters.text(at: $0) } == text.map { Substring(String($0)) })
+        #expect(clusters.clusters.map(\.position) == Array(0..<text.count))
+        for (index, cluster) in clusters.clusters.enumerated() {
             let edges = [layout.caretOffset(at: index), layout.caretOffset(at: index + 1)]
             if !layout.isRightToLeft, !text.unicodeScalars.contains(where: { $0.value >= 0x0590 }) {
                 #expect(abs(cluster.extent.lowerBound - edges.min()!) < 0.5 && abs(cluster.extent.upperBound - edges.max()!) < 0.5)
@@ -93,9 +93,34 @@ struct TextLayoutTests {
         }
         // Only clusters reaching a range are listed.
         let middle = layout.width / 2
-        var reaching: [(position: Int, character: Character, extent: ClosedRange<CGFloat>)] = []
-        for chunk in layout.chunks(overlapping: middle...middle) { chunk.appendClusters(reaching: middle...middle, to: &reaching) }
-        #expect(!reaching.isEmpty && reaching.allSatisfy { $0.extent.contains(middle) })
+        var reaching = TextLayout.ClusterList()
+        for chunk in layout.chunks(overlapping: middle...middle) { reaching.append(chunk, reaching: middle...middle) }
+        #expect(reaching.count > 0 && reaching.clusters.allSatisfy { $0.extent.contains(middle) })
+    }
+
+    @Test("listed clusters compare by their bytes: the same cluster in other chunks matches, another or a decomposed one does not")
+    func listedClustersCompareByBytes() throws {
+        let font = try Font(size: 16)
+        func list(_ text: String) -> TextLayout.ClusterList {
+            var list = TextLayout.ClusterList()
+            for chunk in TextLayout(text, font: font).chunks(overlapping: -1e9...1e9) { list.append(chunk, reaching: -1e9...1e9) }
+            return list
+        }
+        let before = list("x한국어 caf\u{E9} 👩‍💻 \r\n" + String(repeating: "word ", count: 20))
+        let after = list("y한국어 cafe\u{301} 👩‍💻 \r\n" + String(repeating: "word ", count: 20))
+        #expect(!before.hasSameText(at: 0, as: 0, in: after))  // x, y
+        for position in [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 20, 100] {  // 한 국 어 space c a f, space 👩‍💻 space CR LF, words
+            #expect(before.hasSameText(at: position, as: position, in: after), "\(position): \(before.text(at: position))")
+        }
+        #expect(before.text(at: 8) == "\u{E9}" && after.text(at: 8) == "e\u{301}")
+        #expect(!before.hasSameText(at: 8, as: 8, in: after))  // equal Characters, other bytes: redrawn
+        #expect(before.text(at: 10) == "👩‍💻" && before.text(at: 12) == "\r\n")
+        // "w" of two words: in the first chunk (not ASCII) and in an ASCII one.
+        #expect(before.text(at: 13) == "w" && after.text(at: 103) == "w" && before.hasSameText(at: 13, as: 103, in: after))
+        #expect(!before.hasSameText(at: 13, as: 14, in: before))  // "w", "o"
+        // Clusters longer than eight bytes compare whole: these two differ in their ninth.
+        let scientist = list("👩‍🔬")
+        #expect(scientist.text(at: 0) == "👩‍🔬" && !before.hasSameText(at: 10, as: 0, in: scientist))
     }
 
     @Test("typing at the end of a long line lays out only the last chunks again")
