@@ -118,6 +118,10 @@ struct TextLayoutTests {
         // "w" of two words: in the first chunk (not ASCII) and in an ASCII one.
         #expect(before.text(at: 13) == "w" && after.text(at: 103) == "w" && before.hasSameText(at: 13, as: 103, in: after))
         #expect(!before.hasSameText(at: 13, as: 14, in: before))  // "w", "o"
+        // Clusters that share their first bytes: 한 and 항 (ED 95 9C, ED 95 AD); e and e + ◌́.
+        let hangul = list("한항"), letters = list("ee\u{301}")
+        #expect(!hangul.hasSameText(at: 0, as: 1, in: hangul) && !letters.hasSameText(at: 0, as: 1, in: letters))
+        #expect(hangul.hasSameText(at: 0, as: 1, in: before))  // 한 in a list of its own and in a longer line
         // Clusters longer than eight bytes compare whole: these two differ in their ninth.
         let scientist = list("👩‍🔬")
         #expect(scientist.text(at: 0) == "👩‍🔬" && !before.hasSameText(at: 10, as: 0, in: scientist))
