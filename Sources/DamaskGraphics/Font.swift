@@ -162,21 +162,25 @@ public final class Font: Sendable {
     }
 
     /// The line of `string` laid out in this font (in `style`'s language and direction when
-    /// given), from the process-wide cache; when it is not cached and `previous` is the line
-    /// of an earlier version of the text (an edit of its end), shaped again only from near
-    /// the edit where HarfBuzz allows it (``TextShaper/shape(_:font:library:style:reusing:)``).
+    /// given), from the process-wide cache; when `previous` is the line of an earlier
+    /// version of the text (an edit of its end), shaped again only from near the edit where
+    /// HarfBuzz allows it (``TextShaper/shape(_:font:library:style:reusing:)``).
     ///
-    /// A line shaped as an edit of `previous` is not added to the cache: its owner (a
-    /// ``TextLayout``'s chunk) keeps it, and each typed key would otherwise add a version of
-    /// the chunk being typed that nothing looks up again, until the cache filled and was
-    /// emptied, labels' lines with it.
+    /// A line shaped as an edit of `previous` is neither looked up in the cache nor added to
+    /// it: its owner (a ``TextLayout``'s chunk) keeps it, and each typed key would otherwise
+    /// add a version of the chunk being typed that nothing looks up again, until the cache
+    /// filled and was emptied, labels' lines with it; and the look-up (hashing the chunk's
+    /// text) would cost every key for a text typed before, which real typing rarely meets.
     func line(for string: String, style: TextRunStyle? = nil, reusing previous: TextLine? = nil) -> TextLine {
         let library = FreeTypeLibrary.shared
-        let key = TextLine.Key(string: string, family: family, weight: weight, size: size, isBoxFont: face == nil, style: style)
-        return library.withLock {
-            library.lineLocked(key, keepsNewLine: previous == nil) {
-                TextShaper.shape(string, font: self, library: library, style: style, reusing: previous)
+        guard let previous else {
+            let key = TextLine.Key(string: string, family: family, weight: weight, size: size, isBoxFont: face == nil, style: style)
+            return library.withLock {
+                library.lineLocked(key) { TextShaper.shape(string, font: self, library: library, style: style) }
             }
+        }
+        return library.withLock {
+            library.uncachedLineLocked { TextShaper.shape(string, font: self, library: library, style: style, reusing: previous) }
         }
     }
 }

@@ -136,18 +136,15 @@ final class FreeTypeLibrary: @unchecked Sendable {
         return candidates
     }
 
-    /// The cached layout of `key`'s string, or the result of `make`, which is cached only
-    /// when `keepsNewLine` (see ``Font/line(for:style:reusing:)``). Call with the lock held.
-    func lineLocked(_ key: TextLine.Key, keepsNewLine: Bool = true, make: () -> TextLine) -> TextLine {
+    /// The cached layout of `key`'s string, or the result of `make`, cached from then on.
+    /// Call with the lock held.
+    func lineLocked(_ key: TextLine.Key, make: () -> TextLine) -> TextLine {
         if let recent = recentLines.first(where: { $0.key == key }) { return recent.line }
         let line: TextLine
         if let cached = lines[key] {
             line = cached
         } else {
-            line = make()
-            lastLineSerial += 1
-            line.serial = lastLineSerial
-            guard keepsNewLine else { return line }
+            line = numbered(make())
             if lines.count >= Self.lineCacheLimit {
                 lines.removeAll(keepingCapacity: true)
                 lineCacheClearCountLocked += 1
@@ -156,6 +153,20 @@ final class FreeTypeLibrary: @unchecked Sendable {
         }
         if recentLines.count >= Self.recentLineLimit { recentLines.removeLast() }
         recentLines.insert((key, line), at: 0)
+        return line
+    }
+
+    /// The result of `make`, numbered like a cached line but neither looked up nor cached:
+    /// the line of an edited chunk (see ``Font/line(for:style:reusing:)``). Call with the
+    /// lock held.
+    func uncachedLineLocked(make: () -> TextLine) -> TextLine {
+        numbered(make())
+    }
+
+    /// `line` with the next serial (masks and glyph placements are keyed by it).
+    private func numbered(_ line: TextLine) -> TextLine {
+        lastLineSerial += 1
+        line.serial = lastLineSerial
         return line
     }
 

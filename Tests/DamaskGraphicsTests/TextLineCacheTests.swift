@@ -76,6 +76,9 @@ struct TextLineCacheTests {
             #expect(laidOutAgain === laidOut)
             #expect(typedAgain !== typedLines.last)
             #expect(font.line(for: typedText) === typedAgain)
+            // An edit is shaped, never looked up: the text of a cached line gives a new line.
+            let editedAgain = font.line(for: typedText, reusing: typedLines.last)
+            #expect(editedAgain !== typedAgain && editedAgain.serial > typedAgain.serial)
             // Each typed key shaped a line of its own, with a serial of its own (masks are
             // keyed by it), and the layout still draws what a fresh layout draws.
             #expect(Set(typedLines.map(\.serial)).count == typedLines.count && !typedLines.contains { $0.serial == 0 })
