@@ -138,9 +138,12 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         return combined(with: other, pixman_region32_union)
     }
 
-    /// Adds the pixels of `other`.
+    /// Adds the pixels of `other`: in place when this region's storage is its own (damage
+    /// gathered rect by rect then allocates nothing per rect).
     public mutating func formUnion(_ other: Region) {
-        self = union(other)
+        guard !other.isEmpty else { return }
+        guard !isEmpty, isKnownUniquelyReferenced(&storage) else { return self = union(other) }
+        pixman_region32_union(storage.region, storage.region, other.storage.region)
     }
 
     /// Returns this region plus the pixels `rect` touches.
@@ -148,9 +151,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         union(Region(rect))
     }
 
-    /// Adds the pixels `rect` touches.
+    /// Adds the pixels `rect` touches: in place when this region's storage is its own.
     public mutating func formUnion(_ rect: CGRect) {
-        self = union(Region(rect))
+        guard let box = Region.box(rect) else { return }
+        guard isKnownUniquelyReferenced(&storage) else { return self = union(Region(rect)) }
+        pixman_region32_union_rect(storage.region, storage.region, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
     }
 
     /// Returns the pixels in both regions.
@@ -274,7 +279,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 /// (allocated and `init`ed here, `fini`ed and freed in `deinit`).
 ///
 /// `@unchecked Sendable` because a storage object is only written while it is
-/// uniquely referenced (every mutating Region operation builds a new storage), so
+/// uniquely referenced (a mutation of a shared storage builds a new one), so
 /// shared instances are read-only.
 private final class RegionStorage: @unchecked Sendable {
     let region: UnsafeMutablePointer<pixman_region32_t>

@@ -23,7 +23,7 @@ import Foundation
     /// Adds `rect` (buffer pixels) to the damage.
     func add(_ rect: CGRect) {
         guard !rect.isNull, !rect.isEmpty else { return }
-        pending.formUnion(Region(rect))
+        pending.formUnion(rect)
     }
 
     /// Forgets the gathered damage (it was committed).

@@ -38,6 +38,31 @@ struct RegionTests {
         #expect(c.area == 1)
     }
 
+    @Test("formUnion grows a region in place and leaves its copies as they were")
+    func formUnionInPlace() {
+        let first = CGRect(x: 0, y: 0, width: 10, height: 10), second = CGRect(x: 20.5, y: 3, width: 5, height: 4)
+        var grown = Region(first)
+        let copy = grown
+        grown.formUnion(second)  // shared storage: a new one
+        #expect(copy == Region(first) && copy.area == 100)
+        #expect(grown == Region(rects: [first, second]) && grown.area == 100 + 6 * 4)
+        grown.formUnion(CGRect(x: 5, y: 5, width: 10, height: 10))  // its own storage: in place
+        grown.formUnion(.null)
+        grown.formUnion(CGRect(x: 1, y: 1, width: 0, height: 9))
+        #expect(grown == Region(rects: [first, second, CGRect(x: 5, y: 5, width: 10, height: 10)]))
+        var gathered = Region()
+        var expected: [CGRect] = []
+        for index in 0..<12 {
+            let rect = CGRect(x: index * 7 % 40, y: index * 5 % 30, width: 6, height: 3)
+            gathered.formUnion(Region(rect))
+            expected.append(rect)
+            #expect(gathered == Region(rects: expected), "after \(index + 1) rects")
+        }
+        let snapshot = gathered
+        gathered.formUnion(Region(CGRect(x: 100, y: 100, width: 1, height: 1)))
+        #expect(snapshot == Region(rects: expected) && gathered.area == snapshot.area + 1)
+    }
+
     @Test("translate moves by whole pixels and scale rounds outward")
     func translateAndScale() {
         let a = Region(CGRect(x: 1, y: 1, width: 3, height: 3))
