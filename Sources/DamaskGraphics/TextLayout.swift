@@ -208,8 +208,7 @@ public struct TextLayout: @unchecked Sendable {
     /// One chunk as laid out at one moment: where it sits and the shaped line it shows,
     /// kept so that after an edit a text view can tell the chunks that stayed exactly as
     /// they were (``isLaidOutLike(_:)``) from those whose clusters it must compare
-    /// (``ClusterList``). Holds
-    /// the chunk's text and line (shared, immutable): cheap to keep.
+    /// (``ClusterList``). Holds the chunk's text and line (shared, immutable): cheap to keep.
     public struct ChunkSnapshot {
         let text: String
         let line: TextLine

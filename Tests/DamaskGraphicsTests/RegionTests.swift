@@ -50,6 +50,9 @@ struct RegionTests {
         grown.formUnion(.null)
         grown.formUnion(CGRect(x: 1, y: 1, width: 0, height: 9))
         #expect(grown == Region(rects: [first, second, CGRect(x: 5, y: 5, width: 10, height: 10)]))
+        var fresh = Region()  // empty, its own storage: the rect is copied in
+        fresh.formUnion(second)
+        #expect(fresh == Region(second) && Region.empty.isEmpty)
         var gathered = Region()
         var expected: [CGRect] = []
         for index in 0..<12 {
