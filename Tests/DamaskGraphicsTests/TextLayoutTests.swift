@@ -109,7 +109,7 @@ struct TextLayoutTests {
         let before = list("x한국어 caf\u{E9} 👩‍💻 \r\n" + String(repeating: "word ", count: 20))
         let after = list("y한국어 cafe\u{301} 👩‍💻 \r\n" + String(repeating: "word ", count: 20))
         #expect(!before.hasSameText(at: 0, as: 0, in: after))  // x, y
-        for position in [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 20, 100] {  // 한 국 어 space c a f, space 👩‍💻 space CR LF, words
+        for position in [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 20, 100] {  // 한 국 어 space c a f, space 👩‍💻 space CR LF, words
             #expect(before.hasSameText(at: position, as: position, in: after), "\(position): \(before.text(at: position))")
         }
         #expect(before.text(at: 8) == "\u{E9}" && after.text(at: 8) == "e\u{301}")
