@@ -160,12 +160,15 @@ struct DemoSelectionTests {
         #expect(
             demo.process.waitUntil(timeout: 15) { _ in selectionEvents() > selectionsBefore },
             "the demo never heard of wl-copy's selection")
+        let typing = demo.process.lines.count
         try mutter.refocus(demo, clickingAt: Self.field.x, Self.field.y)
         try Self.clickField(demo, on: mutter)
         try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("hello", in: demo) }
         try Self.paste(into: demo, on: mutter)
         let text = try Self.fieldText(demo, on: mutter, expecting: "hello from wl-copy")
-        #expect(text == "hello from wl-copy")
+        // A failure says where the typed keys went (once, under full parallel load, the
+        // field ended as " from wl-copy": the keys before Ctrl+V never reached it).
+        #expect(text == "hello from wl-copy", "\(Self.keyboardEvents(of: demo, since: typing))")
         #expect(demo.requests(containing: "wl_data_offer@").contains { $0.contains(".receive(") }, "the paste read an offer")
     }
 
