@@ -10,7 +10,11 @@ import Foundation
 /// whatever ``TextField/contentType`` says, and tells it no surrounding text.
 extension TextField {
     public var surroundingText: SurroundingText? {
-        isSecureTextEntry ? nil : editor.surroundingText()
+        guard !isSecureTextEntry else { return nil }
+        if let cachedSurroundingText { return cachedSurroundingText }
+        let surrounding = editor.surroundingText()
+        cachedSurroundingText = surrounding
+        return surrounding
     }
 
     public var textInputCursorRect: CGRect? {

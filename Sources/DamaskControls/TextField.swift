@@ -42,7 +42,13 @@ import Foundation
 /// Main-actor.
 open class TextField: Control, TextInput {
     /// The text, the caret and the selection, in grapheme clusters.
-    public private(set) var editor: EditableText
+    public private(set) var editor: EditableText {
+        didSet { cachedSurroundingText = nil }
+    }
+    /// ``surroundingText`` for the editor as it is, made on first use after each change: a
+    /// text-input protocol reads it twice per key (whether the change is the input method's,
+    /// then the state to send), and at the end of a long line it is 4,000 bytes.
+    var cachedSurroundingText: SurroundingText?
     /// The text laid out in chunks: edits lay out only what they change, drawing only
     /// what is in view (a line of any length shows).
     private var layout: TextLayout

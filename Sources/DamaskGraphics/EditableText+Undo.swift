@@ -85,24 +85,35 @@ extension EditableText {
         step.caretAfter = caretAfter
         redoSteps.removeAll()
         defer { isCoalescing = step.kind != .other }
-        if isCoalescing, var last = undoSteps.last, last.kind == step.kind {
-            switch step.kind {
-            case .typing where last.offset + last.inserted.utf8.count == step.offset:
-                last.inserted += step.inserted
-            case .deletingBackward where step.offset + step.removed.utf8.count == last.offset:
-                last.offset = step.offset
-                last.removed = step.removed + last.removed
-            case .deletingForward where step.offset == last.offset:
-                last.removed += step.removed
-            default:
-                appendStep(step)
-                return
-            }
-            last.caretAfter = caretAfter
-            undoSteps[undoSteps.count - 1] = last
+        // The newest step is merged where it lies in the array: a copy of it would share its
+        // strings, and appending to a shared string copies it whole (typing a paragraph was
+        // quadratic, each key copying everything typed since the caret last moved).
+        if isCoalescing, let newest = undoSteps.indices.last, undoSteps[newest].kind == step.kind,
+            Self.merge(step, into: &undoSteps[newest])
+        {
+            undoSteps[newest].caretAfter = caretAfter
             return
         }
         appendStep(step)
+    }
+
+    /// Merges `step` into `last`, the newest step of the same kind, when it continues it
+    /// (typing at its end, deleting backward from its start, deleting forward at its
+    /// offset); returns whether it did.
+    private static func merge(_ step: Edit, into last: inout Edit) -> Bool {
+        assert(step.kind == last.kind, "only steps of one kind merge")
+        switch step.kind {
+        case .typing where last.offset + last.inserted.utf8.count == step.offset:
+            last.inserted += step.inserted
+        case .deletingBackward where step.offset + step.removed.utf8.count == last.offset:
+            last.offset = step.offset
+            last.removed = step.removed + last.removed
+        case .deletingForward where step.offset == last.offset:
+            last.removed += step.removed
+        default:
+            return false
+        }
+        return true
     }
 
     private mutating func appendStep(_ step: Edit) {

@@ -211,21 +211,62 @@ final class FontFace: @unchecked Sendable {
     /// advances without glyphs snapping to whole pixels). Not cached here: callers keep
     /// the result in ``GlyphCache``.
     func render(_ glyph: UInt32, size64: Int, phase: Int) -> GlyphImage {
+        render(glyph, size64: size64, phases: [phase])[0]
+    }
+
+    /// `glyph` rendered as ``render(_:size64:phase:)`` renders it, once for each of
+    /// `phases`, in that order, from one load of its outline: the hinted outline is loaded
+    /// (and read from the font file) once and only moved for each phase.
+    ///
+    /// Moving the loaded outline is what `FT_Set_Transform`'s delta does to it after hinting,
+    /// so each image is the one a load with that delta would render.
+    func render(_ glyph: UInt32, size64: Int, phases: [Int]) -> [GlyphImage] {
+        assert(phases.allSatisfy { (0..<FontFace.subpixelPhases).contains($0) }, "a phase is a quarter pixel: 0 to 3")
         let blank = GlyphImage(image: nil, left: 0, top: 0, width: 0, height: 0)
-        var shift = FT_Vector(x: FT_Pos(phase * 64 / FontFace.subpixelPhases), y: 0)
-        FT_Set_Transform(face, nil, &shift)
-        defer { FT_Set_Transform(face, nil, nil) }
+        let allBlank = [GlyphImage](repeating: blank, count: phases.count)
+        FT_Set_Transform(face, nil, nil)
         guard FT_Set_Char_Size(face, 0, FT_F26Dot6(size64), 72, 72) == 0,
-            FT_Load_Glyph(face, glyph, FontFace.loadTargetLight) == 0,
-            FT_Render_Glyph(face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0
-        else { return blank }
-        let slot = face.pointee.glyph.pointee
-        let bitmap = slot.bitmap
+            FT_Load_Glyph(face, glyph, FontFace.loadTargetLight) == 0
+        else { return allBlank }
+        // Owned here, released by the defer; each phase renders a copy.
+        var loaded: FT_Glyph?
+        guard FT_Get_Glyph(face.pointee.glyph, &loaded) == 0, let loaded else { return allBlank }
+        defer { FT_Done_Glyph(loaded) }
+        var images: [GlyphImage] = []
+        images.reserveCapacity(phases.count)
+        for phase in phases {
+            var copy: FT_Glyph?
+            guard FT_Glyph_Copy(loaded, &copy) == 0, copy != nil else {
+                images.append(blank)
+                continue
+            }
+            // With `destroy` 1 the copy is replaced by its bitmap (or left as it was on an
+            // error); either way `copy` then holds the one glyph to release.
+            var shift = FT_Vector(x: FT_Pos(phase * 64 / FontFace.subpixelPhases), y: 0)
+            let error = FT_Glyph_To_Bitmap(&copy, FT_RENDER_MODE_NORMAL, &shift, 1)
+            guard let rendered = copy else {
+                images.append(blank)
+                continue
+            }
+            defer { FT_Done_Glyph(rendered) }
+            guard error == 0, rendered.pointee.format == FT_GLYPH_FORMAT_BITMAP else {
+                images.append(blank)
+                continue
+            }
+            let bitmapGlyph = UnsafeMutableRawPointer(rendered).assumingMemoryBound(to: FT_BitmapGlyphRec.self).pointee
+            images.append(Self.image(of: bitmapGlyph.bitmap, left: Int(bitmapGlyph.left), top: Int(bitmapGlyph.top)) ?? blank)
+        }
+        return images
+    }
+
+    /// A copy of FreeType's 8-bit coverage `bitmap` as a glyph image; nil for an empty
+    /// bitmap or another pixel mode.
+    private static func image(of bitmap: FT_Bitmap, left: Int, top: Int) -> GlyphImage? {
         let width = Int(bitmap.width), rows = Int(bitmap.rows)
         guard width > 0, rows > 0, let buffer = bitmap.buffer,
             bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue),
             let image = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(rows), nil, 0)
-        else { return blank }
+        else { return nil }
         let destination = UnsafeMutableRawPointer(pixman_image_get_data(image)!).assumingMemoryBound(to: UInt8.self)
         let stride = Int(pixman_image_get_stride(image))
         let pitch = Int(bitmap.pitch)
@@ -233,7 +274,7 @@ final class FontFace: @unchecked Sendable {
             let sourceRow = pitch >= 0 ? buffer + row * pitch : buffer + (rows - 1 - row) * -pitch
             (destination + row * stride).update(from: sourceRow, count: width)
         }
-        return GlyphImage(image: image, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top), width: width, height: rows)
+        return GlyphImage(image: image, left: left, top: top, width: width, height: rows)
     }
 
     /// Converts a FreeType outline (on-curve points, conic and cubic controls) to a path.

@@ -86,12 +86,29 @@ final class GlyphCache: @unchecked Sendable {
             found.lastUse = clock
             return found.image
         }
-        let image: GlyphImage
-        if let face {
-            image = face.render(index, size64: size64, phase: phase)
-        } else {
-            image = GlyphImage.box(pixelSize: CGFloat(size64) / 64)
+        guard let face else {
+            let image = GlyphImage.box(pixelSize: CGFloat(size64) / 64)
+            return insert(image, for: key)
         }
+        // A glyph needed at a second phase is needed at the others as the text moves (a
+        // typed line shifts the glyphs after the caret): render the rest now, from the one
+        // load of the outline, rather than load it again for each.
+        let phases = 0..<FontFace.subpixelPhases
+        let glyphKey = packed & ~UInt(3)
+        var missing: [Int] = [phase]
+        for other in phases where other != phase {
+            if entries[Key(font: fontKey, glyph: glyphKey | UInt(other))] == nil { missing.append(other) }
+        }
+        if missing.count == FontFace.subpixelPhases { missing = [phase] }
+        let images = face.render(index, size64: size64, phases: missing)
+        for (other, image) in zip(missing.dropFirst(), images.dropFirst()) {
+            _ = insert(image, for: Key(font: fontKey, glyph: glyphKey | UInt(other)))
+        }
+        return insert(images[0], for: key)
+    }
+
+    /// Caches `image` (blank: nil) under `key`, used now; returns what was cached.
+    private func insert(_ image: GlyphImage, for key: Key) -> GlyphImage? {
         let kept = image.image == nil ? nil : image
         entries[key] = Entry(image: kept, lastUse: clock)
         return kept

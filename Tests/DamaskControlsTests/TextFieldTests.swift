@@ -25,6 +25,41 @@ extension ControlsTests {
             #expect(events == ["begin", "changed", "changed", "return", "end"])
         }
 
+        @Test("the surrounding text an input method reads is made once per change and follows every change: typing, caret moves, selection, preedit, undo, a new text")
+        func surroundingTextFollowsEveryChange() async throws {
+            let harness = ControlHarness(width: 240, height: 60)
+            let field = TextField(frame: CGRect(x: 10, y: 10, width: 200, height: 40))
+            harness.root.addSubview(field)
+            await harness.settle()
+            harness.click(at: CGPoint(x: 50, y: 30))
+            var steps = 0
+            func check(_ what: String) throws {
+                let read = try #require(field.surroundingText, "\(what)")
+                #expect(read == field.editor.surroundingText(), "\(what)")
+                #expect(field.cachedSurroundingText == read, "\(what): kept for the next read")
+                steps += 1
+            }
+            try check("empty")
+            harness.type("hello")
+            try check("typed")
+            harness.key(0xff51)  // ←
+            try check("caret moved")
+            harness.key(0xff51, modifiers: .shift)
+            try check("selection")
+            field.applyInputMethodUpdate(InputMethodUpdate(preedit: "한", preeditCursor: 3..<3))
+            try check("preedit")
+            field.applyInputMethodUpdate(InputMethodUpdate(commit: "한"))
+            try check("committed")
+            field.change { $0.undo() }
+            try check("undone")
+            field.text = "a new text"
+            try check("a new text")
+            #expect(field.surroundingText?.text == "a new text")
+            field.isSecureTextEntry = true
+            #expect(field.surroundingText == nil, "a password tells nothing")
+            #expect(steps == 8)
+        }
+
         @Test("a placeholder shows while empty and goes with the first character; damage stays in the text area")
         func placeholder() async throws {
             let harness = ControlHarness(width: 240, height: 60)

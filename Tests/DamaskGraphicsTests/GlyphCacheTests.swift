@@ -96,6 +96,46 @@ struct GlyphCacheTests {
         }
     }
 
+    @Test("a glyph needed at a second phase is cached at all four from one load, each image the one its phase renders")
+    func secondPhaseRendersTheRest() throws {
+        let font = try Font(family: "DejaVu Sans", size: 15)
+        let face = try #require(font.face)
+        let cache = GlyphCache()
+        let letter = face.glyphIndex(for: "g"), space = face.glyphIndex(for: " ")
+        let size64 = 15 * 64 + 16
+        try FreeTypeLibrary.shared.withLock {
+            _ = cache.glyph(face: face, index: letter, size64: size64, phase: 2)
+            #expect(cache.count == 1, "the first phase alone")
+            _ = cache.glyph(face: face, index: letter, size64: size64, phase: 0)
+            #expect(cache.count == 4, "the second phase brings the other two")
+            var placements: Set<Int> = []
+            for phase in 0..<FontFace.subpixelPhases {
+                let cached = try #require(cache.glyph(face: face, index: letter, size64: size64, phase: phase))
+                let fresh = face.render(letter, size64: size64, phase: phase)
+                #expect(cached.left == fresh.left && cached.top == fresh.top)
+                #expect(cached.width == fresh.width && cached.height == fresh.height)
+                #expect(coverage(of: cached) == coverage(of: fresh), "phase \(phase)")
+                placements.insert(coverage(of: cached).hashValue)
+            }
+            #expect(cache.count == 4, "the other phases were hits")
+            #expect(placements.count == FontFace.subpixelPhases, "each phase is shifted differently")
+            // Blank glyphs: the rest of the phases are remembered as blank too.
+            #expect(cache.glyph(face: face, index: space, size64: size64, phase: 1) == nil)
+            #expect(cache.glyph(face: face, index: space, size64: size64, phase: 3) == nil)
+            #expect(cache.count == 8)
+        }
+    }
+
+    /// The coverage bytes of `glyph`, row by row without the stride's padding.
+    private func coverage(of glyph: GlyphImage) -> [UInt8] {
+        guard let image = glyph.image else { return [] }
+        let stride = Int(pixman_image_get_stride(image))
+        let raw = UnsafeRawPointer(pixman_image_get_data(image)!).assumingMemoryBound(to: UInt8.self)
+        var result: [UInt8] = []
+        for row in 0..<glyph.height { result += UnsafeBufferPointer(start: raw + row * stride, count: glyph.width) }
+        return result
+    }
+
     @Test("a batch that ends above the high-water mark evicts the least recently used; placed images stay valid")
     func eviction() throws {
         let font = try Font(family: "DejaVu Sans", size: 9)

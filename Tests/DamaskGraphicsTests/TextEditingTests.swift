@@ -1,6 +1,7 @@
-import DamaskGraphics
 import Foundation
 import Testing
+
+@testable import DamaskGraphics
 
 /// Word boundaries (UAX #29) and the word moves and deletions built on them.
 @Suite("Word boundaries and word editing", .timeLimit(.minutes(5)))
@@ -173,6 +174,26 @@ struct UndoTests {
             field.redo()
             #expect(field.text == base + addition + "z" && field.caret == field.text.count)
         }
+    }
+
+    @Test("typing appends to the newest undo step where it lies: its text is reallocated only as it grows, not copied per key")
+    func typingGrowsTheStepInPlace() {
+        var field = EditableText()
+        var storages: Set<UInt> = []
+        for index in 0..<2_000 {
+            field.type(index % 7 == 6 ? " " : "a")
+            // Large strings only: a small one lives inside the value and has no storage.
+            guard let step = field.undoSteps.last, step.inserted.utf8.count > 15 else { continue }
+            if let address = step.inserted.utf8.withContiguousStorageIfAvailable({ UInt(bitPattern: $0.baseAddress) }) {
+                storages.insert(address)
+            }
+        }
+        #expect(field.undoSteps.count == 1 && field.undoSteps[0].inserted.utf8.count == 2_000)
+        // Growth doubles the capacity: about log2(2000 / 16) ≈ 7 storages; a copy per key
+        // would make nearly 2,000.
+        #expect(!storages.isEmpty && storages.count <= 16, "\(storages.count) storages for one step")
+        field.undo()
+        #expect(field.text.isEmpty)
     }
 
     @Test("the history is bounded")
