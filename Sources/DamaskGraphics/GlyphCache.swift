@@ -12,8 +12,9 @@ import Foundation
 ///
 /// Keys: the address of the ``FontFace`` (faces live for the whole process; this cache's
 /// own address for box placeholders), the pixel size in 1/64 px, the glyph index and the
-/// sub-pixel phase. Blank glyphs (spaces) are remembered as blank so they are not rendered
-/// again. When a batch ends (``thaw()``) with more than ``highWaterMark`` entries, the
+/// sub-pixel phase. A glyph is rendered at the phase first asked for; when a second phase
+/// is asked for, all its missing phases are rendered from one load of its outline. Blank
+/// glyphs (spaces) are remembered as blank so they are not rendered again. When a batch ends (``thaw()``) with more than ``highWaterMark`` entries, the
 /// least recently used are evicted down to three quarters of it; images already placed on a
 /// line (``PlacedGlyph``) stay valid, since each placement holds its image.
 ///

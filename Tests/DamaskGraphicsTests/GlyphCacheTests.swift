@@ -53,11 +53,16 @@ struct GlyphCacheTests {
     }
 
     private func bytes(of mask: CoverageMask) -> [UInt8] {
-        let data = pixman_image_get_data(mask.image)!
-        let stride = Int(pixman_image_get_stride(mask.image))
-        let raw = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
+        bytes(of: mask.image, width: mask.width, height: mask.height)
+    }
+
+    /// The bytes of the `a8` `image`'s top-left `width` × `height`, row by row without the
+    /// stride's padding.
+    private func bytes(of image: OpaquePointer, width: Int, height: Int) -> [UInt8] {
+        let stride = Int(pixman_image_get_stride(image))
+        let raw = UnsafeRawPointer(pixman_image_get_data(image)!).assumingMemoryBound(to: UInt8.self)
         var result: [UInt8] = []
-        for row in 0..<mask.height { result += UnsafeBufferPointer(start: raw + row * stride, count: mask.width) }
+        for row in 0..<height { result += UnsafeBufferPointer(start: raw + row * stride, count: width) }
         return result
     }
 
@@ -126,14 +131,9 @@ struct GlyphCacheTests {
         }
     }
 
-    /// The coverage bytes of `glyph`, row by row without the stride's padding.
+    /// The coverage bytes of `glyph` (none for a blank one).
     private func coverage(of glyph: GlyphImage) -> [UInt8] {
-        guard let image = glyph.image else { return [] }
-        let stride = Int(pixman_image_get_stride(image))
-        let raw = UnsafeRawPointer(pixman_image_get_data(image)!).assumingMemoryBound(to: UInt8.self)
-        var result: [UInt8] = []
-        for row in 0..<glyph.height { result += UnsafeBufferPointer(start: raw + row * stride, count: glyph.width) }
-        return result
+        glyph.image.map { bytes(of: $0, width: glyph.width, height: glyph.height) } ?? []
     }
 
     @Test("a batch that ends above the high-water mark evicts the least recently used; placed images stay valid")
