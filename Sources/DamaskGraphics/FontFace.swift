@@ -223,14 +223,15 @@ final class FontFace: @unchecked Sendable {
     func render(_ glyph: UInt32, size64: Int, phases: [Int]) -> [GlyphImage] {
         assert(phases.allSatisfy { (0..<FontFace.subpixelPhases).contains($0) }, "a phase is a quarter pixel: 0 to 3")
         let blank = GlyphImage(image: nil, left: 0, top: 0, width: 0, height: 0)
-        let allBlank = [GlyphImage](repeating: blank, count: phases.count)
         FT_Set_Transform(face, nil, nil)
         guard FT_Set_Char_Size(face, 0, FT_F26Dot6(size64), 72, 72) == 0,
             FT_Load_Glyph(face, glyph, FontFace.loadTargetLight) == 0
-        else { return allBlank }
+        else { return [GlyphImage](repeating: blank, count: phases.count) }
         // Owned here, released by the defer; each phase renders a copy.
         var loaded: FT_Glyph?
-        guard FT_Get_Glyph(face.pointee.glyph, &loaded) == 0, let loaded else { return allBlank }
+        guard FT_Get_Glyph(face.pointee.glyph, &loaded) == 0, let loaded else {
+            return [GlyphImage](repeating: blank, count: phases.count)
+        }
         defer { FT_Done_Glyph(loaded) }
         var images: [GlyphImage] = []
         images.reserveCapacity(phases.count)

@@ -54,9 +54,6 @@ final class GlyphCache: @unchecked Sendable {
     /// How many glyphs (blank ones included) are cached.
     var count: Int { entries.count }
 
-    /// How many look-ups there have been since the process started.
-    var lookupCount: UInt64 { clock }
-
     /// Starts a batch of look-ups and inserts.
     func freeze() {}
 

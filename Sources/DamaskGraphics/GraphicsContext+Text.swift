@@ -104,8 +104,10 @@ extension GraphicsContext {
                     // Only glyphs whose ink can reach the clip are looked up: the line a
                     // key just changed is drawn where it changed, a few of its glyphs.
                     let reach = CGFloat(clip.x0 - originX)...CGFloat(clip.x1 - originX)
-                    (placed, placedWhole) = Self.placeGlyphs(
+                    let lookups: Int
+                    (placed, placedWhole, lookups) = Self.placeGlyphs(
                         line, fraction: fraction, scale: scale, size64: size64, cache: cache, reaching: reach)
+                    glyphLookupCount += lookups
                     if placedWhole {
                         line.placement = TextLine.Placement(size64: size64, scale: scale, fraction: fraction, glyphs: placed)
                     }
@@ -135,15 +137,16 @@ extension GraphicsContext {
     /// Resolves the glyphs of `line` in `cache` at positions relative to the whole-pixel
     /// origin, whose fractional part is `fraction`, skipping those whose ink cannot reach
     /// `reach` (device pixels from that origin; the face's ``FontFace/inkReach`` bounds each
-    /// glyph's ink). Returns the placed glyphs and whether none was skipped. Call between
-    /// freeze and thaw.
+    /// glyph's ink). Returns the placed glyphs, whether none was skipped and how many glyphs
+    /// were looked up (blank ones included). Call between freeze and thaw.
     private static func placeGlyphs(
         _ line: TextLine, fraction: CGPoint, scale: CGFloat, size64: Int, cache: GlyphCache,
         reaching reach: ClosedRange<CGFloat>
-    ) -> (glyphs: [GlyphCache.PlacedGlyph], isWhole: Bool) {
+    ) -> (glyphs: [GlyphCache.PlacedGlyph], isWhole: Bool, lookups: Int) {
         var placed: [GlyphCache.PlacedGlyph] = []
         placed.reserveCapacity(line.glyphCount)
         var isWhole = true
+        var lookups = 0
         let phases = CGFloat(FontFace.subpixelPhases)
         let pixelsPerEm = CGFloat(size64) / 64
         for run in line.runs {
@@ -170,13 +173,14 @@ extension GraphicsContext {
                     phase = 0
                 }
                 let face = glyph.isPlaceholder ? nil : run.face
+                lookups += 1
                 guard let image = cache.glyph(face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase)
                 else { continue }
                 let y = (fraction.y + glyph.y * scale + 0.5).rounded(.down)
                 placed.append(GlyphCache.PlacedGlyph(x: Int32(whole), y: Int32(y), glyph: image))
             }
         }
-        return (placed, isWhole)
+        return (placed, isWhole, lookups)
     }
 
     /// Composites a line's mask (offsets relative to `origin`, whole device pixels) in

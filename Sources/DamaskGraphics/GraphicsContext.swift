@@ -28,6 +28,9 @@ public final class GraphicsContext {
     @exclusivity(unchecked) private var appliedClip: Region?
     /// The current path, in device space (points are mapped by the CTM when added).
     var currentPath = Path()
+    /// How many glyph images this context's text drawing has looked up in the glyph cache
+    /// (a per-context statistic: the cache itself is shared by the whole process).
+    var glyphLookupCount = 0
 
     /// Creates a context drawing into `bitmap`, with identity transform, the whole
     /// bitmap as clip, black fill and stroke, line width 1 and antialiasing on.
