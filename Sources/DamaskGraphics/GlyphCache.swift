@@ -13,7 +13,9 @@ import Foundation
 /// Keys: the address of the ``FontFace`` (faces live for the whole process; this cache's
 /// own address for box placeholders), the pixel size in 1/64 px, the glyph index and the
 /// sub-pixel phase. A glyph is rendered at the phase first asked for; when a second phase
-/// is asked for, all its missing phases are rendered from one load of its outline. Blank
+/// is asked for, all its missing phases are rendered from one load of its outline. A glyph
+/// of a line being edited (``TextLine/isRevision``) is rendered at every phase on its first
+/// load: each glyph typed lands at a new fraction of a pixel. Blank
 /// glyphs (spaces) are remembered as blank so they are not rendered again. When a batch ends (``thaw()``) with more than ``highWaterMark`` entries, the
 /// least recently used are evicted down to three quarters of it; images already placed on a
 /// line (``PlacedGlyph``) stay valid, since each placement holds its image.
@@ -67,9 +69,10 @@ final class GlyphCache: @unchecked Sendable {
     }
 
     /// The cached image of `index` in `face` (nil: the box placeholder) at `size64` / 64
-    /// pixels per em and `phase`, rendering and inserting it on first use. Nil for blank
-    /// glyphs (spaces).
-    func glyph(face: FontFace?, index: UInt32, size64: Int, phase: Int) -> GlyphImage? {
+    /// pixels per em and `phase`, rendering and inserting it on first use: at `phase` alone,
+    /// or with `allPhases` (a glyph of text being edited) at every phase from the one load.
+    /// Nil for blank glyphs (spaces).
+    func glyph(face: FontFace?, index: UInt32, size64: Int, phase: Int, allPhases: Bool = false) -> GlyphImage? {
         let fontKey: UnsafeMutableRawPointer
         if let face {
             fontKey = Unmanaged.passUnretained(face).toOpaque()
@@ -97,12 +100,19 @@ final class GlyphCache: @unchecked Sendable {
         for other in phases where other != phase {
             if entries[Key(font: fontKey, glyph: glyphKey | UInt(other))] == nil { missing.append(other) }
         }
-        if missing.count == FontFace.subpixelPhases { missing = [phase] }
+        if missing.count == FontFace.subpixelPhases, !allPhases { missing = [phase] }
         let images = face.render(index, size64: size64, phases: missing)
         for (other, image) in zip(missing.dropFirst(), images.dropFirst()) {
             _ = insert(image, for: Key(font: fontKey, glyph: glyphKey | UInt(other)))
         }
         return insert(images[0], for: key)
+    }
+
+    /// Whether `index` in `face` at `size64` and `phase` is cached (blank or not), without
+    /// counting as a use.
+    func contains(face: FontFace, index: UInt32, size64: Int, phase: Int) -> Bool {
+        let packed = (UInt(size64 & 0xFFFFF) << 24) | (UInt(index & 0x3F_FFFF) << 2) | UInt(phase & 3)
+        return entries[Key(font: Unmanaged.passUnretained(face).toOpaque(), glyph: packed)] != nil
     }
 
     /// Caches `image` (blank: nil) under `key`, used now; returns what was cached.

@@ -174,7 +174,10 @@ extension GraphicsContext {
                 }
                 let face = glyph.isPlaceholder ? nil : run.face
                 lookups += 1
-                guard let image = cache.glyph(face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase)
+                guard
+                    let image = cache.glyph(
+                        face: face, index: glyph.index, size64: size64, phase: glyph.isPlaceholder ? 0 : phase,
+                        allPhases: line.isRevision)
                 else { continue }
                 let y = (fraction.y + glyph.y * scale + 0.5).rounded(.down)
                 placed.append(GlyphCache.PlacedGlyph(x: Int32(whole), y: Int32(y), glyph: image))

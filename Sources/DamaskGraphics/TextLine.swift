@@ -74,6 +74,13 @@ final class TextLine: @unchecked Sendable {
     /// ``FreeTypeLibrary``'s lock.
     var shapedItem: ShapedItem?
 
+    /// Whether the line is a new version of an edited text's line (shaped with the line it
+    /// replaces, ``TextShaper/shape(_:font:library:style:reusing:)``). Typed text puts each
+    /// new glyph at a new fraction of a pixel, so the glyphs such a line draws are rendered
+    /// at every sub-pixel phase on their first load (``GlyphCache``). Set by ``TextShaper``
+    /// right after creating the line, read-only afterwards.
+    var isRevision = false
+
     /// A number no other line laid out in this process has (set by the line cache; 0 until
     /// then), so rendered masks of this line (``LineMaskCache``) can never be mistaken for
     /// another's. Only touched under ``FreeTypeLibrary``'s lock.

@@ -39,6 +39,16 @@ enum TextShaper {
     static func shape(
         _ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle? = nil, reusing previous: TextLine? = nil
     ) -> TextLine {
+        let line = shapeAnew(string, font: font, library: library, style: style, reusing: previous)
+        line.isRevision = previous != nil
+        return line
+    }
+
+    /// Shapes `string` as ``shape(_:font:library:style:reusing:)`` says, leaving the line's
+    /// ``TextLine/isRevision`` for that function to set.
+    private static func shapeAnew(
+        _ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle?, reusing previous: TextLine?
+    ) -> TextLine {
         let (scalars, clusterStarts) = codePoints(of: string)
         if let shaped = previous?.shapedItem,
             let line = reshape(

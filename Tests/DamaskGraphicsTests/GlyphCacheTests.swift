@@ -131,6 +131,59 @@ struct GlyphCacheTests {
         }
     }
 
+    @Test("a glyph of a line being edited is cached at all four phases from its first load, each image the one its phase renders")
+    func editedLineGlyphRendersEveryPhase() throws {
+        let font = try Font(family: "DejaVu Sans", size: 15)
+        let face = try #require(font.face)
+        let cache = GlyphCache()
+        let letter = face.glyphIndex(for: "k")
+        let size64 = 15 * 64 + 24
+        try FreeTypeLibrary.shared.withLock {
+            _ = cache.glyph(face: face, index: letter, size64: size64, phase: 1, allPhases: true)
+            #expect(cache.count == 4, "every phase from the first look-up")
+            for phase in 0..<FontFace.subpixelPhases {
+                let cached = try #require(cache.glyph(face: face, index: letter, size64: size64, phase: phase))
+                let fresh = face.render(letter, size64: size64, phase: phase)
+                #expect(cached.left == fresh.left && cached.top == fresh.top)
+                #expect(coverage(of: cached) == coverage(of: fresh), "phase \(phase)")
+            }
+            #expect(cache.count == 4, "the other phases were hits")
+        }
+    }
+
+    @Test("drawing a line shaped from an earlier version caches its glyphs at every phase; a line shaped on its own, at the phases it is drawn at")
+    func drawingAnEditedLineCachesEveryPhase() throws {
+        // A size no other test draws at, so the shared cache holds none of these glyphs yet.
+        let size = 11 + CGFloat(UInt32.random(in: 1...1_000_000)) / 1_048_576
+        let font = try Font(family: "DejaVu Sans", size: size)
+        let face = try #require(font.face)
+        let size64 = Int((size * 64).rounded())
+        let library = FreeTypeLibrary.shared
+        let first = library.withLock { TextShaper.shape("qu", font: font, library: library) }
+        let edited = library.withLock { TextShaper.shape("quiz", font: font, library: library, reusing: first) }
+        let plain = library.withLock { TextShaper.shape("jw", font: font, library: library) }
+        let bitmap = try Bitmap(width: 200, height: 40)
+        let context = GraphicsContext(bitmap: bitmap)
+        context.draw(edited, at: CGPoint(x: 4, y: 26), font: font, color: .black)
+        context.draw(plain, at: CGPoint(x: 4, y: 26), font: font, color: .black)
+        library.withLock {
+            for character in "quiz".unicodeScalars {
+                let index = face.glyphIndex(for: character)
+                let phases = (0..<FontFace.subpixelPhases).filter {
+                    library.glyphCache.contains(face: face, index: index, size64: size64, phase: $0)
+                }
+                #expect(phases.count == FontFace.subpixelPhases, "\(character): phases \(phases)")
+            }
+            for character in "jw".unicodeScalars {
+                let index = face.glyphIndex(for: character)
+                let phases = (0..<FontFace.subpixelPhases).filter {
+                    library.glyphCache.contains(face: face, index: index, size64: size64, phase: $0)
+                }
+                #expect(phases.count == 1, "\(character): phases \(phases)")
+            }
+        }
+    }
+
     /// The coverage bytes of `glyph` (none for a blank one).
     private func coverage(of glyph: GlyphImage) -> [UInt8] {
         glyph.image.map { bytes(of: $0, width: glyph.width, height: glyph.height) } ?? []

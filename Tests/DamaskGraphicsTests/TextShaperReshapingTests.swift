@@ -76,6 +76,16 @@ struct TextShaperReshapingTests {
         }
     }
 
+    @Test("a line shaped from an earlier version is a revision, whether reshaped from near the edit (Latin) or whole (Hebrew); a line shaped on its own is not")
+    func reshapedLinesAreRevisions() throws {
+        let font = try Font(size: 16)
+        for (before, after) in [("typed", "typed!"), ("שלו", "שלום")] {
+            let previous = shape(before, font: font)
+            #expect(!previous.isRevision, "\(before)")
+            #expect(shape(after, font: font, reusing: previous).isRevision, "\(after)")
+        }
+    }
+
     @Test("typing Latin and Cyrillic at the end of a line reshapes from near the end, not the whole line; right-to-left text and Hangul (HarfBuzz marks every syllable unsafe to cut before) are shaped whole")
     func typingAtTheEndReshapes() throws {
         let font = try Font(size: 16)
