@@ -13,7 +13,7 @@ import Foundation
 /// styled preedit drawn in other fonts may end a little short of or past the wrap width.
 extension TextView {
     /// The paragraph holding the caret (the selection's paragraphs when it spans several),
-    /// without the preedit, at most ``SurroundingText/maximumBytes`` bytes of it around the
+    /// without the preedit, at most ``SurroundingText/defaultLimit`` bytes of it around the
     /// caret; nil while the text is not editable.
     public var surroundingText: SurroundingText? {
         guard isEditable else { return nil }

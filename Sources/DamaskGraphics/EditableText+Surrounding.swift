@@ -9,7 +9,7 @@ extension EditableText {
     /// bytes and then to the nearest cluster boundaries inside (a text of 100,000
     /// characters is never walked or copied whole). A selection longer than `limit`
     /// is reported as a caret at the ``caret`` (the protocols cannot carry it).
-    public func surroundingText(limit: Int = SurroundingText.maximumBytes) -> SurroundingText {
+    public func surroundingText(limit: Int = SurroundingText.defaultLimit) -> SurroundingText {
         let limit = max(limit, 0)
         // With a preedit, the caret stands where it begins (both ends of the selection).
         let lowPosition = markedRange?.lowerBound ?? min(anchor, caret)

@@ -30,11 +30,13 @@ struct SurroundingTextTests {
         let text = String(repeating: "가", count: 50_000)  // 150,000 bytes
         let field = EditableText(text, caret: 25_000)
         let surrounding = field.surroundingText()
-        #expect(surrounding.text.utf8.count <= SurroundingText.maximumBytes)
-        #expect(surrounding.text.utf8.count >= SurroundingText.maximumBytes - 6, "uses the room it has")
+        #expect(surrounding.text.utf8.count <= SurroundingText.defaultLimit)
+        #expect(surrounding.text.utf8.count >= SurroundingText.defaultLimit - 6, "uses the room it has")
         #expect(surrounding.text.allSatisfy { $0 == "가" }, "whole clusters only")
         #expect(surrounding.cursor == surrounding.anchor)
-        #expect(surrounding.cursor % 3 == 0 && abs(surrounding.cursor - 2_000) <= 3, "the caret sits in the middle")
+        #expect(surrounding.cursor % 3 == 0 && abs(surrounding.cursor - SurroundingText.defaultLimit / 2) <= 3, "the caret sits in the middle")
+        let most = field.surroundingText(limit: SurroundingText.maximumBytes)
+        #expect(most.text.utf8.count <= SurroundingText.maximumBytes && most.text.utf8.count >= SurroundingText.maximumBytes - 6)
         // At the end of the text, all the room goes before the caret.
         let atEnd = EditableText(text).surroundingText(limit: 10)
         #expect(atEnd == SurroundingText(text: "가가가", cursor: 9, anchor: 9))
