@@ -79,8 +79,7 @@ final class GlyphCache: @unchecked Sendable {
         } else {
             fontKey = Unmanaged.passUnretained(self).toOpaque()
         }
-        // size64 ≤ 256 px · 64 (cached glyphs only), glyph indices < 2^22, phase < 4.
-        let packed = (UInt(size64 & 0xFFFFF) << 24) | (UInt(index & 0x3F_FFFF) << 2) | UInt(phase & 3)
+        let packed = Self.packed(size64: size64, index: index, phase: phase)
         let key = Key(font: fontKey, glyph: packed)
         clock &+= 1
         if let found = entries[key] {
@@ -111,8 +110,14 @@ final class GlyphCache: @unchecked Sendable {
     /// Whether `index` in `face` at `size64` and `phase` is cached (blank or not), without
     /// counting as a use.
     func contains(face: FontFace, index: UInt32, size64: Int, phase: Int) -> Bool {
-        let packed = (UInt(size64 & 0xFFFFF) << 24) | (UInt(index & 0x3F_FFFF) << 2) | UInt(phase & 3)
+        let packed = Self.packed(size64: size64, index: index, phase: phase)
         return entries[Key(font: Unmanaged.passUnretained(face).toOpaque(), glyph: packed)] != nil
+    }
+
+    /// The glyph part of a key: size64 ≤ 256 px · 64 (cached glyphs only), glyph indices
+    /// < 2^22, phase < 4, in one word; the phase in the low two bits.
+    private static func packed(size64: Int, index: UInt32, phase: Int) -> UInt {
+        (UInt(size64 & 0xFFFFF) << 24) | (UInt(index & 0x3F_FFFF) << 2) | UInt(phase & 3)
     }
 
     /// Caches `image` (blank: nil) under `key`, used now; returns what was cached.

@@ -4,8 +4,8 @@
 /// Offsets are UTF-8 bytes of ``text``, as on the wire; the text holds at most the limit it
 /// was made with (``defaultLimit`` unless asked otherwise; the protocols carry at most
 /// ``maximumBytes``), cut at cluster boundaries around the caret, so a field of any length
-/// sends a bounded message.
-/// Where a preedit is shown, the caret stands where the preedit starts.
+/// sends a bounded message. Where a preedit is shown, the caret stands where the preedit
+/// starts.
 public struct SurroundingText: Equatable, Sendable {
     /// The largest text the protocols carry (their descriptions say 4000 bytes).
     public static let maximumBytes = 4000
@@ -15,8 +15,8 @@ public struct SurroundingText: Equatable, Sendable {
     /// methods read the few words around the caret (a syllable to compose again, a phrase to
     /// predict from); Qt's text input sends at most 1,000 characters. The text is sent
     /// after every edit, so at the end of a long line each key built, copied and sent four
-    /// times this much for nothing (docs/performance.md, "The surrounding text cut to
-    /// 1,000 bytes").
+    /// times this much for nothing (docs/performance.md, "Each letter loaded once, and less
+    /// surrounding text").
     public static let defaultLimit = 1000
 
     /// The text around the caret (the whole text when it fits).

@@ -166,21 +166,19 @@ struct GlyphCacheTests {
         let context = GraphicsContext(bitmap: bitmap)
         context.draw(edited, at: CGPoint(x: 4, y: 26), font: font, color: .black)
         context.draw(plain, at: CGPoint(x: 4, y: 26), font: font, color: .black)
-        library.withLock {
-            for character in "quiz".unicodeScalars {
-                let index = face.glyphIndex(for: character)
-                let phases = (0..<FontFace.subpixelPhases).filter {
+        func cachedPhases(of character: Unicode.Scalar) -> [Int] {
+            let index = face.glyphIndex(for: character)
+            return library.withLock {
+                (0..<FontFace.subpixelPhases).filter {
                     library.glyphCache.contains(face: face, index: index, size64: size64, phase: $0)
                 }
-                #expect(phases.count == FontFace.subpixelPhases, "\(character): phases \(phases)")
             }
-            for character in "jw".unicodeScalars {
-                let index = face.glyphIndex(for: character)
-                let phases = (0..<FontFace.subpixelPhases).filter {
-                    library.glyphCache.contains(face: face, index: index, size64: size64, phase: $0)
-                }
-                #expect(phases.count == 1, "\(character): phases \(phases)")
-            }
+        }
+        for character in "quiz".unicodeScalars {
+            #expect(cachedPhases(of: character).count == FontFace.subpixelPhases, "\(character): \(cachedPhases(of: character))")
+        }
+        for character in "jw".unicodeScalars {
+            #expect(cachedPhases(of: character).count == 1, "\(character): \(cachedPhases(of: character))")
         }
     }
 
