@@ -135,7 +135,7 @@ struct DemoSelectionTests {
         try seat.move(to: field.x + 200, field.y, in: second)
         let commits = second.commits.count
         try seat.middleClick(in: second)
-        #expect(second.waitForTextDamage(beyond: commits), "the middle click drew no pasted text")
+        #expect(second.waitForTextDamage(beyond: commits, widerThan: 40), "the middle click drew no pasted text")
         #expect(
             second.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },
             "the middle click read the first window's primary selection offer")
@@ -204,21 +204,28 @@ struct DemoSelectionTests {
         defer { mutter.stop() }
         let demo = try mutter.launch(Self.smallWindow)
         try Self.clickField(demo, on: mutter)
+        let typing = demo.process.lines.count
         try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("ab", in: demo) }
-        // The field's own selection (Ctrl+A) was the primary selection until wl-copy took it.
+        // The typed text is there before the paste (read with Ctrl+A, Ctrl+C: the field's
+        // selection is then the primary selection, until wl-copy takes it).
+        let typed = try Self.fieldText(demo, on: mutter, expecting: "ab")
+        try #require(typed == "ab", "\(Self.keyboardEvents(of: demo, since: typing))")
         let copied = try mutter.wlCopy(["--primary", "from wl-copy"])
         #expect(copied.status == 0, "wl-copy --primary: \(copied.output)")
         try Self.focusField(demo, on: mutter)
         mutter.move(to: Self.field.x + 200, Self.field.y, in: demo)
         let commits = demo.commits.count
         try mutter.middleClick(in: demo)
-        let drawn = demo.waitForTextDamage(beyond: commits)
+        // Wider than the caret's move: the pasted words themselves, which come through a pipe
+        // after the click. The Ctrl+A that reads the text back must not come before them, or
+        // they replace what it selected.
+        let drawn = demo.waitForTextDamage(beyond: commits, widerThan: 40)
         #expect(drawn, "the middle click drew no pasted text: \(demo.process.transcript.suffix(6000))")
         #expect(
             demo.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },
             "the middle click read wl-copy's primary selection offer")
         let text = try Self.fieldText(demo, on: mutter, expecting: "abfrom wl-copy")
-        #expect(text == "abfrom wl-copy")
+        #expect(text == "abfrom wl-copy", "damage after the middle click: \(demo.commits.dropFirst(commits).prefix(8))")
     }
 
     @Test("mutter: copy in one Damask window pastes in a second and back; a selection in one middle-click pastes in the other")

@@ -75,11 +75,14 @@ final class WaylandDebugDemo {
     }
 
     /// Waits until a commit after the first `count` damages more than a caret (a rect
-    /// wider than 4 pixels): the field drew changed text, such as a paste that arrived.
-    func waitForTextDamage(beyond count: Int, timeout: TimeInterval = 15) -> Bool {
+    /// wider than `width` pixels, 4 by default): the field drew changed text, such as a
+    /// paste that arrived. A click that moves the caret can damage a wider rect (the old
+    /// caret and the new one together); to wait for a paste after one, give a width only
+    /// the pasted text reaches.
+    func waitForTextDamage(beyond count: Int, widerThan width: Int = 4, timeout: TimeInterval = 15) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > 4 } }) { return true }
+            if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > width } }) { return true }
             usleep(20_000)
         } while Date() < deadline && process.isRunning
         return false
