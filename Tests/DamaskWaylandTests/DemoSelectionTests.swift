@@ -135,6 +135,7 @@ struct DemoSelectionTests {
         try seat.move(to: field.x + 200, field.y, in: second)
         let commits = second.commits.count
         try seat.middleClick(in: second)
+        #expect(second.waitForSurroundingText("b-from afrom ab-from a"), "the middle click pasted nothing into the field")
         #expect(second.waitForTextDamage(beyond: commits, widerThan: 40), "the middle click drew no pasted text")
         #expect(
             second.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },
@@ -216,9 +217,11 @@ struct DemoSelectionTests {
         mutter.move(to: Self.field.x + 200, Self.field.y, in: demo)
         let commits = demo.commits.count
         try mutter.middleClick(in: demo)
-        // Wider than the caret's move: the pasted words themselves, which come through a pipe
-        // after the click. The Ctrl+A that reads the text back must not come before them, or
-        // they replace what it selected.
+        // The pasted words come through a pipe after the click. The Ctrl+A that reads the text
+        // back must not come before them, or they replace what it selected; nor is the
+        // window's repaint for the focus it got back (which can follow the click) the paste.
+        let pasted = demo.waitForSurroundingText("abfrom wl-copy")
+        #expect(pasted, "the field never held the pasted text: \(demo.requests(containing: "set_surrounding_text").suffix(4))")
         let drawn = demo.waitForTextDamage(beyond: commits, widerThan: 40)
         #expect(drawn, "the middle click drew no pasted text: \(demo.process.transcript.suffix(6000))")
         #expect(

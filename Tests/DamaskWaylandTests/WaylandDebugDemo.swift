@@ -74,18 +74,26 @@ final class WaylandDebugDemo {
         }
     }
 
-    /// Waits until a commit after the first `count` damages more than a caret (a rect
-    /// wider than `width` pixels, 4 by default): the field drew changed text, such as a
-    /// paste that arrived. A click that moves the caret can damage a wider rect (the old
-    /// caret and the new one together); to wait for a paste after one, give a width only
-    /// the pasted text reaches.
+    /// Waits until a commit after the first `count` damages more than a caret and less than
+    /// the window: a strip of text (a rect wider than `width` pixels, 4 by default, and at
+    /// most 100 high). The field drew changed text, such as a paste that arrived; a focus
+    /// change repaints the whole window, which is not one.
     func waitForTextDamage(beyond count: Int, widerThan width: Int = 4, timeout: TimeInterval = 15) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
-            if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > width } }) { return true }
+            if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > width && $0[3] <= 100 } }) { return true }
             usleep(20_000)
         } while Date() < deadline && process.isRunning
         return false
+    }
+
+    /// Waits until the demo tells its text input (v1 or v3) that the focused field holds
+    /// `text`: the field's own word that an edit, such as a paste arriving through its pipe
+    /// after the click or key that asked for it, is done.
+    func waitForSurroundingText(_ text: String, timeout: TimeInterval = 15) -> Bool {
+        process.waitUntil(timeout: timeout) { lines in
+            lines.contains { $0.contains(" -> ") && $0.contains(".set_surrounding_text(\"\(text)\"") }
+        }
     }
 
     /// Whether the latest keyboard focus event the demo received is an `enter`.
