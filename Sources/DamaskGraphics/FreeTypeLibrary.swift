@@ -1,5 +1,6 @@
 import CFontconfig
 import CFreeType
+import CHarfBuzz
 import Foundation
 
 /// The process-wide FreeType library and fontconfig access, behind one lock.
@@ -52,6 +53,14 @@ final class FreeTypeLibrary: @unchecked Sendable {
     private(set) var lineCacheClearCountLocked = 0
     /// Rendered masks of whole lines; only used under `lock`.
     let lineMasks = LineMaskCache()
+    /// The HarfBuzz buffer all shaping goes through, cleared before each use
+    /// (``TextShaper``), so that its glyph arrays are allocated once rather than for every
+    /// line shaped (a typed key shapes one). Owned by the library, which lives as long as
+    /// the process; only used under `lock`. nil when HarfBuzz could not allocate it.
+    let shapingBuffer: OpaquePointer? = {
+        guard let buffer = hb_buffer_create(), hb_buffer_allocation_successful(buffer) != 0 else { return nil }
+        return buffer
+    }()
 
     private init() {
         var library: FT_Library?

@@ -61,8 +61,7 @@ extension TextShaper {
         }
         // Restart points: glyphs that begin a grapheme cluster before the change, not marked
         // unsafe to concatenate, from the last one back.
-        guard let buffer = hb_buffer_create() else { return nil }
-        defer { hb_buffer_destroy(buffer) }
+        guard let buffer = library.shapingBuffer else { return nil }
         let item = Item(
             start: 0, end: scalars.count, attributes: RunAttributes(level: 0, face: previous.face, script: previous.script))
         var attempts = 0
@@ -79,7 +78,10 @@ extension TextShaper {
                 scalars, range: cluster..<scalars.count, buffer: buffer, face: previous.face, script: previous.script,
                 isRightToLeft: false, language: style?.language)
             guard tail.first.map({ !$0.isUnsafeToConcatenate }) ?? true else { continue }
-            let glyphs = Array(previous.glyphs[..<glyph]) + tail
+            var glyphs: [ShapedItem.Glyph] = []
+            glyphs.reserveCapacity(glyph + tail.count)
+            glyphs += previous.glyphs[..<glyph]
+            glyphs += tail
             let line = finishLine(
                 [run(of: glyphs, face: previous.face, isRightToLeft: false, font: font, item: item)],
                 levels: levels, paragraphIsRTL: false, clusterStarts: clusterStarts,

@@ -56,12 +56,11 @@ enum TextShaper {
         {
             return line
         }
-        guard let buffer = hb_buffer_create() else {
+        guard let buffer = library.shapingBuffer else {
             return TextLine(
                 runs: [], width: 0, ascent: font.ascent, descent: font.descent, lineHeight: font.lineHeight,
                 clusters: [], isRightToLeft: false, missingCount: 0)
         }
-        defer { hb_buffer_destroy(buffer) }
         let (levels, paragraphIsRTL) = bidiLevels(of: scalars, direction: style?.direction ?? .automatic)
         let language = style?.language
         let items = itemize(

@@ -91,9 +91,8 @@ final class WaylandDebugDemo {
     /// `text`: the field's own word that an edit, such as a paste arriving through its pipe
     /// after the click or key that asked for it, is done.
     func waitForSurroundingText(_ text: String, timeout: TimeInterval = 15) -> Bool {
-        process.waitUntil(timeout: timeout) { lines in
-            lines.contains { $0.contains(" -> ") && $0.contains(".set_surrounding_text(\"\(text)\"") }
-        }
+        let request = ".set_surrounding_text(\"\(text)\""
+        return process.waitUntil(timeout: timeout) { lines in lines.contains { Self.isRequest($0, containing: request) } }
     }
 
     /// Whether the latest keyboard focus event the demo received is an `enter`.
@@ -144,7 +143,12 @@ final class WaylandDebugDemo {
 
     /// Requests of the demo whose WAYLAND_DEBUG line contains `text`.
     func requests(containing text: String) -> [String] {
-        process.lines.filter { $0.contains(" -> ") && $0.contains(text) }
+        process.lines.filter { Self.isRequest($0, containing: text) }
+    }
+
+    /// Whether a WAYLAND_DEBUG line is a request the demo sent that contains `text`.
+    static func isRequest(_ line: String, containing text: String) -> Bool {
+        line.contains(" -> ") && line.contains(text)
     }
 
     /// Events the demo received from line `start` of its log on whose WAYLAND_DEBUG line
