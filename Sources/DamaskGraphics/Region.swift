@@ -3,10 +3,24 @@ import Foundation
 
 /// A set of whole pixels, stored as non-overlapping integer rectangles (pixman_region32).
 ///
-/// `Region` is a value type: copies share one pixman region until one of them is
-/// mutated (copy-on-write). It is used for clips and for damage.
+/// `Region` is a value type. No rectangle or one — most damage and clips — is held inline
+/// and costs no allocation; two or more live in a pixman region on the heap that copies
+/// share until one of them is mutated (copy-on-write). It is used for clips and for damage.
 public struct Region: Equatable, Sendable, CustomStringConvertible {
-    private var storage: RegionStorage
+    /// The pixels, held by how many rectangles they take. Invariant: a ``Shape/box`` is
+    /// empty (all zero) or has area; a ``Shape/complex`` region has two or more rectangles,
+    /// so equal regions always have the same case.
+    private enum Shape: Sendable {
+        /// No pixel (all zero) or one rectangle, inline.
+        case box(pixman_box32_t)
+        /// Two or more rectangles, on the heap, shared by copies until one mutates.
+        case complex(RegionStorage)
+    }
+
+    private var shape: Shape
+
+    /// The box of the empty region: all zero, as pixman's empty extents.
+    private static let noBox = pixman_box32_t(x1: 0, y1: 0, x2: 0, y2: 0)
 
     /// The largest coordinate magnitude a region keeps; rectangles are clamped to it.
     public static let coordinateLimit = 1 << 29
@@ -16,35 +30,66 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// Creates an empty region.
     public init() {
-        storage = RegionStorage()
+        shape = .box(Self.noBox)
     }
 
     /// Creates a region covering every pixel `rect` touches (rounded outward to
     /// integers). An empty, null, infinite or NaN rect gives the empty region.
     public init(_ rect: CGRect) {
-        storage = RegionStorage()
-        if let box = Region.box(rect) {
-            pixman_region32_init_rect(storage.region, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
-        }
+        shape = .box(Region.box(rect) ?? Self.noBox)
     }
 
     /// Creates the union of the pixels each rect touches.
     public init(rects: [CGRect]) {
-        self.init()
-        var boxes = rects.compactMap(Region.box)
-        guard !boxes.isEmpty else { return }
-        pixman_region32_fini(storage.region)
-        pixman_region32_init_rects(storage.region, &boxes, Int32(boxes.count))
+        if rects.count == 1 {
+            self.init(rects[0])
+            return
+        }
+        self.init(boxes: rects.compactMap(Region.box))
     }
 
     /// Creates a region from integer boxes.
     init(boxes: [pixman_box32_t]) {
-        self.init()
         // Copied only when some box is empty: such a box is left out.
         let boxes = boxes.allSatisfy(Self.hasArea) ? boxes : boxes.filter(Self.hasArea)
-        guard !boxes.isEmpty else { return }
-        pixman_region32_fini(storage.region)
-        pixman_region32_init_rects(storage.region, boxes, Int32(boxes.count))
+        switch boxes.count {
+        case 0: self.init()
+        case 1: self.init(shape: .box(boxes[0]))
+        default:
+            var region = pixman_region32_t()
+            boxes.withUnsafeBufferPointer { _ = pixman_region32_init_rects(&region, $0.baseAddress, Int32($0.count)) }
+            self.init(taking: &region)
+        }
+    }
+
+    /// Takes an initialised pixman region (left to be dropped without `fini`): its one
+    /// rectangle inline, or the region itself moved to the heap.
+    private init(taking region: inout pixman_region32_t) {
+        if pixman_region32_n_rects(&region) > 1 {
+            shape = .complex(RegionStorage(moving: &region))
+        } else {
+            let empty = pixman_region32_not_empty(&region) == 0
+            shape = .box(empty ? Self.noBox : pixman_region32_extents(&region)!.pointee)
+            pixman_region32_fini(&region)
+        }
+    }
+
+    /// Runs `body` with the region as a pixman region: the heap one, or one made on the
+    /// stack for the inline box (no allocation; it lives only during the call).
+    private func withRegion<R>(_ body: (UnsafeMutablePointer<pixman_region32_t>) throws -> R) rethrows -> R {
+        switch shape {
+        case .complex(let storage):
+            return try body(storage.region)
+        case .box(let box):
+            var region = pixman_region32_t()
+            if Self.hasArea(box) {
+                pixman_region32_init_rect(&region, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
+            } else {
+                pixman_region32_init(&region)
+            }
+            defer { pixman_region32_fini(&region) }
+            return try body(&region)
+        }
     }
 
     /// Whether `box` covers at least one pixel.
@@ -54,22 +99,34 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether the region covers no pixel.
     public var isEmpty: Bool {
-        pixman_region32_not_empty(storage.region) == 0
+        switch shape {
+        case .box(let box): return !Self.hasArea(box)
+        case .complex: return false
+        }
     }
 
     /// Whether the region is exactly one rectangle (its bounding box).
     public var isRectangle: Bool {
-        pixman_region32_n_rects(storage.region) == 1
+        switch shape {
+        case .box(let box): return Self.hasArea(box)
+        case .complex: return false
+        }
     }
 
     /// How many rectangles make up the region (``rects``' count, without building it).
     var rectCount: Int {
-        Int(pixman_region32_n_rects(storage.region))
+        switch shape {
+        case .box(let box): return Self.hasArea(box) ? 1 : 0
+        case .complex(let storage): return Int(pixman_region32_n_rects(storage.region))
+        }
     }
 
     /// The bounding box as a pixman box (all zero when empty); reads no rectangle list.
     private var extents: pixman_box32_t {
-        pixman_region32_extents(storage.region)!.pointee
+        switch shape {
+        case .box(let box): return box
+        case .complex(let storage): return pixman_region32_extents(storage.region)!.pointee
+        }
     }
 
     /// Whether box `outer` contains box `inner`.
@@ -84,22 +141,35 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// The rectangles making up the region: disjoint, integer, in y-then-x order.
     public var rects: [CGRect] {
-        boxes.map { CGRect(x: Int($0.x1), y: Int($0.y1), width: Int($0.x2 - $0.x1), height: Int($0.y2 - $0.y1)) }
+        var result: [CGRect] = []
+        result.reserveCapacity(rectCount)
+        forEachBox { result.append(CGRect(x: Int($0.x1), y: Int($0.y1), width: Int($0.x2 - $0.x1), height: Int($0.y2 - $0.y1))) }
+        return result
     }
 
     /// The rectangles as pixman boxes.
     var boxes: [pixman_box32_t] {
-        var count: Int32 = 0
-        guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return [] }
-        return Array(UnsafeBufferPointer(start: first, count: Int(count)))
+        switch shape {
+        case .box(let box):
+            return Self.hasArea(box) ? [box] : []
+        case .complex(let storage):
+            var count: Int32 = 0
+            guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return [] }
+            return Array(UnsafeBufferPointer(start: first, count: Int(count)))
+        }
     }
 
     /// Calls `body` with each rectangle of the region as a pixman box, read in place (no
     /// array is built), in y-then-x order.
     func forEachBox(_ body: (pixman_box32_t) -> Void) {
-        var count: Int32 = 0
-        guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return }
-        for index in 0..<Int(count) { body(first[index]) }
+        switch shape {
+        case .box(let box):
+            if Self.hasArea(box) { body(box) }
+        case .complex(let storage):
+            var count: Int32 = 0
+            guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return }
+            for index in 0..<Int(count) { body(first[index]) }
+        }
     }
 
     /// Whether every pixel of the region lies inside `rect` (integral pixel coordinates);
@@ -114,19 +184,14 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     /// The smallest rectangle containing the region; `.zero` when empty.
     public var boundingBox: CGRect {
         guard !isEmpty else { return .zero }
-        let e = pixman_region32_extents(storage.region)!.pointee
+        let e = extents
         return CGRect(x: Int(e.x1), y: Int(e.y1), width: Int(e.x2 - e.x1), height: Int(e.y2 - e.y1))
     }
 
     /// The number of pixels covered.
     public var area: Int {
-        var count: Int32 = 0
-        guard let first = pixman_region32_rectangles(storage.region, &count), count > 0 else { return 0 }
         var total = 0
-        for index in 0..<Int(count) {
-            let box = first[index]
-            total += Int(box.x2 - box.x1) * Int(box.y2 - box.y1)
-        }
+        forEachBox { total += Int($0.x2 - $0.x1) * Int($0.y2 - $0.y1) }
         return total
     }
 
@@ -135,15 +200,18 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         // Cases answered from the extents share a storage instead of allocating one.
         if other.isEmpty { return self }
         if isEmpty { return other }
+        if other.isRectangle && Region.contains(other.extents, extents) { return other }
+        if isRectangle && Region.contains(extents, other.extents) { return self }
         return combined(with: other, pixman_region32_union)
     }
 
-    /// Adds the pixels of `other`: in place when this region's storage is its own (damage
-    /// gathered rect by rect then allocates nothing per rect).
+    /// Adds the pixels of `other`: in place when this region's heap storage is its own
+    /// (damage gathered rect by rect then allocates nothing per rect).
     public mutating func formUnion(_ other: Region) {
         guard !other.isEmpty else { return }
-        guard !isEmpty, isKnownUniquelyReferenced(&storage) else { return self = union(other) }
-        pixman_region32_union(storage.region, storage.region, other.storage.region)
+        guard let storage = takeUniqueStorage() else { return self = union(other) }
+        other.withRegion { _ = pixman_region32_union(storage.region, storage.region, $0) }
+        adopt(storage)
     }
 
     /// Returns this region plus the pixels `rect` touches.
@@ -151,11 +219,32 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         union(Region(rect))
     }
 
-    /// Adds the pixels `rect` touches: in place when this region's storage is its own.
+    /// Adds the pixels `rect` touches: in place when this region's heap storage is its own.
     public mutating func formUnion(_ rect: CGRect) {
         guard let box = Region.box(rect) else { return }
-        guard isKnownUniquelyReferenced(&storage) else { return self = union(Region(rect)) }
+        guard let storage = takeUniqueStorage() else { return self = union(Region(rect)) }
         pixman_region32_union_rect(storage.region, storage.region, box.x1, box.y1, UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1))
+        adopt(storage)
+    }
+
+    /// The heap storage, when this region holds one that nothing else references, taken
+    /// out of the shape (left empty) for a change in place; ``adopt(_:)`` puts it back.
+    private mutating func takeUniqueStorage() -> RegionStorage? {
+        guard case .complex(var storage) = shape else { return nil }
+        shape = .box(Self.noBox)  // the shape's reference goes: only outside ones remain
+        if isKnownUniquelyReferenced(&storage) { return storage }
+        shape = .complex(storage)
+        return nil
+    }
+
+    /// Holds `storage` again after a change in place (``takeUniqueStorage()``), as the
+    /// inline box when one rectangle or none is left.
+    private mutating func adopt(_ storage: RegionStorage) {
+        if pixman_region32_n_rects(storage.region) > 1 {
+            shape = .complex(storage)
+        } else {
+            shape = .box(pixman_region32_not_empty(storage.region) == 0 ? Self.noBox : pixman_region32_extents(storage.region)!.pointee)
+        }
     }
 
     /// Returns the pixels in both regions.
@@ -166,6 +255,12 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if Region.disjoint(mine, theirs) { return Region() }
         if other.isRectangle && Region.contains(theirs, mine) { return self }
         if isRectangle && Region.contains(mine, theirs) { return other }
+        if isRectangle && other.isRectangle {
+            // Two boxes meet in a box.
+            return Region(shape: .box(pixman_box32_t(
+                x1: max(mine.x1, theirs.x1), y1: max(mine.y1, theirs.y1),
+                x2: min(mine.x2, theirs.x2), y2: min(mine.y2, theirs.y2))))
+        }
         return combined(with: other, pixman_region32_intersect)
     }
 
@@ -203,9 +298,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         let limit = Region.coordinateLimit
         let dx = Int32(clamping: min(max(dx, -limit), limit))
         let dy = Int32(clamping: min(max(dy, -limit), limit))
-        let result = Region(boxes: boxes)
-        pixman_region32_translate(result.storage.region, dx, dy)
-        return result
+        var result = pixman_region32_t()
+        pixman_region32_init(&result)
+        withRegion { _ = pixman_region32_copy(&result, $0) }
+        pixman_region32_translate(&result, dx, dy)
+        return Region(taking: &result)
     }
 
     /// Returns the region scaled about the origin, each rectangle rounded outward.
@@ -223,19 +320,32 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         let limit = CGFloat(Region.coordinateLimit)
         let x = Int32(min(max(point.x.rounded(.down), -limit), limit))
         let y = Int32(min(max(point.y.rounded(.down), -limit), limit))
-        return pixman_region32_contains_point(storage.region, x, y, nil) != 0
+        switch shape {
+        case .box(let box): return x >= box.x1 && x < box.x2 && y >= box.y1 && y < box.y2
+        case .complex(let storage): return pixman_region32_contains_point(storage.region, x, y, nil) != 0
+        }
     }
 
     /// Whether the region shares a pixel with the pixels `rect` touches.
     public func intersects(_ rect: CGRect) -> Bool {
         guard var box = Region.box(rect) else { return false }
         // No allocation: compositing asks this once per layer it considers.
-        return pixman_region32_contains_rectangle(storage.region, &box) != PIXMAN_REGION_OUT
+        switch shape {
+        case .box(let mine): return Self.hasArea(mine) && !Region.disjoint(mine, box)
+        case .complex(let storage): return pixman_region32_contains_rectangle(storage.region, &box) != PIXMAN_REGION_OUT
+        }
     }
 
     /// Whether both regions cover exactly the same pixels.
     public static func == (lhs: Region, rhs: Region) -> Bool {
-        lhs.storage === rhs.storage || pixman_region32_equal(lhs.storage.region, rhs.storage.region) != 0
+        switch (lhs.shape, rhs.shape) {
+        case let (.box(a), .box(b)):
+            return a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2
+        case let (.complex(a), .complex(b)):
+            return a === b || pixman_region32_equal(a.region, b.region) != 0
+        default:
+            return false  // one rectangle or none against two or more (the shape's invariant)
+        }
     }
 
     /// Lists the rectangles, e.g. `Region[(0, 0, 10, 10), (20, 0, 5, 5)]`.
@@ -246,7 +356,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 
     /// Runs `body` with a read-only pointer to the pixman region (valid only inside).
     public func withPixmanRegion<R>(_ body: (UnsafeMutablePointer<pixman_region32_t>) throws -> R) rethrows -> R {
-        try body(storage.region)
+        try withRegion(body)
+    }
+
+    private init(shape: Shape) {
+        self.shape = shape
     }
 
     private func combined(
@@ -254,9 +368,10 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         _ operation: (UnsafeMutablePointer<pixman_region32_t>?, UnsafePointer<pixman_region32_t>?,
             UnsafePointer<pixman_region32_t>?) -> pixman_bool_t
     ) -> Region {
-        let result = Region()
-        _ = operation(result.storage.region, storage.region, other.storage.region)
-        return result
+        var result = pixman_region32_t()
+        pixman_region32_init(&result)
+        withRegion { mine in other.withRegion { theirs in _ = operation(&result, mine, theirs) } }
+        return Region(taking: &result)
     }
 
     /// The integer box `rect` touches, clamped to ``coordinateLimit``; nil when empty.
@@ -275,8 +390,9 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The heap box behind ``Region``: owns one initialised `pixman_region32_t`
-/// (allocated and `init`ed here, `fini`ed and freed in `deinit`).
+/// The heap box behind ``Region``'s regions of two or more rectangles: owns one
+/// initialised `pixman_region32_t` (allocated here and moved in from the caller's, `fini`ed
+/// and freed in `deinit`).
 ///
 /// `@unchecked Sendable` because a storage object is only written while it is
 /// uniquely referenced (a mutation of a shared storage builds a new one), so
@@ -284,9 +400,12 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 private final class RegionStorage: @unchecked Sendable {
     let region: UnsafeMutablePointer<pixman_region32_t>
 
-    init() {
+    /// Takes `source` (initialised; its rectangle list now belongs here, so the caller drops
+    /// it without `fini`).
+    init(moving source: inout pixman_region32_t) {
+        assert(pixman_region32_n_rects(&source) > 1, "a region of one rectangle or none is held inline")
         region = .allocate(capacity: 1)
-        pixman_region32_init(region)
+        region.initialize(to: source)
     }
 
     deinit {

@@ -153,7 +153,7 @@ final class TextInputSession {
             cause = .inputMethod
         }
         let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
-        let responder = (surface?.delegate as? Window)?.firstResponder as? any TextInput
+        let responder = textInputResponder(of: surface)
         if binding.isEnabled, let responder, responder === target, responder.acceptsInputMethod, surface?.surfaceProxy != nil {
             pendingCause = pendingCause == .other ? .other : cause
             if pendingTimer == nil {
@@ -175,6 +175,15 @@ final class TextInputSession {
         sync(cause: cause)
     }
 
+    /// The first responder of `surface`'s window as a ``TextInput``, nil when it is none: the
+    /// field composed into (`target`) when it still is the responder, which spares a protocol
+    /// conformance lookup on every key.
+    private func textInputResponder(of surface: WaylandSurface?) -> (any TextInput)? {
+        guard let responder = (surface?.delegate as? Window)?.firstResponder else { return nil }
+        if let target, target === responder { return target }
+        return responder as? any TextInput
+    }
+
     /// Sends the changes waiting, if any.
     private func sendPending() {
         guard let cause = pendingCause else { return }
@@ -194,7 +203,7 @@ final class TextInputSession {
     private func sync(cause: TextChangeCause) {
         guard let binding, !isApplying else { return }
         let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
-        let responder = (surface?.delegate as? Window)?.firstResponder as? any TextInput
+        let responder = textInputResponder(of: surface)
         guard let surface, let proxy = surface.surfaceProxy, let responder, responder.acceptsInputMethod else {
             if binding.isEnabled {
                 endComposition()
