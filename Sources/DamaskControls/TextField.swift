@@ -572,10 +572,16 @@ open class TextField: Control, TextInput {
         let oldRange = prefix..<(old.count - suffix), newRange = prefix..<(new.count - suffix)
         guard !oldRange.isEmpty || !newRange.isEmpty else { return }
         // One cluster more on each side: a neighbour's shape may depend on what changed.
-        let oldPieces = oldClusters[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, old.count)].map(\.extent)
-        let newPieces = newClusters[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, new.count)].map(\.extent)
-        let pieces = oldPieces + newPieces
-        guard let lower = pieces.map(\.lowerBound).min(), let upper = pieces.map(\.upperBound).max() else { return }
+        var lower = CGFloat.infinity, upper = -CGFloat.infinity
+        for cluster in oldClusters[max(oldRange.lowerBound - 1, 0)..<min(oldRange.upperBound + 1, old.count)] {
+            lower = min(lower, cluster.extent.lowerBound)
+            upper = max(upper, cluster.extent.upperBound)
+        }
+        for cluster in newClusters[max(newRange.lowerBound - 1, 0)..<min(newRange.upperBound + 1, new.count)] {
+            lower = min(lower, cluster.extent.lowerBound)
+            upper = max(upper, cluster.extent.upperBound)
+        }
+        guard lower <= upper else { return }  // no cluster on either side
         // Two points of slack for ink past a glyph's advance.
         let changed = CGRect(x: textOriginX + lower - 2, y: textArea.minY, width: upper - lower + 4, height: textArea.height)
         setNeedsDisplay(changed.intersection(textArea))

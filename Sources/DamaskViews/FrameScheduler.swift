@@ -258,14 +258,18 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     private func queuePassIfIdle() {
         guard state == .idle else { return }
         state = .passQueued
-        EndOfTurn.perform { [weak self] in
-            guard let self, self.state == .passQueued else { return }
-            self.state = .idle
-            if self.hasPendingChanges, !self.isHeld {
-                self.runPassOrWaitForFrame()
-            } else {
-                self.requestIdleFrameIfNeeded()
-            }
+        EndOfTurn.perform(queuedPass)
+    }
+
+    /// The end-of-turn work ``queuePassIfIdle()`` queues, made once: a closure made per
+    /// queueing would allocate its context (and a weak reference) on every typed key.
+    private lazy var queuedPass: @MainActor () -> Void = { [weak self] in
+        guard let self, self.state == .passQueued else { return }
+        self.state = .idle
+        if self.hasPendingChanges, !self.isHeld {
+            self.runPassOrWaitForFrame()
+        } else {
+            self.requestIdleFrameIfNeeded()
         }
     }
 

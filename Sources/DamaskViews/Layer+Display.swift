@@ -46,17 +46,27 @@ extension Layer {
     public func setNeedsDisplay(_ rect: CGRect) {
         let clipped = rect.standardized.intersection(bounds)
         guard !clipped.isNull, !clipped.isEmpty else { return }
-        let wasClean = dirtyRect.isNull, before = dirtyPieces
-        let single = !wasClean && before.isEmpty && dirtyRect != .infinite ? dirtyRect : nil
-        if !wasClean, dirtyRect.contains(clipped), before.isEmpty || before.contains(where: { $0.contains(clipped) }) {
+        let wasClean = dirtyRect.isNull
+        if !wasClean, dirtyRect.contains(clipped), dirtyPieces.isEmpty || dirtyPieces.contains(where: { $0.contains(clipped) }) {
             // Already covered.
         } else {
-            dirtyRect = dirtyRect.union(clipped)  // forgets the pieces
+            let single = !wasClean && dirtyPieces.isEmpty && dirtyRect != .infinite ? dirtyRect : nil
+            // The pieces are taken out while the union below forgets them (dirtyRect's
+            // didSet), and put back: the array keeps its buffer, so a layer marked a few
+            // times per frame (a caret and a glyph) allocates nothing for them.
+            var pieces: [CGRect] = []
+            swap(&pieces, &dirtyPieces)
+            dirtyRect = dirtyRect.union(clipped)
             if let single {
-                dirtyPieces = [single, clipped]
-            } else if !before.isEmpty, before.count < Layer.dirtyPieceLimit {
-                dirtyPieces = before + [clipped]
+                pieces.removeAll(keepingCapacity: true)
+                pieces.append(single)
+                pieces.append(clipped)
+            } else if !pieces.isEmpty, pieces.count < Layer.dirtyPieceLimit {
+                pieces.append(clipped)
+            } else {
+                pieces.removeAll(keepingCapacity: true)
             }
+            dirtyPieces = pieces
         }
         assert(dirtyPieces.isEmpty || (dirtyPieces.count >= 2 && dirtyPieces.count <= Layer.dirtyPieceLimit))
         markDisplayPath()

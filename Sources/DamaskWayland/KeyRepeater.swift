@@ -5,8 +5,9 @@
 /// another key is pressed (which takes over), the keyboard loses focus or the keymap
 /// changes (``stop()``). A rate of 0 turns repeating off (`wl_keyboard.repeat_info`).
 ///
-/// Owns its one-shot ``MainLoop/Timer`` (re-armed after each repeat), cancelled on stop and
-/// in `deinit`. Not a main-queue `DispatchSourceTimer`: arming and cancelling one wakes
+/// Owns its one ``MainLoop/Timer``, made on the first press and armed again for each press
+/// and repeat (not a timer and a closure allocated per typed key), cancelled on stop and in
+/// `deinit`. Not a main-queue `DispatchSourceTimer`: arming and cancelling one wakes
 /// libdispatch's manager thread, and every typed key arms one at its press and cancels it at
 /// its release (two extra thread wake-ups per key; `damask-bench typing-peers`).
 /// Main-actor.
@@ -72,27 +73,27 @@ final class KeyRepeater {
     /// Stops repeating (focus lost, keymap changed, keyboard gone).
     func stop() {
         timer?.cancel()
-        timer = nil
         activeKey = nil
         repeatCount = 0
     }
 
     private func start(_ keycode: UInt32) {
-        timer?.cancel()
         activeKey = keycode
         repeatCount = 0
-        arm(keycode, after: .milliseconds(Int(delay)))
+        arm(after: .milliseconds(Int(delay)))  // a waiting repeat of another key moves
     }
 
-    private func arm(_ keycode: UInt32, after delay: Duration) {
-        timer = MainLoop.shared.schedule(after: delay) { [weak self] in self?.fire(keycode) }
+    private func arm(after delay: Duration) {
+        let timer = self.timer ?? MainLoop.shared.makeTimer { [weak self] in self?.fire() }
+        self.timer = timer
+        MainLoop.shared.arm(timer, after: delay)
     }
 
-    private func fire(_ keycode: UInt32) {
-        guard activeKey == keycode, rate > 0 else { return }
+    private func fire() {
+        guard let keycode = activeKey, rate > 0 else { return }
         repeatCount += 1
         // Armed before the callback, so that a stop() inside it cancels the next repeat.
-        arm(keycode, after: .microseconds(1_000_000 / Int64(rate)))
+        arm(after: .microseconds(1_000_000 / Int64(rate)))
         onRepeat(keycode)
     }
 }

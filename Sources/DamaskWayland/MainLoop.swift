@@ -60,14 +60,18 @@ import Synchronization
         }
     }
 
-    /// A one-shot timer on `CLOCK_MONOTONIC`. Main-actor isolated.
+    /// A one-shot timer on `CLOCK_MONOTONIC`, which ``arm(_:after:)`` can arm again (its
+    /// handler stays): a timer armed on every key press is made once. Main-actor isolated.
     @MainActor public final class Timer {
-        /// When it fires, in `CLOCK_MONOTONIC` nanoseconds.
-        public let deadline: UInt64
+        /// When it fires (or fired), in `CLOCK_MONOTONIC` nanoseconds.
+        public fileprivate(set) var deadline: UInt64
         fileprivate let handler: @MainActor () -> Void
         fileprivate var source: (any DispatchSourceTimer)?
-        /// Whether it fired or ``cancel()`` was called.
+        /// Whether it fired or ``cancel()`` was called (and was not armed again since).
         @exclusivity(unchecked) public fileprivate(set) var isDone = false
+        /// How many times it was armed: tells a main-queue source's handler whether its
+        /// arming is the current one.
+        fileprivate var armingCount = 0
 
         fileprivate init(deadline: UInt64, handler: @escaping @MainActor () -> Void) {
             self.deadline = deadline
@@ -88,6 +92,9 @@ import Synchronization
     @exclusivity(unchecked) private var timers: [Timer] = []
     /// Work for the end of this turn (``performAtEndOfTurn(_:)``), in order.
     @exclusivity(unchecked) private var endOfTurnWork: [@MainActor () -> Void] = []
+    /// The queue of the round being run, swapped with ``endOfTurnWork`` each round: both
+    /// keep their buffers, so a turn's work allocates no array.
+    @exclusivity(unchecked) private var runningWork: [@MainActor () -> Void] = []
 
     private nonisolated init() {}
 
@@ -104,12 +111,30 @@ import Synchronization
     /// Calls `handler` once on the main thread after `delay` (from now, on
     /// `CLOCK_MONOTONIC`), unless the returned timer is cancelled first.
     public func schedule(after delay: Duration, handler: @escaping @MainActor () -> Void) -> Timer {
+        let timer = makeTimer(handler: handler)
+        arm(timer, after: delay)
+        return timer
+    }
+
+    /// A timer that calls `handler` on the main thread each time it comes due; not armed
+    /// (``Timer/isDone``) until ``arm(_:after:)``.
+    public func makeTimer(handler: @escaping @MainActor () -> Void) -> Timer {
+        let timer = Timer(deadline: 0, handler: handler)
+        timer.isDone = true
+        return timer
+    }
+
+    /// Arms `timer` to fire `delay` from now (on `CLOCK_MONOTONIC`), once: whether it fired,
+    /// was cancelled or still waits (then it waits for the new deadline instead).
+    public func arm(_ timer: Timer, after delay: Duration) {
         let (seconds, attoseconds) = delay.components
         let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        let timer = Timer(deadline: Self.now() &+ UInt64(nanoseconds), handler: handler)
+        if !timer.isDone { timer.cancel() }  // waiting: moved, not listed twice
+        timer.deadline = Self.now() &+ UInt64(nanoseconds)
+        timer.isDone = false
+        timer.armingCount &+= 1
         timers.append(timer)
         if !isRunning { attachSource(to: timer) }
-        return timer
     }
 
     /// Runs `body` at the end of this turn of the loop: after the handlers of what woke it
@@ -211,9 +236,10 @@ import Synchronization
         var rounds = 0
         while !endOfTurnWork.isEmpty, rounds < Self.endOfTurnRounds {
             rounds += 1
-            let work = endOfTurnWork
-            endOfTurnWork.removeAll(keepingCapacity: true)
-            for body in work { body() }
+            assert(runningWork.isEmpty, "end-of-turn work runs one round at a time")
+            swap(&runningWork, &endOfTurnWork)  // work queued by this round goes to the other buffer
+            for body in runningWork { body() }
+            runningWork.removeAll(keepingCapacity: true)
         }
     }
 
@@ -238,7 +264,8 @@ import Synchronization
         let now = Self.now()
         guard let earliest = earliestDeadline(), earliest <= now else { return }
         let due = timers.filter { !$0.isDone && $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
-        for timer in due where !timer.isDone {
+        // A handler may arm a timer of the list again, for later: it then waits.
+        for timer in due where !timer.isDone && timer.deadline <= now {
             timer.isDone = true
             remove(timer)
             timer.handler()
@@ -280,9 +307,12 @@ import Synchronization
         let now = Self.now()
         let wait = timer.deadline > now ? timer.deadline - now : 0
         source.schedule(deadline: .now() + .nanoseconds(Int(wait)), leeway: .milliseconds(1))
+        let arming = timer.armingCount
         source.setEventHandler { [weak timer] in
             MainActor.assumeIsolated {
-                guard let timer, !timer.isDone, timer.source != nil else { return }
+                // Only this arming's source fires it: one cancelled by arming again may
+                // still have its handler queued.
+                guard let timer, !timer.isDone, timer.source != nil, timer.armingCount == arming else { return }
                 timer.isDone = true
                 timer.source?.cancel()
                 timer.source = nil

@@ -53,7 +53,8 @@ final class TextInputSession {
     /// The cause of the changes not sent yet (`other` when any of them was not the input
     /// method's), nil when nothing waits.
     private var pendingCause: TextChangeCause?
-    /// Sends the pending changes when no commit of the focused surface came first.
+    /// Sends the pending changes when no commit of the focused surface came first: made
+    /// once, armed while changes wait (``MainLoop/Timer/isDone`` otherwise).
     private var pendingTimer: MainLoop.Timer?
     /// How long a change waits for the focused surface's commit before it is sent anyway
     /// (a change that redraws nothing, or a window waiting for a frame callback that is late).
@@ -156,11 +157,10 @@ final class TextInputSession {
         let responder = textInputResponder(of: surface)
         if binding.isEnabled, let responder, responder === target, responder.acceptsInputMethod, surface?.surfaceProxy != nil {
             pendingCause = pendingCause == .other ? .other : cause
-            if pendingTimer == nil {
-                pendingTimer = MainLoop.shared.schedule(after: Self.coalescingDelay) { [weak self] in
-                    self?.pendingTimer = nil
-                    self?.sendPending()
-                }
+            if pendingTimer?.isDone ?? true {
+                let timer = pendingTimer ?? MainLoop.shared.makeTimer { [weak self] in self?.sendPending() }
+                pendingTimer = timer
+                MainLoop.shared.arm(timer, after: Self.coalescingDelay)
             }
             return
         }
@@ -195,7 +195,6 @@ final class TextInputSession {
     private func cancelPending() {
         pendingCause = nil
         pendingTimer?.cancel()
-        pendingTimer = nil
     }
 
     /// Enables, disables or sends what changed, so that the protocol matches the focused

@@ -42,8 +42,13 @@ struct TextInputState: Equatable {
     }
 
     static func == (lhs: TextInputState, rhs: TextInputState) -> Bool {
-        guard lhs.surrounding == rhs.surrounding, lhs.contentType == rhs.contentType else { return false }
-        // Tuples compare element by element; no array per side (this runs on every key).
+        lhs.surrounding == rhs.surrounding && lhs.contentType == rhs.contentType
+            && hasSameCursorRectangle(lhs, rhs)
+    }
+
+    /// Whether both states tell the same cursor rectangle (or neither tells one). Tuples
+    /// compare element by element; no array per side (this runs on every key).
+    static func hasSameCursorRectangle(_ lhs: TextInputState, _ rhs: TextInputState) -> Bool {
         switch (lhs.cursorRectangle, rhs.cursorRectangle) {
         case (nil, nil): return true
         case let (left?, right?): return left == right

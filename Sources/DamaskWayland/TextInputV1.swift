@@ -80,13 +80,14 @@ final class TextInputV1: TextInputBinding {
         let textChanged = state.surrounding != previous.surrounding
         if textChanged, cause == .other { zwp_text_input_v1_reset(proxy) }
         if textChanged, let surrounding = state.surrounding {
-            zwp_text_input_v1_set_surrounding_text(proxy, surrounding.text, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
+            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
+                zwp_text_input_v1_set_surrounding_text(proxy, $0, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
+            }
         }
         if state.contentType != previous.contentType {
             zwp_text_input_v1_set_content_type(proxy, state.contentType.wireHints, state.contentType.v1Purpose)
         }
-        let rect = state.cursorRectangle, old = previous.cursorRectangle
-        if let r = rect, old.map({ [$0.x, $0.y, $0.width, $0.height] }) != [r.x, r.y, r.width, r.height] {
+        if let r = state.cursorRectangle, !TextInputState.hasSameCursorRectangle(state, previous) {
             zwp_text_input_v1_set_cursor_rectangle(proxy, r.x, r.y, r.width, r.height)
         }
         commitState(afterReset: textChanged && cause == .other)
@@ -109,7 +110,9 @@ final class TextInputV1: TextInputBinding {
     private func sendAll(_ state: TextInputState) {
         guard let proxy else { return }
         if let surrounding = state.surrounding {
-            zwp_text_input_v1_set_surrounding_text(proxy, surrounding.text, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
+            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
+                zwp_text_input_v1_set_surrounding_text(proxy, $0, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
+            }
         }
         zwp_text_input_v1_set_content_type(proxy, state.contentType.wireHints, state.contentType.v1Purpose)
         if let r = state.cursorRectangle {

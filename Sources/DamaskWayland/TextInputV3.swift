@@ -83,7 +83,9 @@ final class TextInputV3: TextInputBinding {
     private func sendAll(_ state: TextInputState, cause: TextChangeCause) {
         guard let proxy else { return }
         if let surrounding = state.surrounding {
-            zwp_text_input_v3_set_surrounding_text(proxy, surrounding.text, Int32(surrounding.cursor), Int32(surrounding.anchor))
+            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
+                zwp_text_input_v3_set_surrounding_text(proxy, $0, Int32(surrounding.cursor), Int32(surrounding.anchor))
+            }
             zwp_text_input_v3_set_text_change_cause(proxy, Self.wireCause(cause))
         }
         zwp_text_input_v3_set_content_type(proxy, state.contentType.wireHints, state.contentType.v3Purpose)
@@ -95,14 +97,15 @@ final class TextInputV3: TextInputBinding {
     private func sendChanges(_ state: TextInputState, previous: TextInputState, cause: TextChangeCause) {
         guard let proxy else { return }
         if state.surrounding != previous.surrounding, let surrounding = state.surrounding {
-            zwp_text_input_v3_set_surrounding_text(proxy, surrounding.text, Int32(surrounding.cursor), Int32(surrounding.anchor))
+            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
+                zwp_text_input_v3_set_surrounding_text(proxy, $0, Int32(surrounding.cursor), Int32(surrounding.anchor))
+            }
             zwp_text_input_v3_set_text_change_cause(proxy, Self.wireCause(cause))
         }
         if state.contentType != previous.contentType {
             zwp_text_input_v3_set_content_type(proxy, state.contentType.wireHints, state.contentType.v3Purpose)
         }
-        let rect = state.cursorRectangle, old = previous.cursorRectangle
-        if let r = rect, old.map({ [$0.x, $0.y, $0.width, $0.height] }) != [r.x, r.y, r.width, r.height] {
+        if let r = state.cursorRectangle, !TextInputState.hasSameCursorRectangle(state, previous) {
             zwp_text_input_v3_set_cursor_rectangle(proxy, r.x, r.y, r.width, r.height)
         }
     }

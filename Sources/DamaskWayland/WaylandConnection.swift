@@ -179,10 +179,14 @@ public final class WaylandConnection {
     public func setNeedsFlush() {
         guard !flushScheduled else { return }
         flushScheduled = true
-        MainLoop.shared.performAtEndOfTurn { [weak self] in
-            self?.flushScheduled = false
-            self?.flush()
-        }
+        MainLoop.shared.performAtEndOfTurn(scheduledFlush)
+    }
+
+    /// The end-of-turn work ``setNeedsFlush()`` queues, made once (not a closure context
+    /// and a weak reference per typed key).
+    private lazy var scheduledFlush: @MainActor () -> Void = { [weak self] in
+        self?.flushScheduled = false
+        self?.flush()
     }
 
     /// Sends buffered requests now and returns how many bytes went out (0 when nothing was

@@ -329,14 +329,17 @@ public final class WaylandSurface: Surface {
         needsCommit = true
         guard !commitScheduled else { return }
         commitScheduled = true
-        MainLoop.shared.performAtEndOfTurn { [weak self] in
-            guard let self else { return }
-            self.commitScheduled = false
-            // Before anything was presented a bare commit shows nothing: the first
-            // present carries the acknowledgement instead.
-            let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
-            if self.needsCommit && hasContent { self.commit() }
-        }
+        MainLoop.shared.performAtEndOfTurn(scheduledCommit)
+    }
+
+    /// The end-of-turn work ``scheduleCommit()`` queues, made once.
+    private lazy var scheduledCommit: @MainActor () -> Void = { [weak self] in
+        guard let self else { return }
+        self.commitScheduled = false
+        // Before anything was presented a bare commit shows nothing: the first
+        // present carries the acknowledgement instead.
+        let hasContent = self.presentedBuffer != nil || self.frameClock.isFramePending
+        if self.needsCommit && hasContent { self.commit() }
     }
 
     // MARK: - Input
