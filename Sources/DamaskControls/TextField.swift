@@ -592,6 +592,13 @@ open class TextField: Control, TextInput {
         change { $0.apply(update) }
     }
 
+    /// Whether `text` has no control character (a key's text that types). A loop: every
+    /// typed key asks (see CONTRIBUTING.md, closures on hot paths).
+    private static func isPrintable(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7f { return false }
+        return true
+    }
+
     open override func keyDown(_ event: KeyEvent) {
         // A key during a composition ends it first (the preedit goes), so that what the
         // key does sees the text without it.
@@ -636,8 +643,7 @@ open class TextField: Control, TextInput {
             resignFirstResponder()
         case 0xff1b: resignFirstResponder()  // Escape
         default:
-            let printable = event.text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f }
-            guard !event.text.isEmpty, printable else { return super.keyDown(event) }
+            guard !event.text.isEmpty, Self.isPrintable(event.text) else { return super.keyDown(event) }
             change { $0.type(event.text) }
         }
         if extending, editor.hasSelection { publishPrimarySelection() }

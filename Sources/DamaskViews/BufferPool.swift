@@ -41,6 +41,13 @@ import Foundation
     /// The bytes of pixel memory held by live buffers.
     public var liveBytes: Int { buffers.reduce(0) { $0 + $1.bitmap.byteCount } }
 
+    /// Whether `buffer` is one of this pool's (handed out and not dropped). A loop: asked
+    /// on every present (see CONTRIBUTING.md, closures on hot paths).
+    public func holds(_ buffer: SurfaceBuffer) -> Bool {
+        for held in buffers where held === buffer { return true }
+        return false
+    }
+
     /// Returns a free buffer of `width × height` pixels, allocating one if none is free and
     /// the pool is below capacity; `nil` otherwise.
     ///

@@ -47,7 +47,7 @@ extension Layer {
         let clipped = rect.standardized.intersection(bounds)
         guard !clipped.isNull, !clipped.isEmpty else { return }
         let wasClean = dirtyRect.isNull
-        if !wasClean, dirtyRect.contains(clipped), dirtyPieces.isEmpty || dirtyPieces.contains(where: { $0.contains(clipped) }) {
+        if !wasClean, dirtyRect.contains(clipped), dirtyPieces.isEmpty || isInDirtyPiece(clipped) {
             // Already covered.
         } else {
             let single = !wasClean && dirtyPieces.isEmpty && dirtyRect != .infinite ? dirtyRect : nil
@@ -71,6 +71,13 @@ extension Layer {
         assert(dirtyPieces.isEmpty || (dirtyPieces.count >= 2 && dirtyPieces.count <= Layer.dirtyPieceLimit))
         markDisplayPath()
         host?.layerNeedsDisplay(self)
+    }
+
+    /// Whether one of ``dirtyPieces`` contains `rect`. A loop: marked several times per key
+    /// (see CONTRIBUTING.md, closures on hot paths).
+    private func isInDirtyPiece(_ rect: CGRect) -> Bool {
+        for piece in dirtyPieces where piece.contains(rect) { return true }
+        return false
     }
 
     /// The former spelling of ``setNeedsDisplay(_:)``.

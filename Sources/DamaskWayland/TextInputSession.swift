@@ -125,7 +125,7 @@ final class TextInputSession {
 
     /// A surface's window changed its first responder or its text field's state.
     func stateMayHaveChanged(on surface: WaylandSurface) {
-        guard let key = surface.surfaceProxy.map({ Int(bitPattern: $0) }), key == focusKey else { return }
+        guard let key = surface.surfaceKey, key == focusKey else { return }
         refresh(cause: .other)
     }
 
@@ -133,7 +133,7 @@ final class TextInputSession {
     /// that the input method's view of the field follows the frame showing it in the same
     /// turn.
     func surfaceDidCommit(_ surface: WaylandSurface) {
-        guard pendingCause != nil, let key = surface.surfaceProxy.map({ Int(bitPattern: $0) }), key == focusKey else { return }
+        guard pendingCause != nil, let key = surface.surfaceKey, key == focusKey else { return }
         sendPending()
     }
 
@@ -153,7 +153,7 @@ final class TextInputSession {
         {
             cause = .inputMethod
         }
-        let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
+        let surface = focusedSurface
         let responder = textInputResponder(of: surface)
         if binding.isEnabled, let responder, responder === target, responder.acceptsInputMethod, surface?.surfaceProxy != nil {
             pendingCause = pendingCause == .other ? .other : cause
@@ -173,6 +173,14 @@ final class TextInputSession {
         }
         cancelPending()
         sync(cause: cause)
+    }
+
+    /// The surface the text-input focus is on, if it is still open. (Not
+    /// `focusKey.flatMap { … }`: a loop or plain code, see CONTRIBUTING.md, closures on hot
+    /// paths.)
+    private var focusedSurface: WaylandSurface? {
+        guard let focusKey else { return nil }
+        return seat.connection.surface(forKey: focusKey)
     }
 
     /// The first responder of `surface`'s window as a ``TextInput``, nil when it is none: the
@@ -201,7 +209,7 @@ final class TextInputSession {
     /// responder.
     private func sync(cause: TextChangeCause) {
         guard let binding, !isApplying else { return }
-        let surface = focusKey.flatMap { seat.connection.surface(forKey: $0) }
+        let surface = focusedSurface
         let responder = textInputResponder(of: surface)
         guard let surface, let proxy = surface.surfaceProxy, let responder, responder.acceptsInputMethod else {
             if binding.isEnabled {

@@ -190,8 +190,7 @@ public final class WaylandSurface: Surface {
     public func present(_ buffer: SurfaceBuffer, damage: Region, requestingFrame: Bool) {
         guard let surface else { return }  // closed: nothing reaches the compositor any more
         precondition(
-            pool.buffers.contains { $0 === buffer },
-            "present of buffer \(buffer.identifier), which this surface did not hand out (or already dropped)")
+            pool.holds(buffer), "present of buffer \(buffer.identifier), which this surface did not hand out (or already dropped)")
         precondition(!buffer.isBusy, "present of buffer \(buffer.identifier), which the compositor still holds")
         precondition(role.isConfigured, "a buffer presented before the first configure")
         guard let proxy = ShmBuffer.backing(of: buffer).proxy else {
@@ -346,6 +345,14 @@ public final class WaylandSurface: Surface {
 
     /// The `wl_surface` proxy, for input (pointer focus is reported by surface).
     public var surfaceProxy: OpaquePointer? { surface }
+
+    /// The key input focus is kept by (the `wl_surface` address), nil once closed. Plain
+    /// code, not `surfaceProxy.map { … }`: asked on every key (see CONTRIBUTING.md,
+    /// closures on hot paths).
+    var surfaceKey: Int? {
+        guard let surface else { return nil }
+        return Int(bitPattern: surface)
+    }
 
     /// The `wl_surface`'s object id on the wire (as compositor logs show it), 0 once closed.
     public var protocolID: UInt32 { surface.map { wl_proxy_get_id($0) } ?? 0 }
