@@ -178,6 +178,14 @@ extension WaylandSurface {
         cursorProvider?(point) ?? .arrow
     }
 
+    /// The key input focus is kept by (the `wl_surface` address), nil once closed. Plain
+    /// code, not `surfaceProxy.map { … }`: asked on every key (see CONTRIBUTING.md,
+    /// closures on hot paths).
+    var surfaceKey: Int? {
+        guard let surfaceProxy else { return nil }
+        return Int(bitPattern: surfaceProxy)
+    }
+
     /// The integer buffer scale cursor images need to be sharp on this surface.
     var cursorBufferScale: Int { max(1, Int(scale.rounded(.up))) }
 

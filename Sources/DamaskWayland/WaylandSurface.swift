@@ -346,14 +346,6 @@ public final class WaylandSurface: Surface {
     /// The `wl_surface` proxy, for input (pointer focus is reported by surface).
     public var surfaceProxy: OpaquePointer? { surface }
 
-    /// The key input focus is kept by (the `wl_surface` address), nil once closed. Plain
-    /// code, not `surfaceProxy.map { … }`: asked on every key (see CONTRIBUTING.md,
-    /// closures on hot paths).
-    var surfaceKey: Int? {
-        guard let surface else { return nil }
-        return Int(bitPattern: surface)
-    }
-
     /// The `wl_surface`'s object id on the wire (as compositor logs show it), 0 once closed.
     public var protocolID: UInt32 { surface.map { wl_proxy_get_id($0) } ?? 0 }
 
