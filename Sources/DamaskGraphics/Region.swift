@@ -68,10 +68,15 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if pixman_region32_n_rects(&region) > 1 {
             shape = .complex(RegionStorage(moving: &region))
         } else {
-            let empty = pixman_region32_not_empty(&region) == 0
-            shape = .box(empty ? Self.noBox : pixman_region32_extents(&region)!.pointee)
+            shape = .box(Self.onlyBox(of: &region))
             pixman_region32_fini(&region)
         }
+    }
+
+    /// The one rectangle of `region` (which has one or none), or ``noBox``.
+    private static func onlyBox(of region: UnsafePointer<pixman_region32_t>) -> pixman_box32_t {
+        assert(pixman_region32_n_rects(region) <= 1, "a region of two or more rectangles has no one box")
+        return pixman_region32_not_empty(region) == 0 ? noBox : pixman_region32_extents(region)!.pointee
     }
 
     /// Runs `body` with the region as a pixman region: the heap one, or one made on the
@@ -243,7 +248,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if pixman_region32_n_rects(storage.region) > 1 {
             shape = .complex(storage)
         } else {
-            shape = .box(pixman_region32_not_empty(storage.region) == 0 ? Self.noBox : pixman_region32_extents(storage.region)!.pointee)
+            shape = .box(Self.onlyBox(of: storage.region))
         }
     }
 

@@ -175,9 +175,9 @@ final class TextInputSession {
         sync(cause: cause)
     }
 
-    /// The surface the text-input focus is on, if it is still open. (Not
-    /// `focusKey.flatMap { … }`: a loop or plain code, see CONTRIBUTING.md, closures on hot
-    /// paths.)
+    /// The surface the text-input focus is on, if it is still open. Plain code, not
+    /// `focusKey.flatMap { … }`: asked on every key (see CONTRIBUTING.md, closures on hot
+    /// paths).
     private var focusedSurface: WaylandSurface? {
         guard let focusKey else { return nil }
         return seat.connection.surface(forKey: focusKey)
