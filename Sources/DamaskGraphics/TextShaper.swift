@@ -50,9 +50,9 @@ enum TextShaper {
         _ string: String, font: Font, library: FreeTypeLibrary, style: TextRunStyle?, reusing previous: TextLine?
     ) -> TextLine {
         let (scalars, clusterStarts) = codePoints(of: string)
-        if let shaped = previous?.shapedItem,
+        if let previous,
             let line = reshape(
-                scalars: scalars, clusterStarts: clusterStarts, style: style, font: font, library: library, reusing: shaped)
+                scalars: scalars, clusterStarts: clusterStarts, style: style, font: font, library: library, reusing: previous)
         {
             return line
         }
@@ -128,17 +128,29 @@ enum TextShaper {
     static func finishLine(
         _ shaped: [ShapedRun], levels: [Int8], paragraphIsRTL: Bool, clusterStarts: [Int], scalarCount: Int, font: Font
     ) -> TextLine {
-        let order = visualOrder(levels: shaped.map(\.item.attributes.level))
+        // A line of one run (most lines) has no order to work out. Loops, not closures: every
+        // typed key reshapes a chunk (CONTRIBUTING.md, closures on hot paths).
+        var order: [Int] = []
+        if shaped.count > 1 {
+            var runLevels: [Int8] = []
+            runLevels.reserveCapacity(shaped.count)
+            for run in shaped { runLevels.append(run.item.attributes.level) }
+            order = visualOrder(levels: runLevels)
+        }
         var runs: [TextLine.Run] = []
         runs.reserveCapacity(shaped.count)
         var edges = [TextLine.ClusterEdges?](repeating: nil, count: clusterStarts.count)
         let clusterOfScalar = clusterIndices(clusterStarts: clusterStarts, scalarCount: scalarCount)
         var pen: CGFloat = 0
         var missing = 0
-        for index in order {
+        for position in shaped.indices {
+            let index = order.isEmpty ? position : order[position]
             var (run, glyphClusters, pens, width, runMissing, item) = shaped[index]
             missing += runMissing
-            for glyph in run.glyphs.indices { run.glyphs[glyph].x += pen }
+            // The first run stays where it is: moving it by 0 would copy its glyphs.
+            if pen != 0 {
+                for glyph in run.glyphs.indices { run.glyphs[glyph].x += pen }
+            }
             assignEdges(
                 isRightToLeft: run.isRightToLeft, glyphClusters: glyphClusters, pens: pens, itemEnd: item.end,
                 runStart: pen, runWidth: width,
@@ -158,6 +170,14 @@ enum TextShaper {
                 filled.append(TextLine.ClusterEdges(left: x, right: x, isRightToLeft: rtl))
             }
         }
+        let metrics = lineMetrics(of: runs, font: font)
+        return TextLine(
+            runs: runs, width: pen, ascent: metrics.ascent, descent: metrics.descent, lineHeight: metrics.lineHeight,
+            clusters: filled, isRightToLeft: paragraphIsRTL, missingCount: missing)
+    }
+
+    /// The largest ascent, descent and line height of `font` and the faces of `runs`.
+    static func lineMetrics(of runs: [TextLine.Run], font: Font) -> (ascent: CGFloat, descent: CGFloat, lineHeight: CGFloat) {
         var ascent = font.ascent, descent = font.descent, lineHeight = font.lineHeight
         for run in runs {
             guard let face = run.face else { continue }
@@ -166,9 +186,7 @@ enum TextShaper {
             descent = max(descent, -face.descender * unit)
             lineHeight = max(lineHeight, max(face.height, face.ascender - face.descender) * unit)
         }
-        return TextLine(
-            runs: runs, width: pen, ascent: ascent, descent: descent, lineHeight: lineHeight,
-            clusters: filled, isRightToLeft: paragraphIsRTL, missingCount: missing)
+        return (ascent, descent, lineHeight)
     }
 
     /// UAX #9 embedding levels per scalar (FriBidi; the paragraph direction `direction`, or
@@ -202,13 +220,16 @@ enum TextShaper {
     }
 
     /// The grapheme cluster index of every scalar.
+    /// Written into the array's storage in one pass: a typed key asks it for its chunk.
     static func clusterIndices(clusterStarts: [Int], scalarCount: Int) -> [Int] {
-        var result = [Int](repeating: 0, count: scalarCount)
-        for (cluster, start) in clusterStarts.enumerated() {
-            let end = cluster + 1 < clusterStarts.count ? clusterStarts[cluster + 1] : scalarCount
-            for scalar in start..<end { result[scalar] = cluster }
+        [Int](unsafeUninitializedCapacity: scalarCount) { buffer, initialized in
+            var cluster = 0  // scalars before the first start (none in a line) count as its
+            for scalar in 0..<scalarCount {
+                while cluster + 1 < clusterStarts.count, clusterStarts[cluster + 1] <= scalar { cluster += 1 }
+                buffer.initializeElement(at: scalar, to: cluster)
+            }
+            initialized = scalarCount
         }
-        return result
     }
 
     /// Splits the line into items of one level, face and script. Faces are chosen per
@@ -488,18 +509,27 @@ enum TextShaper {
         for glyph in harfBuzzGlyphs {
             pens.append(pen)
             clusters.append(glyph.cluster)
-            if glyph.index == 0 {
-                glyphs.append(TextLine.Glyph(index: 0, x: pen, y: 0, isPlaceholder: true))
-                pen += placeholder
-                missing += 1
-                continue
-            }
-            glyphs.append(TextLine.Glyph(
-                index: glyph.index, x: pen + CGFloat(glyph.xOffset) * unit, y: -CGFloat(glyph.yOffset) * unit,
-                isPlaceholder: false))
-            pen += CGFloat(glyph.xAdvance) * unit
+            glyphs.append(placed(glyph, at: pen, unit: unit))
+            if glyph.index == 0 { missing += 1 }
+            pen += advance(of: glyph, unit: unit, placeholder: placeholder)
         }
         return (TextLine.Run(face: face, glyphs: glyphs, isRightToLeft: rtl), clusters, pens, pen, missing, item)
+    }
+
+    /// HarfBuzz's `glyph` placed at `pen` (user units; `unit`: user units per font unit);
+    /// glyph 0 (.notdef) as a box.
+    @inline(__always)
+    static func placed(_ glyph: ShapedItem.Glyph, at pen: CGFloat, unit: CGFloat) -> TextLine.Glyph {
+        guard glyph.index != 0 else { return TextLine.Glyph(index: 0, x: pen, y: 0, isPlaceholder: true) }
+        return TextLine.Glyph(
+            index: glyph.index, x: pen + CGFloat(glyph.xOffset) * unit, y: -CGFloat(glyph.yOffset) * unit,
+            isPlaceholder: false)
+    }
+
+    /// How far `glyph` moves the pen: its advance, or `placeholder` for glyph 0 (a box).
+    @inline(__always)
+    static func advance(of glyph: ShapedItem.Glyph, unit: CGFloat, placeholder: CGFloat) -> CGFloat {
+        glyph.index == 0 ? placeholder : CGFloat(glyph.xAdvance) * unit
     }
 
     /// The visual order of items with `levels` (UAX #9 rule L2: from the highest level
@@ -546,18 +576,38 @@ enum TextShaper {
         for index in spans.indices {
             spans[index].right = index + 1 < spans.count ? spans[index + 1].left : runStart + runWidth
         }
-        // Logical ends of each span: the next larger cluster value in the run.
-        let sortedStarts = spans.map(\.cluster).sorted()
+        // Logical ends of each span: the next larger cluster value in the run. In a run whose
+        // spans come in strictly rising (left to right) or falling (right to left) cluster
+        // order, as HarfBuzz gives them unless glyphs were reordered, that is a neighbour's;
+        // otherwise the spans' values are sorted and searched.
+        var isRising = true, isFalling = true
+        for index in spans.indices.dropFirst() {
+            if spans[index].cluster <= spans[index - 1].cluster { isRising = false }
+            if spans[index].cluster >= spans[index - 1].cluster { isFalling = false }
+        }
+        var sortedStarts: [Int] = []
+        if !isRising, !isFalling {
+            sortedStarts.reserveCapacity(spans.count)
+            for span in spans { sortedStarts.append(span.cluster) }
+            sortedStarts.sort()
+        }
         var owners: [Int] = []  // one buffer for every span: no allocation per cluster
-        for span in spans {
-            // The first start above this span's (a binary search: a run of n clusters costs
-            // n log n, not n²).
-            var low = 0, high = sortedStarts.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sortedStarts[middle] > span.cluster { high = middle } else { low = middle + 1 }
+        for (spanIndex, span) in spans.enumerated() {
+            let next: Int
+            if isRising {
+                next = spanIndex + 1 < spans.count ? spans[spanIndex + 1].cluster : itemEnd
+            } else if isFalling {
+                next = spanIndex > 0 ? spans[spanIndex - 1].cluster : itemEnd
+            } else {
+                // The first start above this span's (a binary search: a run of n clusters
+                // costs n log n, not n²).
+                var low = 0, high = sortedStarts.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sortedStarts[middle] > span.cluster { high = middle } else { low = middle + 1 }
+                }
+                next = low < sortedStarts.count ? sortedStarts[low] : itemEnd
             }
-            let next = low < sortedStarts.count ? sortedStarts[low] : itemEnd
             // Grapheme clusters starting inside [span.cluster, next).
             owners.removeAll(keepingCapacity: true)
             for scalar in span.cluster..<max(next, span.cluster + 1) where scalar < clusterOfScalar.count {

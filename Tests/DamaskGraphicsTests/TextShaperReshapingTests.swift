@@ -15,11 +15,10 @@ struct TextShaperReshapingTests {
 
     /// Whether shaping `text` reusing `previous` took the reshaping path.
     private func isReshaped(_ text: String, font: Font, reusing previous: TextLine) -> Bool {
-        guard let shaped = previous.shapedItem else { return false }
         let (scalars, clusterStarts) = TextShaper.codePoints(of: text)
         return library.withLock {
             TextShaper.reshape(
-                scalars: scalars, clusterStarts: clusterStarts, style: nil, font: font, library: library, reusing: shaped)
+                scalars: scalars, clusterStarts: clusterStarts, style: nil, font: font, library: library, reusing: previous)
         } != nil
     }
 
@@ -103,5 +102,39 @@ struct TextShaperReshapingTests {
         #expect(!isReshaped("abc שלו", font: font, reusing: hebrew))
         let korean = shape("한국어를 입력", font: font)
         #expect(!isReshaped("한국어를 입력합", font: font, reusing: korean))
+    }
+
+    @Test("a reshaped line is finished from the line before: its glyphs and cluster edges before the restart are copied, the rest placed, and the whole equals the line shaped whole", arguments: [
+        ("office fluffy", " Tj"), ("plain words", "!"), ("a\u{7}bell", " rings"), ("cafe\u{301}", "s"),
+    ])
+    func reshapedLineIsFinishedFromTheLineBefore(start: String, typed: String) throws {
+        let font = try Font(size: 16)
+        let before = shape(start, font: font)
+        let item = try #require(before.shapedItem)
+        let text = start + typed
+        let (scalars, clusterStarts) = TextShaper.codePoints(of: text)
+        // Restart at every cluster of the old line whose first glyph HarfBuzz allows it.
+        var restarts = 0
+        for kept in 1..<item.glyphs.count {
+            let glyph = item.glyphs[kept], cluster = Int(glyph.cluster)
+            guard !glyph.isUnsafeToConcatenate, item.glyphs[kept - 1].cluster != glyph.cluster,
+                clusterStarts.contains(cluster)
+            else { continue }
+            let line = try library.withLock { () -> TextLine? in
+                let buffer = try #require(library.shapingBuffer)
+                let tail = TextShaper.harfBuzzShape(
+                    scalars, range: cluster..<scalars.count, buffer: buffer, face: item.face, script: item.script,
+                    isRightToLeft: false, language: nil)
+                let attributes = TextShaper.RunAttributes(level: 0, face: item.face, script: item.script)
+                return TextShaper.finishLine(
+                    after: before, shaped: item, keeping: kept, of: Array(item.glyphs[..<kept]) + tail, restart: cluster,
+                    clusterStarts: clusterStarts, scalarCount: scalars.count, font: font,
+                    item: TextShaper.Item(start: 0, end: scalars.count, attributes: attributes))
+            }
+            let finished = try #require(line, "restarting \"\(text)\" at scalar \(cluster)")
+            #expect(differences(shape(text, font: font), finished).isEmpty, "restarting \"\(text)\" at scalar \(cluster)")
+            restarts += 1
+        }
+        #expect(restarts > 0, "no place to restart \"\(text)\" at")
     }
 }
