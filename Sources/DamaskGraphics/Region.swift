@@ -119,11 +119,27 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// How many rectangles make up the region (``rects``' count, without building it).
-    var rectCount: Int {
+    public var rectCount: Int {
         switch shape {
         case .box(let box): return Self.hasArea(box) ? 1 : 0
         case .complex(let storage): return Int(pixman_region32_n_rects(storage.region))
         }
+    }
+
+    /// The rectangle `index` (0..<``rectCount``) of ``rects``, read in place: a loop over
+    /// the indices sends a region's rectangles somewhere without building an array (a
+    /// commit's damage, every frame).
+    public func rect(at index: Int) -> CGRect {
+        precondition(index >= 0 && index < rectCount, "rectangle \(index) of a region of \(rectCount)")
+        let box: pixman_box32_t
+        switch shape {
+        case .box(let only):
+            box = only
+        case .complex(let storage):
+            var count: Int32 = 0
+            box = pixman_region32_rectangles(storage.region, &count)![index]
+        }
+        return CGRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2 - box.x1), height: Int(box.y2 - box.y1))
     }
 
     /// The bounding box as a pixman box (all zero when empty); reads no rectangle list.

@@ -286,11 +286,17 @@ enum TextShaper {
         library: FreeTypeLibrary
     ) -> FontFace? {
         if scalars.count == 1, let previous, !previous.isColorBitmap, let space = Unicode.Scalar(scalars[scalars.startIndex]),
-            space.properties.generalCategory == .spaceSeparator, previous.glyphIndex(for: space) != 0
+            isSpaceSeparator(space), previous.glyphIndex(for: space) != 0
         {
             return previous
         }
         return face(for: scalars, script: script, language: language, font: font, library: library)
+    }
+
+    /// Whether `scalar` is a space (general category Zs); in ASCII only U+0020 is, and
+    /// that is answered without a property lookup (every typed key asks).
+    private static func isSpaceSeparator(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar == " " : scalar.properties.generalCategory == .spaceSeparator
     }
 
     static func isRealScript(_ script: hb_script_t) -> Bool {
@@ -315,20 +321,42 @@ enum TextShaper {
         library: FreeTypeLibrary
     ) -> FontFace? {
         guard let primary = font.face else { return nil }
-        let visible = cluster.filter { !isIgnorable($0) }
-        guard !visible.isEmpty else { return primary }
+        // Loops, and the visible characters gathered into an array only to ask fontconfig:
+        // every typed key asks for the face of its cluster (CONTRIBUTING.md, closures on
+        // hot paths).
+        var hasVisible = false
+        for value in cluster where !isIgnorable(value) {
+            hasVisible = true
+            break
+        }
+        guard hasVisible else { return primary }
         if isEmojiPresentation(cluster) {
             // As Pango: an emoji shown as emoji asks fontconfig for an emoji font first
             // (`und-zsye`, which colour emoji fonts declare), then anything that has it.
-            return library.faceLocked(covering: visible, language: "und-zsye", family: font.family, weight: font.weight)
+            return library.faceLocked(
+                covering: visibleScalars(of: cluster), language: "und-zsye", family: font.family, weight: font.weight)
                 ?? primary
         }
         let language = fontLanguage(for: script, in: runLanguage)
-        if language == nil, visible.allSatisfy({ Unicode.Scalar($0).map { primary.glyphIndex(for: $0) != 0 } ?? false }) {
-            return primary
-        }
-        return library.faceLocked(covering: visible, language: language, family: font.family, weight: font.weight)
+        if language == nil, hasEveryVisibleScalar(of: cluster, in: primary) { return primary }
+        return library.faceLocked(
+            covering: visibleScalars(of: cluster), language: language, family: font.family, weight: font.weight)
             ?? primary
+    }
+
+    /// The characters of `cluster` that need a glyph (``isIgnorable(_:)`` ones left out).
+    private static func visibleScalars(of cluster: ArraySlice<UInt32>) -> [UInt32] {
+        var visible: [UInt32] = []
+        for value in cluster where !isIgnorable(value) { visible.append(value) }
+        return visible
+    }
+
+    /// Whether `face` has a glyph for every character of `cluster` that needs one.
+    private static func hasEveryVisibleScalar(of cluster: ArraySlice<UInt32>, in face: FontFace) -> Bool {
+        for value in cluster where !isIgnorable(value) {
+            guard let scalar = Unicode.Scalar(value), face.glyphIndex(for: scalar) != 0 else { return false }
+        }
+        return true
     }
 
     /// Whether a grapheme cluster is an emoji shown as emoji (UTS #51): a character whose
@@ -336,7 +364,11 @@ enum TextShaper {
     /// with VARIATION SELECTOR-16, a keycap, a skin-tone modifier or a ZWJ sequence;
     /// regional-indicator flags included.
     static func isEmojiPresentation(_ cluster: ArraySlice<UInt32>) -> Bool {
-        guard let first = cluster.first, let scalar = Unicode.Scalar(first), !cluster.contains(0xFE0E) else { return false }
+        guard let first = cluster.first else { return false }
+        // One ASCII character (most typing) never is: its emoji, a keycap, needs U+20E3
+        // after it. No property lookup then.
+        if cluster.count == 1, first < 0x80 { return false }
+        guard let scalar = Unicode.Scalar(first), !cluster.contains(0xFE0E) else { return false }
         if cluster.contains(0xFE0F) || cluster.contains(0x20E3) { return true }
         if scalar.properties.isEmojiPresentation { return true }
         return scalar.properties.isEmoji && cluster.dropFirst().contains {

@@ -1,3 +1,4 @@
+import DamaskGraphics
 import Foundation
 
 /// What one commit of a window contained: for `--damage-log`, benchmarks and tests.
@@ -11,9 +12,20 @@ public struct CommitReport: Sendable, Equatable {
     /// Buffer pixels per point.
     public var scale: CGFloat
     /// The damage sent to the surface, buffer pixels.
-    public var damageRects: [CGRect]
+    public var damage: Region
     /// The pixels repainted in the buffer (damage plus what the buffer had missed).
-    public var repaintedRects: [CGRect]
+    public var repainted: Region
+    /// ``damage``'s rectangles (built when asked: a report is made for every commit, read
+    /// for few).
+    public var damageRects: [CGRect] {
+        get { damage.rects }
+        set { damage = Region(rects: newValue) }
+    }
+    /// ``repainted``'s rectangles.
+    public var repaintedRects: [CGRect] {
+        get { repainted.rects }
+        set { repainted = Region(rects: newValue) }
+    }
     /// How many layers were drawn (or displayed) for this commit.
     public var drawCount: Int
     /// The CPU time of the pass (layout, drawing, compositing), in milliseconds; 0 when the
@@ -24,31 +36,39 @@ public struct CommitReport: Sendable, Equatable {
     /// Creates a report.
     public init(
         frameNumber: Int, bufferWidth: Int, bufferHeight: Int, scale: CGFloat,
-        damageRects: [CGRect], repaintedRects: [CGRect], drawCount: Int, cpuMilliseconds: Double
+        damage: Region, repainted: Region, drawCount: Int, cpuMilliseconds: Double
     ) {
         self.frameNumber = frameNumber
         self.bufferWidth = bufferWidth
         self.bufferHeight = bufferHeight
         self.scale = scale
-        self.damageRects = damageRects
-        self.repaintedRects = repaintedRects
+        self.damage = damage
+        self.repainted = repainted
         self.drawCount = drawCount
         self.cpuMilliseconds = cpuMilliseconds
     }
 
-    /// The number of damaged pixels (the rects do not overlap).
-    public var damagedPixelCount: Int {
-        damageRects.reduce(0) { $0 + Int($1.width) * Int($1.height) }
+    /// Creates a report from the rectangles of its damage and repainted pixels.
+    public init(
+        frameNumber: Int, bufferWidth: Int, bufferHeight: Int, scale: CGFloat,
+        damageRects: [CGRect], repaintedRects: [CGRect], drawCount: Int, cpuMilliseconds: Double
+    ) {
+        self.init(
+            frameNumber: frameNumber, bufferWidth: bufferWidth, bufferHeight: bufferHeight, scale: scale,
+            damage: Region(rects: damageRects), repainted: Region(rects: repaintedRects), drawCount: drawCount,
+            cpuMilliseconds: cpuMilliseconds)
     }
+
+    /// The number of damaged pixels.
+    public var damagedPixelCount: Int { damage.area }
 
     /// One line for logs: `frame 3 200x150@1.0 damage [x,y,w,h …] repainted N px draws D cpu T ms`.
     public var logLine: String {
         let rects = damageRects.map {
             "\(Int($0.minX)),\(Int($0.minY)),\(Int($0.width)),\(Int($0.height))"
         }
-        let repainted = repaintedRects.reduce(0) { $0 + Int($1.width) * Int($1.height) }
         return "frame \(frameNumber) \(bufferWidth)x\(bufferHeight)@\(scale) damage ["
-            + rects.joined(separator: " ") + "] repainted \(repainted) px draws \(drawCount) cpu "
+            + rects.joined(separator: " ") + "] repainted \(repainted.area) px draws \(drawCount) cpu "
             + String(format: "%.3f", cpuMilliseconds) + " ms"
     }
 }

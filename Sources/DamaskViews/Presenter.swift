@@ -97,7 +97,7 @@ import Foundation
         if let startCPUTime { cpuMilliseconds = (Self.threadCPUTime() - startCPUTime) * 1000 }
         let report = CommitReport(
             frameNumber: frameCount, bufferWidth: buffer.width, bufferHeight: buffer.height,
-            scale: scale, damageRects: sent.rects, repaintedRects: repaint.rects,
+            scale: scale, damage: sent, repainted: repaint,
             drawCount: drawCount, cpuMilliseconds: cpuMilliseconds)
         return (flashed, report)
     }

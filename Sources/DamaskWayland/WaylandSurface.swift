@@ -202,7 +202,8 @@ public final class WaylandSurface: Surface {
         applyOpaqueRegion()
         wl_surface_attach(surface, proxy, 0, 0)
         if wl_surface_get_version(surface) >= 4 {
-            for rect in damage.rects {
+            for index in 0..<damage.rectCount {  // no array built: every commit
+                let rect = damage.rect(at: index)
                 wl_surface_damage_buffer(
                     surface, Int32(rect.minX), Int32(rect.minY), Int32(rect.width), Int32(rect.height))
             }
