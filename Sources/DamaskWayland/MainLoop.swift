@@ -64,14 +64,14 @@ import Synchronization
     /// handler stays): a timer armed on every key press is made once. Main-actor isolated.
     @MainActor public final class Timer {
         /// When it fires (or fired), in `CLOCK_MONOTONIC` nanoseconds.
-        public fileprivate(set) var deadline: UInt64
+        @exclusivity(unchecked) public fileprivate(set) var deadline: UInt64
         fileprivate let handler: @MainActor () -> Void
-        fileprivate var source: (any DispatchSourceTimer)?
+        @exclusivity(unchecked) fileprivate var source: (any DispatchSourceTimer)?
         /// Whether it fired or ``cancel()`` was called (and was not armed again since).
         @exclusivity(unchecked) public fileprivate(set) var isDone = false
         /// How many times it was armed: tells a main-queue source's handler whether its
         /// arming is the current one.
-        fileprivate var armingCount = 0
+        @exclusivity(unchecked) fileprivate var armingCount = 0
 
         fileprivate init(deadline: UInt64, handler: @escaping @MainActor () -> Void) {
             self.deadline = deadline
