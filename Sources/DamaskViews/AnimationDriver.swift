@@ -35,8 +35,12 @@
         window?.displayLinkDidChangeState()
     }
 
-    /// Whether any animated layer is still animating.
-    var wantsFrames: Bool { layers.contains { $0.needsAnimationFrames } }
+    /// Whether any animated layer is still animating. A loop: the scheduler asks after
+    /// every pass (CONTRIBUTING.md, closures on hot paths).
+    var wantsFrames: Bool {
+        for layer in layers where layer.needsAnimationFrames { return true }
+        return false
+    }
 
     var nextWantedTimestamp: UInt32? { nil }
 

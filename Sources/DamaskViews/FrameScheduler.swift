@@ -164,7 +164,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// Runs the passes (weak: the window owns the scheduler).
     weak var delegate: (any FrameSchedulerDelegate)?
     private let surface: any Surface
-    private var clients: [any FrameTickClient] = []
+    @exclusivity(unchecked) private var clients: [any FrameTickClient] = []
 
     /// Creates a scheduler presenting to `surface`.
     init(surface: any Surface) {

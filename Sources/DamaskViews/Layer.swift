@@ -29,7 +29,7 @@ import Foundation
     /// The layer this one is a sublayer of (weak).
     @exclusivity(unchecked) public private(set) weak var superlayer: Layer?
     /// The sublayers, back to front.
-    public private(set) var sublayers: [Layer] = [] {
+    @exclusivity(unchecked) public private(set) var sublayers: [Layer] = [] {
         didSet { sublayerIndex = nil }
     }
     /// Set on a window's root layer only.

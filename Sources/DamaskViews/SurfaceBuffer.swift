@@ -11,7 +11,7 @@ import Foundation
     public let bitmap: Bitmap
     /// The pixels (buffer coordinates) that are not up to date with the last presented
     /// frame; the window repaints them the next time it paints into this buffer.
-    public var missedDamage: Region
+    @exclusivity(unchecked) public var missedDamage: Region
     /// `true` from ``Surface/present(_:damage:requestingFrame:)`` until the surface releases the buffer.
     @exclusivity(unchecked) public internal(set) var isBusy: Bool = false
     /// A number identifying the buffer within its surface (for logs and tests).

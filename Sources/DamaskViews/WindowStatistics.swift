@@ -11,27 +11,27 @@
     // MARK: Compositing
 
     /// How many layers painted their own content (background, contents).
-    public internal(set) var paintedLayerCount = 0
+    @exclusivity(unchecked) public internal(set) var paintedLayerCount = 0
     /// How many layers compositing visited (a subtree skipped by its footprint is not).
     @exclusivity(unchecked) public internal(set) var visitedLayerCount = 0
     /// How many layers a repaint left unpainted because opaque layers in front of them hide
     /// all they would paint in the region.
-    public internal(set) var occludedLayerCount = 0
+    @exclusivity(unchecked) public internal(set) var occludedLayerCount = 0
     /// How many sublayers a repaint looked at to decide whether to visit them.
     @exclusivity(unchecked) public internal(set) var examinedSublayerCount = 0
     /// How many times a layer's opaque contents or background replaced pixels (SRC) instead
     /// of blending over them.
-    public internal(set) var replacedLayerCount = 0
+    @exclusivity(unchecked) public internal(set) var replacedLayerCount = 0
     /// How many repaints were done by copying one layer's opaque contents without a plan
     /// (``OpaqueContentsRepaint``).
-    public internal(set) var copiedRepaintCount = 0
+    @exclusivity(unchecked) public internal(set) var copiedRepaintCount = 0
 
     // MARK: Walks
 
     /// How many layers the display walks visited.
-    public internal(set) var displayWalkVisitCount = 0
+    @exclusivity(unchecked) public internal(set) var displayWalkVisitCount = 0
     /// How many views the layout walks visited.
-    public internal(set) var layoutWalkVisitCount = 0
+    @exclusivity(unchecked) public internal(set) var layoutWalkVisitCount = 0
 
     // MARK: Backing stores
 

@@ -98,7 +98,7 @@ public final class WaylandConnection {
     /// The main loop's watch of the socket (owned; cancelled on close and failure).
     private var readWatch: MainLoop.Watch?
     private var writeSource: (any DispatchSourceWrite)?
-    private var flushScheduled = false
+    @exclusivity(unchecked) private var flushScheduled = false
     @exclusivity(unchecked) private var failed = false
 
     /// Connects to the compositor named by `name`, or by `WAYLAND_DISPLAY` (default

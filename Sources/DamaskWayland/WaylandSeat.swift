@@ -22,7 +22,7 @@ public final class WaylandSeat {
     /// The devices the seat has now.
     public private(set) var capabilities: SeatCapabilities = []
     /// The pointer, while the seat has one.
-    public private(set) var pointer: WaylandPointer?
+    @exclusivity(unchecked) public private(set) var pointer: WaylandPointer?
     /// The keyboard, while the seat has one.
     public private(set) var keyboard: WaylandKeyboard?
     /// The touch screen, while the seat has one.

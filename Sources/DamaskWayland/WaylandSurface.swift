@@ -30,9 +30,9 @@ public final class WaylandSurface: Surface {
     /// normally the ``Window`` drawing into this surface, which also receives the input).
     @exclusivity(unchecked) public weak var delegate: (any SurfaceDelegate)?
     /// Size in logical points.
-    public private(set) var size: CGSize
+    @exclusivity(unchecked) public private(set) var size: CGSize
     /// Buffer pixels per logical point.
-    public private(set) var scale: CGFloat = 1
+    @exclusivity(unchecked) public private(set) var scale: CGFloat = 1
     /// The buffer width: `size.width × scale`, rounded half away from zero.
     public var pixelWidth: Int { Self.pixels(size.width, scale) }
     /// The buffer height: `size.height × scale`, rounded half away from zero.
@@ -71,7 +71,7 @@ public final class WaylandSurface: Surface {
     /// Sees every input event for this surface first, consumed or not (for recording input).
     @exclusivity(unchecked) public var inputObserver: ((Event) -> Void)?
     /// Chooses the cursor at a point (surface points). Default: the arrow everywhere.
-    public var cursorProvider: ((CGPoint) -> CursorShape)?
+    @exclusivity(unchecked) public var cursorProvider: ((CGPoint) -> CursorShape)?
     /// The seat that delivered the latest input event, if any.
     @exclusivity(unchecked) public internal(set) weak var lastInputSeat: WaylandSeat?
     /// How many interactive move and resize requests were sent (for diagnostics and tests).
