@@ -34,8 +34,8 @@ extension TextShaper {
         func end(of cluster: Int, in starts: [Int], count: Int) -> Int {
             cluster + 1 < starts.count ? starts[cluster + 1] : count
         }
-        // Scalars compared one by one, not as slices: this runs per typed key, for every
-        // cluster of the chunk (CONTRIBUTING.md, closures on hot paths).
+        // Scalars compared one by one, not as two slices (a generic comparison per cluster):
+        // this runs per typed key, for every cluster of the chunk.
         var same = 0
         comparing: while same < oldStarts.count, same < clusterStarts.count, oldStarts[same] == clusterStarts[same] {
             let oldEnd = end(of: same, in: oldStarts, count: oldScalars.count)

@@ -219,11 +219,11 @@ enum TextShaper {
         return (levels.map { Int8($0) }, direction == damask_fribidi_par_rtl)
     }
 
-    /// The grapheme cluster index of every scalar.
-    /// Written into the array's storage in one pass: a typed key asks it for its chunk.
+    /// The grapheme cluster index of every scalar, written into the array's storage in one
+    /// pass (a typed key asks for its chunk's).
     static func clusterIndices(clusterStarts: [Int], scalarCount: Int) -> [Int] {
         [Int](unsafeUninitializedCapacity: scalarCount) { buffer, initialized in
-            var cluster = 0  // scalars before the first start (none in a line) count as its
+            var cluster = 0  // scalars before the first start (a line has none) count as the first cluster's
             for scalar in 0..<scalarCount {
                 while cluster + 1 < clusterStarts.count, clusterStarts[cluster + 1] <= scalar { cluster += 1 }
                 buffer.initializeElement(at: scalar, to: cluster)
