@@ -93,6 +93,20 @@ struct RegionTests {
         #expect(split != Region(CGRect(x: 0, y: 0, width: 10, height: 6)))
     }
 
+    @Test("a region's rectangles read one by one by index are its rects, for none, one and several")
+    func rectanglesByIndex() {
+        let several = Region(rects: [
+            CGRect(x: 0, y: 0, width: 10, height: 4), CGRect(x: 20, y: 0, width: 5, height: 8),
+            CGRect(x: 3, y: 30, width: 7, height: 2),
+        ])
+        for region in [Region(), Region(CGRect(x: 2, y: 3, width: 4, height: 5)), several] {
+            var read: [CGRect] = []
+            for index in 0..<region.rectCount { read.append(region.rect(at: index)) }
+            #expect(read == region.rects, "\(region)")
+        }
+        #expect(several.rectCount > 2)
+    }
+
     @Test("huge rects are clamped instead of overflowing")
     func hugeRects() {
         let r = Region(CGRect(x: -1e300, y: -1e300, width: 2e300, height: 2e300))
