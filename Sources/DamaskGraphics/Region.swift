@@ -139,7 +139,12 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
             var count: Int32 = 0
             box = pixman_region32_rectangles(storage.region, &count)![index]
         }
-        return CGRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2 - box.x1), height: Int(box.y2 - box.y1))
+        return Self.rect(of: box)
+    }
+
+    /// `box` as a rectangle.
+    private static func rect(of box: pixman_box32_t) -> CGRect {
+        CGRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2 - box.x1), height: Int(box.y2 - box.y1))
     }
 
     /// The bounding box as a pixman box (all zero when empty); reads no rectangle list.
@@ -164,7 +169,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     public var rects: [CGRect] {
         var result: [CGRect] = []
         result.reserveCapacity(rectCount)
-        forEachBox { result.append(CGRect(x: Int($0.x1), y: Int($0.y1), width: Int($0.x2 - $0.x1), height: Int($0.y2 - $0.y1))) }
+        forEachBox { result.append(Self.rect(of: $0)) }
         return result
     }
 
@@ -205,8 +210,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     /// The smallest rectangle containing the region; `.zero` when empty.
     public var boundingBox: CGRect {
         guard !isEmpty else { return .zero }
-        let e = extents
-        return CGRect(x: Int(e.x1), y: Int(e.y1), width: Int(e.x2 - e.x1), height: Int(e.y2 - e.y1))
+        return Self.rect(of: extents)
     }
 
     /// The number of pixels covered.
