@@ -136,7 +136,9 @@ struct DemoSelectionTests {
         let commits = second.commits.count
         try seat.middleClick(in: second)
         #expect(second.waitForSurroundingText("b-from afrom ab-from a"), "the middle click pasted nothing into the field")
-        #expect(second.waitForTextDamage(beyond: commits, widerThan: 40), "the middle click drew no pasted text")
+        #expect(
+            second.waitForDrawnEdit(holding: "b-from afrom ab-from a", widerThan: 40),
+            "the frame after the middle click's paste did not draw it: \(second.commits.dropFirst(commits).prefix(8))")
         #expect(
             second.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },
             "the middle click read the first window's primary selection offer")
@@ -222,7 +224,7 @@ struct DemoSelectionTests {
         // window's repaint for the focus it got back (which can follow the click) the paste.
         let pasted = demo.waitForSurroundingText("abfrom wl-copy")
         #expect(pasted, "the field never held the pasted text: \(demo.requests(containing: "set_surrounding_text").suffix(4))")
-        let drawn = demo.waitForTextDamage(beyond: commits, widerThan: 40)
+        let drawn = demo.waitForDrawnEdit(holding: "abfrom wl-copy", widerThan: 40)
         #expect(drawn, "the middle click drew no pasted text: \(demo.process.transcript.suffix(6000))")
         #expect(
             demo.requests(containing: "zwp_primary_selection_offer_v1@").contains { $0.contains(".receive(") },

@@ -29,14 +29,23 @@ struct SwayTextInputTests {
         return paste.status == 0 ? paste.output : nil
     }
 
-    /// Waits until the demo has received a text-input event containing `event` and committed
-    /// a frame after it, then writes its presented frame (`--snapshot`, SIGUSR1) and loads it.
+    /// Waits until the demo has received a text-input event containing `event` (or sent a
+    /// text-input request containing it) and committed a frame after it, then writes its
+    /// presented frame (`--snapshot`, SIGUSR1) and loads it.
+    ///
+    /// An event takes effect only at the `done` that follows it, and sway may send that `done`
+    /// in a later write: a frame committed between the two still shows the state before. So
+    /// for an event the frame counted is one committed after that `done`.
     static func snapshot(after event: String, demo: WaylandDebugDemo, directory: String) throws -> Bitmap? {
-        var received: Int?
+        var applied: Int?
         let drawn = demo.process.waitUntil(timeout: 20) { lines in
-            if received == nil { received = lines.firstIndex { $0.contains("zwp_text_input_v3@") && $0.contains(event) } }
-            guard let received else { return false }
-            return lines[(received + 1)...].contains { $0.contains(" -> wl_surface@") && $0.hasSuffix(".commit()") }
+            if applied == nil, let received = lines.firstIndex(where: { $0.contains("zwp_text_input_v3@") && $0.contains(event) }) {
+                applied = lines[received].contains(" -> ")
+                    ? received
+                    : lines[received...].firstIndex { $0.contains("zwp_text_input_v3@") && $0.contains(".done(") && !$0.contains(" -> ") }
+            }
+            guard let applied else { return false }
+            return lines[(applied + 1)...].contains { $0.contains(" -> wl_surface@") && $0.hasSuffix(".commit()") }
         }
         guard drawn else { return nil }
         let path = (directory as NSString).appendingPathComponent("frame.png")

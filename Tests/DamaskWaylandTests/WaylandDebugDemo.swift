@@ -87,6 +87,37 @@ final class WaylandDebugDemo {
         return false
     }
 
+    /// Waits until the demo tells its text input that the focused field holds `text`, and
+    /// says whether the frame that showed that edit damaged a rect wider than `width` pixels.
+    ///
+    /// The demo sends a field's changed state right after the focused surface's next commit
+    /// (``TextInputSession``), so the frame that drew the edit is the window's last commit
+    /// with damage before the `set_surrounding_text`. Unlike
+    /// ``waitForTextDamage(beyond:widerThan:timeout:)`` this is tied to the edit, not to a
+    /// count of commits: a focus repaint of the whole window that lands in the same frame as
+    /// a paste draws the paste too, and passes; a caret-only frame does not.
+    func waitForDrawnEdit(holding text: String, widerThan width: Int, timeout: TimeInterval = 15) -> Bool {
+        let request = ".set_surrounding_text(\"\(text)\""
+        guard process.waitUntil(timeout: timeout, { lines in lines.contains { Self.isRequest($0, containing: request) } }) else { return false }
+        let lines = process.lines
+        guard let edit = lines.firstIndex(where: { Self.isRequest($0, containing: request) }),
+            let creation = lines.first(where: { Self.isRequest($0, containing: ".get_xdg_surface(") }),
+            let surface = creation.range(of: #"wl_surface@[0-9]+"#, options: .regularExpression).map({ String(creation[$0]) })
+        else { return false }
+        // Backwards from the edit: the damage sent before the latest commit that had any.
+        var damage: [[Double]] = []
+        var committed = false
+        for line in lines[..<edit].reversed() where Self.isRequest(line, containing: "\(surface).") {
+            if line.contains("\(surface).commit()") {
+                if committed && !damage.isEmpty { break }
+                committed = true
+            } else if committed && line.contains("\(surface).damage_buffer(") {
+                damage.append(Self.numbers(in: line))
+            }
+        }
+        return damage.contains { $0.count == 4 && $0[2] > Double(width) }
+    }
+
     /// Waits until the demo tells its text input (v1 or v3) that the focused field holds
     /// `text`: the field's own word that an edit, such as a paste arriving through its pipe
     /// after the click or key that asked for it, is done.
