@@ -20,25 +20,57 @@ extension Bitmap {
             y1 = min(height, Int(min(rect.maxY.rounded(.up), CGFloat(height))))
         }
         guard x0 < x1, y0 < y1 else { return true }
-        let alpha: UInt32 = 0xFF00_0000
-        let pairAlpha: UInt64 = 0xFF00_0000_FF00_0000
+        // Every pixel of the rect ANDed together (full alpha survives only if all have it),
+        // row by row into the same accumulators and checked once at the end: rows a key
+        // redraws are often a glyph wide, where a check per row cost more than the row.
         let raw = UnsafeRawPointer(bytes)
+        var scan = AlphaScan()
         for row in y0..<y1 {
-            let start = raw + row * bytesPerRow + x0 * 4
-            let count = x1 - x0
-            let pairs = count / 2
-            // AND every pixel of the row together: full alpha survives only if all have it.
-            var accumulated = pairAlpha
-            for index in 0..<pairs {
-                accumulated &= start.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-            }
-            if accumulated & pairAlpha != pairAlpha { return false }
-            if count % 2 == 1,
-                start.load(fromByteOffset: (count - 1) * 4, as: UInt32.self) & alpha != alpha
-            {
-                return false
-            }
+            scan.add(raw + row * bytesPerRow + x0 * 4, byteCount: (x1 - x0) * 4)
         }
-        return true
+        return scan.hasFullAlpha
+    }
+}
+
+/// The AND of pixels, 32 a step in four vector lanes and the rest in a plain integer: what
+/// ``Bitmap/isOpaque(in:)`` reads its rows into. Offsets stay far below `Int.max` (one
+/// row's bytes), so they add without overflow checks.
+private struct AlphaScan {
+    private var a = SIMD4<UInt32>(repeating: .max), b = SIMD4<UInt32>(repeating: .max)
+    private var c = SIMD4<UInt32>(repeating: .max), d = SIMD4<UInt32>(repeating: .max)
+    private var pair: UInt64 = .max
+
+    /// ANDs in the `byteCount` bytes at `start`: whole pixels, 4-byte aligned.
+    @inline(__always)
+    mutating func add(_ start: UnsafeRawPointer, byteCount: Int) {
+        assert(Int(bitPattern: start) % 4 == 0 && byteCount % 4 == 0, "whole, aligned pixels")
+        var offset = 0
+        while offset &+ 128 <= byteCount {
+            let block = start + offset
+            a &= block.loadUnaligned(as: SIMD4<UInt32>.self) & block.loadUnaligned(fromByteOffset: 64, as: SIMD4<UInt32>.self)
+            b &= block.loadUnaligned(fromByteOffset: 16, as: SIMD4<UInt32>.self)
+                & block.loadUnaligned(fromByteOffset: 80, as: SIMD4<UInt32>.self)
+            c &= block.loadUnaligned(fromByteOffset: 32, as: SIMD4<UInt32>.self)
+                & block.loadUnaligned(fromByteOffset: 96, as: SIMD4<UInt32>.self)
+            d &= block.loadUnaligned(fromByteOffset: 48, as: SIMD4<UInt32>.self)
+                & block.loadUnaligned(fromByteOffset: 112, as: SIMD4<UInt32>.self)
+            offset &+= 128
+        }
+        while offset &+ 16 <= byteCount {
+            a &= start.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self)
+            offset &+= 16
+        }
+        // The last 0–3 pixels: a pair, then one.
+        if offset &+ 8 <= byteCount {
+            pair &= start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset &+= 8
+        }
+        if offset < byteCount { pair &= 0xFFFF_FFFF_0000_0000 | UInt64(start.load(fromByteOffset: offset, as: UInt32.self)) }
+    }
+
+    /// Whether every pixel added has full alpha (true when none was).
+    var hasFullAlpha: Bool {
+        let alpha = SIMD4<UInt32>(repeating: 0xFF00_0000)
+        return pair & 0xFF00_0000_FF00_0000 == 0xFF00_0000_FF00_0000 && a & b & c & d & alpha == alpha
     }
 }

@@ -23,6 +23,25 @@ struct BitmapOpacityAndCopyTests {
         #expect(xrgb.isOpaque())
     }
 
+    @Test("isOpaque finds one translucent pixel at any column of rows of any width, and only inside the rect")
+    func opacityFindsEveryColumn() throws {
+        // Widths around the scan's steps (16 pixels, then 4, then single pixels).
+        for width in [1, 3, 4, 5, 15, 16, 17, 20, 31, 32, 33, 47, 70] {
+            let bitmap = try Bitmap(width: width, height: 3)
+            bitmap.fill(.blue)
+            #expect(bitmap.isOpaque(), "width \(width)")
+            for x in 0..<width {
+                bitmap.setPixel(x: x, y: 1, to: 0xFE00_00FE)
+                #expect(!bitmap.isOpaque(), "width \(width), column \(x)")
+                // The rect starting one column later (or the rows around it) leaves it out.
+                #expect(bitmap.isOpaque(in: CGRect(x: x + 1, y: 0, width: width, height: 3)), "width \(width), column \(x)")
+                #expect(bitmap.isOpaque(in: CGRect(x: 0, y: 2, width: width, height: 1)), "width \(width), column \(x)")
+                #expect(!bitmap.isOpaque(in: CGRect(x: x, y: 1, width: 1, height: 1)), "width \(width), column \(x)")
+                bitmap.setPixel(x: x, y: 1, to: 0xFF00_00FF)
+            }
+        }
+    }
+
     @Test("copyPixels(placedAt:) copies the placed source inside the region only, whole rows or not")
     func placedCopyMatchesPixman() throws {
         let source = try Bitmap(width: 6, height: 4)
