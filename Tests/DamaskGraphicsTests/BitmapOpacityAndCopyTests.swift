@@ -25,7 +25,7 @@ struct BitmapOpacityAndCopyTests {
 
     @Test("isOpaque finds one translucent pixel at any column of rows of any width, and only inside the rect")
     func opacityFindsEveryColumn() throws {
-        // Widths around the scan's steps (16 pixels, then 4, then single pixels).
+        // Widths around the scan's steps (32 pixels, then 4, then a pair and one).
         for width in [1, 3, 4, 5, 15, 16, 17, 20, 31, 32, 33, 47, 70] {
             let bitmap = try Bitmap(width: width, height: 3)
             bitmap.fill(.blue)
