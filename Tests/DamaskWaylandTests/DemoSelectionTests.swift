@@ -43,12 +43,17 @@ struct DemoSelectionTests {
         Issue.record("the compositor held a key past the repeat delay in 3 attempts (machine load): \(demo.process.lines.filter { $0.contains(".key(") }.suffix(20))")
     }
 
-    /// Presses Ctrl+V in `demo` and waits until the pasted text is drawn: the text comes
-    /// through a pipe later, and a Ctrl+A before it arrives would have it replace the line.
-    static func paste(into demo: WaylandDebugDemo, on seat: some DemoSeat) throws {
-        let commits = demo.commits.count
+    /// Presses Ctrl+V in `demo` and waits until the field holds `expected` (its whole text
+    /// after the paste) and the frame that showed it was drawn: the text comes through a pipe
+    /// later, and a Ctrl+A before it arrives would have it replace the line. (Waiting for any
+    /// text damage after the key was not enough: the frame of the last key typed before
+    /// Ctrl+V could still be on its way, and once the Ctrl+A that reads the field back came
+    /// first, the field ended as the pasted text alone.)
+    static func paste(into demo: WaylandDebugDemo, on seat: some DemoSeat, expecting expected: String) throws {
         try seat.press("ctrl+v", in: demo)
-        try #require(demo.waitForTextDamage(beyond: commits), "the pasted text was never drawn")
+        try #require(
+            demo.waitForDrawnEdit(holding: expected, widerThan: 4),
+            "the field never showed \"\(expected)\": \(demo.requests(containing: "set_surrounding_text").suffix(4))")
     }
 
     /// Clicks `demo`'s field with the left button.
@@ -98,7 +103,7 @@ struct DemoSelectionTests {
         let secondTyping = second.process.lines.count
         try typeWithoutHeldKeys(second, on: seat) { try seat.type("b-", in: second) }
         let served = sends(first, on: "wl_data_source")
-        try paste(into: second, on: seat)
+        try paste(into: second, on: seat, expecting: "b-from a")
         #expect(second.requests(containing: "wl_data_offer@").contains { $0.contains(".receive(") }, "the paste read an offer")
         #expect(
             first.process.waitUntil(timeout: 10) { _ in sends(first, on: "wl_data_source") > served },
@@ -113,7 +118,7 @@ struct DemoSelectionTests {
         let firstTyping = first.process.lines.count
         try typeWithoutHeldKeys(first, on: seat) { try seat.type("from a", in: first) }
         let servedBack = sends(second, on: "wl_data_source")
-        try paste(into: first, on: seat)
+        try paste(into: first, on: seat, expecting: "from ab-from a")
         #expect(
             second.process.waitUntil(timeout: 10) { _ in sends(second, on: "wl_data_source") > servedBack },
             "the second window served the first's paste")
@@ -175,7 +180,7 @@ struct DemoSelectionTests {
         let typing = demo.process.lines.count
         try Self.focusField(demo, on: mutter)
         try Self.typeWithoutHeldKeys(demo, on: mutter) { try mutter.type("hello", in: demo) }
-        try Self.paste(into: demo, on: mutter)
+        try Self.paste(into: demo, on: mutter, expecting: "hello from wl-copy")
         let text = try Self.fieldText(demo, on: mutter, expecting: "hello from wl-copy")
         // A failure says where the typed keys went (once, under full parallel load, the
         // field ended as " from wl-copy": the keys before Ctrl+V never reached it).

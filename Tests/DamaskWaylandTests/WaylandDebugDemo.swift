@@ -3,8 +3,9 @@ import Foundation
 /// One `damask-demo` process on a private compositor, run with `WAYLAND_DEBUG=1` so that
 /// a test can read what it receives and sends: pointer `enter` (to find the window),
 /// keyboard `enter`/`leave` (focus), `key` events (to wait until typed keys arrived) and its
-/// requests (a `receive` on an offer: a paste was read), and with a damage log (to wait for
-/// a paste to be drawn). Used by the mutter and Weston harnesses that run several demos.
+/// requests (a `receive` on an offer: a paste was read; `set_surrounding_text` and the damage
+/// sent before it: an edit was drawn), and with a damage log (each commit's damage, shown
+/// when a check fails). Used by the mutter and Weston harnesses that run several demos.
 ///
 /// Owns the process (stopped in ``stop()`` / `deinit`) and the damage log file. Use from
 /// one test.
@@ -74,28 +75,15 @@ final class WaylandDebugDemo {
         }
     }
 
-    /// Waits until a commit after the first `count` damages more than a caret and less than
-    /// the window: a strip of text (a rect wider than `width` pixels, 4 by default, and at
-    /// most 100 high). The field drew changed text, such as a paste that arrived; a focus
-    /// change repaints the whole window, which is not one.
-    func waitForTextDamage(beyond count: Int, widerThan width: Int = 4, timeout: TimeInterval = 15) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
-            if commits.dropFirst(count).contains(where: { $0.contains { $0.count == 4 && $0[2] > width && $0[3] <= 100 } }) { return true }
-            usleep(20_000)
-        } while Date() < deadline && process.isRunning
-        return false
-    }
-
     /// Waits until the demo tells its text input that the focused field holds `text`, and
     /// says whether the frame that showed that edit damaged a rect wider than `width` pixels.
     ///
     /// The demo sends a field's changed state right after the focused surface's next commit
     /// (``TextInputSession``), so the frame that drew the edit is the window's last commit
-    /// with damage before the `set_surrounding_text`. Unlike
-    /// ``waitForTextDamage(beyond:widerThan:timeout:)`` this is tied to the edit, not to a
-    /// count of commits: a focus repaint of the whole window that lands in the same frame as
-    /// a paste draws the paste too, and passes; a caret-only frame does not.
+    /// with damage before the `set_surrounding_text`. Tied to the edit, not to a count of
+    /// commits: a focus repaint of the whole window that lands in the same frame as a paste
+    /// draws the paste too, and passes; a caret-only frame does not, nor does the frame of a
+    /// key typed before the paste.
     func waitForDrawnEdit(holding text: String, widerThan width: Int, timeout: TimeInterval = 15) -> Bool {
         let request = ".set_surrounding_text(\"\(text)\""
         guard process.waitUntil(timeout: timeout, { lines in lines.contains { Self.isRequest($0, containing: request) } }) else { return false }
