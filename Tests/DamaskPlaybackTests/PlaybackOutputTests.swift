@@ -82,14 +82,14 @@ struct PlaybackOutputTests {
         defer { link.invalidate() }
         var options = PlaybackOptions()
         options.timeout = .milliseconds(300)
-        let started = ContinuousClock.now
+        // The error (the 0.3 s timeout fired) and the frames fired are the check, not the
+        // wall clock: a loaded parallel `swift test` stretched the run to 5.4 s.
         await #expect {
             _ = try await fixture.play("move 1 1\nwait 1000000ms", options: options)
         } throws: { error in
             (error as? PlaybackError)?.description
                 == "play.dsc:2:1: error: timed out after 0.3 seconds skipping 1000000 ms of frames"
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(fixture.surface.framesFired < 62_500)
     }
 
