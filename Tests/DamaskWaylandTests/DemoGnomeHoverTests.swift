@@ -71,7 +71,7 @@ struct DemoGnomeHoverTests {
         /// requests the demo sent (WAYLAND_DEBUG). Every commit the input causes is in it
         /// (a move through the corner may first leave the window, then enter it again).
         func damage(of input: () throws -> Void, endingWith isLast: (String) -> Bool) throws -> [[[Int]]] {
-            let surface = try #require(windowSurface, "the demo created no xdg_surface: \(demo.process.lines.suffix(3))")
+            let surface = try #require(demo.windowSurface, "the demo created no xdg_surface: \(demo.process.lines.suffix(3))")
             let commit = " -> \(surface).commit()"
             let start = demo.process.lines.count
             try input()
@@ -117,14 +117,6 @@ struct DemoGnomeHoverTests {
         /// Whether `line` is a pointer button event the demo received.
         static func isButtonEvent(_ line: String) -> Bool {
             line.contains("wl_pointer@") && line.contains(".button(")
-        }
-
-        /// The demo's window surface (`wl_surface@N`), from its `get_xdg_surface` request.
-        var windowSurface: String? {
-            demo.requests(containing: ".get_xdg_surface(").first.flatMap { line in
-                line.split(separator: "(").last?.split(separator: ",").last?
-                    .trimmingCharacters(in: CharacterSet(charactersIn: " )"))
-            }
         }
 
         /// The content points where `a` and `b` differ.

@@ -75,6 +75,14 @@ final class WaylandDebugDemo {
         }
     }
 
+    /// The demo's window surface (`wl_surface@N`), from its `get_xdg_surface` request.
+    var windowSurface: String? {
+        requests(containing: ".get_xdg_surface(").first.flatMap { line in
+            line.split(separator: "(").last?.split(separator: ",").last?
+                .trimmingCharacters(in: CharacterSet(charactersIn: " )"))
+        }
+    }
+
     /// Waits until the demo tells its text input that the focused field holds `text`, and
     /// says whether the frame that showed that edit damaged a rect wider than `width` pixels.
     ///
@@ -88,9 +96,7 @@ final class WaylandDebugDemo {
         let request = ".set_surrounding_text(\"\(text)\""
         guard process.waitUntil(timeout: timeout, { lines in lines.contains { Self.isRequest($0, containing: request) } }) else { return false }
         let lines = process.lines
-        guard let edit = lines.firstIndex(where: { Self.isRequest($0, containing: request) }),
-            let creation = lines.first(where: { Self.isRequest($0, containing: ".get_xdg_surface(") }),
-            let surface = creation.range(of: #"wl_surface@[0-9]+"#, options: .regularExpression).map({ String(creation[$0]) })
+        guard let edit = lines.firstIndex(where: { Self.isRequest($0, containing: request) }), let surface = windowSurface
         else { return false }
         // Backwards from the edit: the damage sent before the latest commit that had any.
         var damage: [[Double]] = []
