@@ -183,4 +183,19 @@ extension Layer {
     func paintTiles(in context: GraphicsContext, visibleClip: CGRect, alpha: CGFloat) {
         backing?.paintTiles(of: self, in: context, visibleClip: visibleClip, alpha: alpha)
     }
+
+    /// Frees the backing store (single or tiled) and the contents it showed.
+    func freeBackingStore() {
+        backing?.free(of: self)
+    }
+
+    /// Frees the backing stores of this subtree; layers that had one are marked to redraw.
+    func releaseBackingStores() {
+        if backing?.isAllocated == true {
+            freeBackingStore()
+            dirtyRect = .infinite
+            markDisplayPath()
+        }
+        for sublayer in sublayers { sublayer.releaseBackingStores() }
+    }
 }

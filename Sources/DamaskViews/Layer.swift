@@ -18,28 +18,32 @@ import Foundation
 /// Changing ``backgroundColor``, ``opacity``, ``isHidden``, ``position``, ``transform`` or
 /// ``masksToBounds`` never redraws; it only repaints the window area affected (a bounds
 /// size change redraws only with ``needsDisplayOnBoundsChange``). Main-actor isolated; the
-/// layer owns its sublayers and holds its superlayer and delegate weakly. The properties read
-/// on every frame skip the runtime's exclusivity checks (docs/performance.md, "Exclusivity").
+/// layer owns its sublayers. Its superlayer, host and view are not counted but cleared when
+/// the link ends or the other end is freed (docs/performance.md, "Back-pointers, not
+/// weak"). Properties read every frame skip exclusivity checks (same, "Exclusivity").
 @MainActor open class Layer {
     /// Creates an empty layer with zero bounds.
     public required init() {}
 
+    isolated deinit {
+        for sublayer in sublayers { sublayer.superlayer = nil }  // they may outlive this one
+    }
+
     // MARK: Tree
 
-    /// The layer this one is a sublayer of (weak).
-    @exclusivity(unchecked) public private(set) weak var superlayer: Layer?
+    /// The layer this one is a sublayer of; cleared by `detachFromSuperlayer` and `deinit`.
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var superlayer: Layer?
     /// The sublayers, back to front.
     @exclusivity(unchecked) public private(set) var sublayers: [Layer] = [] {
         didSet { sublayerIndex = nil }
     }
-    /// Set on a window's root layer only.
-    weak var hostWindow: Window? {
+    /// Set on a window's root layer only; the window clears it in `deinit`.
+    @exclusivity(unchecked) unowned(unsafe) var hostWindow: Window? {
         didSet { setHost(hostWindow) }
     }
     /// What this layer's tree is shown in (see ``LayerHost``): cached when the layer joins
-    /// a hosted tree, dropped when it leaves; `nil` in no window. Weak: the host owns the
-    /// tree.
-    private(set) weak var host: (any LayerHost)?
+    /// a hosted tree, dropped when it leaves or the host is freed; `nil` in no window.
+    @exclusivity(unchecked) private(set) unowned(unsafe) var host: (any LayerHost)?
 
     /// The window showing this layer's tree, if any.
     public var window: Window? { host as? Window }
@@ -265,8 +269,15 @@ import Foundation
     /// Whether a change of bounds size marks the layer for redrawing.
     open var needsDisplayOnBoundsChange = false
 
-    /// The layer's delegate: supplies contents (weak).
-    @exclusivity(unchecked) open weak var delegate: (any LayerDelegate)?
+    /// The layer's delegate: supplies contents. A view's layer points to its view uncounted
+    /// (``ownerView``); any other delegate is held weakly.
+    open var delegate: (any LayerDelegate)? {
+        get { ownerView ?? otherDelegate }
+        set { (ownerView, otherDelegate) = (nil, newValue) }
+    }
+    /// The view whose layer this is: set by `View.init`, cleared by the view's `deinit`.
+    @exclusivity(unchecked) unowned(unsafe) var ownerView: View?
+    @exclusivity(unchecked) private weak var otherDelegate: (any LayerDelegate)?
 
     /// The store this layer draws into (see ``LayerBackingStore``), made when it first
     /// draws; `nil` for a layer that never drew.
@@ -360,21 +371,6 @@ import Foundation
         } else {
             context.reachedDefaultDrawing = true
         }
-    }
-
-    /// Frees the backing store (single or tiled) and the contents it showed.
-    func freeBackingStore() {
-        backing?.free(of: self)
-    }
-
-    /// Frees the backing stores of this subtree; layers that had one are marked to redraw.
-    func releaseBackingStores() {
-        if backing?.isAllocated == true {
-            freeBackingStore()
-            dirtyRect = .infinite
-            markDisplayPath()
-        }
-        for sublayer in sublayers { sublayer.releaseBackingStores() }
     }
 
     /// The store this layer draws into, made on first use.

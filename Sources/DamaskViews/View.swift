@@ -11,8 +11,9 @@ import Foundation
 /// that does not override it gets no backing store at all. Invalidate with
 /// ``setNeedsDisplay()``; the window draws each marked view once per display pass.
 ///
-/// Main-actor isolated. A view owns its subviews and its layer; it holds its superview
-/// weakly.
+/// Main-actor isolated. A view owns its subviews and its layer. Its superview and its
+/// layer's pointer to it are not counted (`unowned(unsafe)`) but cleared when the link
+/// ends or the other end is freed (docs/performance.md, "Back-pointers, not weak").
 @MainActor open class View: Responder, LayerDelegate {
     /// The class of layer created for each instance. Default: ``Layer``.
     open class var layerClass: Layer.Type { Layer.self }
@@ -25,19 +26,24 @@ import Foundation
     public init(frame: CGRect = .zero) {
         layer = Self.layerClass.init()
         super.init()
-        layer.delegate = self
+        layer.ownerView = self
         self.frame = frame
         layer.setNeedsDisplay()
     }
 
     // MARK: Hierarchy
 
-    /// The view this one is a subview of (weak).
-    @exclusivity(unchecked) public private(set) weak var superview: View?
+    /// The view this one is a subview of; cleared by `detachFromSuperview` and `deinit`.
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var superview: View?
     /// The subviews, back to front.
     public private(set) var subviews: [View] = []
-    /// Set on a window's content view only.
-    @exclusivity(unchecked) weak var hostWindow: Window?
+    /// Set on a window's content view only; the window clears it (`contentView`, `deinit`).
+    @exclusivity(unchecked) unowned(unsafe) var hostWindow: Window?
+
+    isolated deinit {
+        for subview in subviews { subview.superview = nil }  // they may outlive this view
+        layer.ownerView = nil  // and so may the layer
+    }
 
     /// The window showing this view, if any.
     public var window: Window? { layer.window }

@@ -145,6 +145,12 @@ private let environmentFlashesDamage: Bool = {
         scheduler.setNeedsPass()
     }
 
+    /// Clears the tree's uncounted pointers to this window: its views and layers may outlive it.
+    isolated deinit {
+        contentView.hostWindow = nil
+        layer.hostWindow = nil  // and the host of every layer under it
+    }
+
     /// The window's size in points.
     public var size: CGSize { surface.size }
     /// Buffer pixels per point.

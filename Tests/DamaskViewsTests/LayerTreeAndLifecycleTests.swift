@@ -97,6 +97,30 @@ extension ViewsTests {
             #expect(child.window == nil && child.superview == nil)
         }
 
+        @Test("Links to a superview, superlayer, owning view or window freed first read nil, not a freed object")
+        func linksToFreedObjectsReadNil() {
+            let child = View(), sublayer = Layer(), viewLayer: Layer, inWindow = View()
+            weak var freedWindow: Window?
+            do {
+                let parent = View(), parentLayer = Layer(), owner = View(), h = Harness()
+                parent.addSubview(child)
+                parentLayer.addSublayer(sublayer)
+                viewLayer = owner.layer
+                h.root.addSubview(inWindow)
+                freedWindow = h.window
+                #expect(child.superview === parent && sublayer.superlayer === parentLayer)
+                #expect(viewLayer.delegate === owner && inWindow.window === h.window)
+            }
+            #expect(freedWindow == nil, "the window is freed with its harness")
+            #expect(child.superview == nil && child.next == nil)
+            #expect(sublayer.superlayer == nil && viewLayer.delegate == nil)
+            #expect(inWindow.window == nil && inWindow.layer.window == nil, "the window cleared its tree's pointers")
+            #expect(inWindow.superview == nil, "its superview, the content view, was freed with the window")
+            let drawer = PlainView()
+            viewLayer.delegate = drawer
+            #expect(viewLayer.delegate === drawer, "another delegate is held weakly")
+        }
+
         @Test("layerClass chooses the class of the view's layer")
         func layerClassChoosesTheLayer() {
             #expect(MarkedView().layer is MarkedLayer)
