@@ -7,10 +7,14 @@ import Foundation
 /// fired by hand, and no copy of the presented pixels.
 ///
 /// The damage and latency suites measure the window's own work through it. Main-actor
-/// isolated; owns its buffers and keeps its delegate weakly.
+/// isolated; owns its buffers and does not retain its delegate.
 @MainActor final class BenchSurface: Surface {
-    /// The window (held weakly).
-    weak var delegate: (any SurfaceDelegate)?
+    /// The window (see `SurfaceDelegateReference`).
+    var delegate: (any SurfaceDelegate)? {
+        get { delegateReference.delegate }
+        set { delegateReference.delegate = newValue }
+    }
+    private var delegateReference = SurfaceDelegateReference()
     /// The size in points.
     private(set) var size: CGSize
     /// Always 1.

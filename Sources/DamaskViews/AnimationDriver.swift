@@ -6,10 +6,11 @@
 ///
 /// Its clock is the frame callbacks' millisecond times, unwrapped into seconds (as
 /// ``DisplayLink/timestamp``), so a simulated frame clock makes animations deterministic.
-/// Main-actor isolated; owned by its window (held weakly); holds the animated layers
-/// strongly until their animations end or they leave the window.
+/// Main-actor isolated; owned by its window, which it points to uncounted (cleared when the
+/// window is freed); holds the animated layers strongly until their animations end or they
+/// leave the window.
 @MainActor final class AnimationDriver: FrameTickClient {
-    private weak var window: Window?
+    private unowned(unsafe) var window: Window?
     /// The layers with animations, in the order they were first animated.
     private var layers: [Layer] = []
     /// The time of the last frame, in seconds on the frame clock (0 before the first).
@@ -43,6 +44,8 @@
     }
 
     var nextWantedTimestamp: UInt32? { nil }
+
+    func windowDidDeinit() { window = nil }
 
     func tick(timestamp: UInt32) {
         if hasStarted {

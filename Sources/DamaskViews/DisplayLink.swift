@@ -17,8 +17,10 @@
     /// (wrapping; the link's ``timestamp`` is the same time in seconds).
     public typealias Handler = @MainActor (DisplayLink, UInt32) -> Void
 
-    /// The window whose frames drive the link (weak).
-    public private(set) weak var window: Window?
+    /// The window whose frames drive the link; `nil` once the link is invalidated or the
+    /// window freed. Not counted (no side table on the window): set only while the link is
+    /// one of the window's frame tick clients, which the window tells when it is freed.
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var window: Window?
     private let handler: Handler
     /// The frame time of the last frame delivered, in seconds (0 before the first).
     public private(set) var timestamp: TimeInterval = 0
@@ -116,7 +118,10 @@
         guard !isInvalidated else { return }
         isInvalidated = true
         window?.remove(self)
+        window = nil
     }
+
+    func windowDidDeinit() { window = nil }
 
     /// Delivers one frame.
     func fire(timestamp: UInt32) {

@@ -13,6 +13,10 @@ import Foundation
     var nextWantedTimestamp: UInt32? { get }
     /// One frame, at `timestamp` milliseconds.
     func tick(timestamp: UInt32)
+    /// The window is being freed: drop the uncounted pointer to it. A client holds its
+    /// window `unowned(unsafe)` only while it is in the window's scheduler, so this is the
+    /// one place that pointer must end (a client that leaves sets it to `nil` itself).
+    func windowDidDeinit()
 }
 
 /// Whether wrapping millisecond timestamp `a` comes before `b`.
@@ -98,7 +102,8 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
 ///
 /// A pass counts as one however many layers draw in it: invalidations caused by drawing
 /// (``isRunningPass``) are consumed by the pass that caused them. Main-actor isolated;
-/// owned by its window, which it calls through ``delegate`` (weak).
+/// owned by its window, which it calls through ``delegate`` (uncounted, cleared when the
+/// window is freed).
 @MainActor final class FrameScheduler {
     /// The scheduler's state; see the type's documentation.
     enum State: Equatable, Sendable {
@@ -161,8 +166,9 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// (mutter 43 does, once its minimize animation has played).
     static let visibilityProbeInterval: UInt32 = 1000
 
-    /// Runs the passes (weak: the window owns the scheduler).
-    weak var delegate: (any FrameSchedulerDelegate)?
+    /// Runs the passes. Not counted: the window owns the scheduler and clears this in its
+    /// `deinit` (the scheduler can outlive it while a queued pass holds it).
+    @exclusivity(unchecked) unowned(unsafe) var delegate: (any FrameSchedulerDelegate)?
     private let surface: any Surface
     @exclusivity(unchecked) private var clients: [any FrameTickClient] = []
 
@@ -354,6 +360,12 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     /// Stops ticking `client`.
     func remove(_ client: any FrameTickClient) {
         clients.removeAll { $0 === client }
+    }
+
+    /// The window is being freed: each client forgets it (see ``FrameTickClient``).
+    func windowDidDeinit() {
+        delegate = nil
+        for client in clients { client.windowDidDeinit() }
     }
 
     /// A client was paused or resumed: ask for a frame if one now wants frames.

@@ -14,8 +14,10 @@
     /// The callback, with the timer.
     public typealias Handler = @MainActor (FrameTimer) -> Void
 
-    /// The window whose clock drives the timer (weak).
-    public private(set) weak var window: Window?
+    /// The window whose clock drives the timer; `nil` once the timer is invalid or the
+    /// window freed. Not counted (no side table on the window): set only while the timer is
+    /// one of the window's frame tick clients, which the window tells when it is freed.
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var window: Window?
     /// The interval in milliseconds.
     public let interval: UInt32
     /// Whether the timer fires again after each firing.
@@ -53,7 +55,10 @@
         guard isValid else { return }
         isValid = false
         window?.remove(self)
+        window = nil
     }
+
+    func windowDidDeinit() { window = nil }
 
     // MARK: FrameTickClient
 

@@ -51,8 +51,13 @@ import Foundation
         public var height: Int
     }
 
-    /// Receives resizes, frames, releases and close requests (weak).
-    public weak var delegate: (any SurfaceDelegate)?
+    /// Receives resizes, frames, releases and close requests (not retained; see
+    /// ``SurfaceDelegateReference``).
+    public var delegate: (any SurfaceDelegate)? {
+        get { delegateReference.delegate }
+        set { delegateReference.delegate = newValue }
+    }
+    private var delegateReference = SurfaceDelegateReference()
     /// The logical size in points.
     public private(set) var size: CGSize
     /// Buffer pixels per point.

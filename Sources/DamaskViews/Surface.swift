@@ -4,10 +4,12 @@ import Foundation
 /// The screen as the view layer sees it: hand out a buffer, present it with damage, and
 /// ask for the next frame.
 ///
-/// `WaylandSurface` (in DamaskWayland) and ``MemorySurface`` implement it. A surface keeps
-/// its ``delegate`` weakly. All calls happen on the main actor.
+/// `WaylandSurface` (in DamaskWayland) and ``MemorySurface`` implement it. A surface does
+/// not retain its ``delegate``: it keeps it in a ``SurfaceDelegateReference`` (a window
+/// uncounted, cleared by the window when it is freed; another delegate weakly). All calls
+/// happen on the main actor.
 @MainActor public protocol Surface: AnyObject {
-    /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly).
+    /// Receives resizes, frame callbacks, buffer releases and close requests (not retained).
     var delegate: (any SurfaceDelegate)? { get set }
     /// The size in logical points.
     var size: CGSize { get }

@@ -25,12 +25,12 @@ import Foundation
     /// How many explicit transactions are open.
     @exclusivity(unchecked) public private(set) static var depth = 0
 
-    /// The windows changed while the outermost transaction is open (held weakly: a window
-    /// closed meanwhile simply drops out).
-    private static var heldWindows: [WeakWindow] = []
+    /// The windows changed while the outermost transaction is open. Not counted: a window
+    /// freed meanwhile takes itself out (``windowDidDeinit(_:)``), so none has a side table.
+    private static var heldWindows: [HeldWindow] = []
 
-    private struct WeakWindow {
-        weak var window: Window?
+    private struct HeldWindow {
+        unowned(unsafe) let window: Window
     }
 
     /// Whether an explicit transaction is open (display passes wait for its commit).
@@ -141,7 +141,7 @@ import Foundation
         depth -= 1
         explicitSettings.popLast()?.close()
         if depth == 0 {
-            let held = heldWindows.compactMap(\.window)
+            let held = heldWindows.map(\.window)
             heldWindows.removeAll()
             for window in held { window.transactionDidCommit() }
         }
@@ -151,7 +151,12 @@ import Foundation
     /// Called by the window when something in it changes while a transaction is open.
     static func hold(_ window: Window) {
         guard isOpen, !isHolding(window) else { return }
-        heldWindows.append(WeakWindow(window: window))
+        heldWindows.append(HeldWindow(window: window))
+    }
+
+    /// Forgets `window`, which is being freed.
+    static func windowDidDeinit(_ window: Window) {
+        heldWindows.removeAll { $0.window === window }
     }
 
     /// Whether the open transaction holds back `window`'s passes.

@@ -145,10 +145,16 @@ private let environmentFlashesDamage: Bool = {
         scheduler.setNeedsPass()
     }
 
-    /// Clears the tree's uncounted pointers to this window: its views and layers may outlive it.
+    /// Clears every uncounted pointer to this window (its tree, timers, display links,
+    /// surface and scheduler may outlive it): nothing holds a window weakly, so it has no
+    /// side table (docs/performance.md, "Back-pointers, not weak").
     isolated deinit {
         contentView.hostWindow = nil
         layer.hostWindow = nil  // and the host of every layer under it
+        scheduler.windowDidDeinit()
+        if surface.delegate === self { surface.delegate = nil }
+        WindowRegistry.unregister(self)
+        Transaction.windowDidDeinit(self)
     }
 
     /// The window's size in points.

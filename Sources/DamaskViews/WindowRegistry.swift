@@ -1,21 +1,24 @@
-/// The windows alive in the process, held weakly: what ``Transaction`` commits and
-/// flushes reach. Main-actor isolated.
+/// The windows alive in the process: what ``Transaction`` commits and flushes reach. Not
+/// counted: a window registers in `init` and unregisters in `deinit` (a weak reference
+/// would give every window a side table). Main-actor isolated.
 @MainActor enum WindowRegistry {
-    private static var entries: [WeakWindow] = []
+    private static var entries: [Entry] = []
 
     /// The windows alive now, oldest first.
-    static var openWindows: [Window] {
-        entries.removeAll { $0.window == nil }
-        return entries.compactMap(\.window)
-    }
+    static var openWindows: [Window] { entries.map(\.window) }
 
-    /// Adds `window` (held weakly).
+    /// Adds `window`, from its `init`.
     static func register(_ window: Window) {
-        entries.removeAll { $0.window == nil }
-        entries.append(WeakWindow(window: window))
+        assert(!entries.contains { $0.window === window }, "a window registers once")
+        entries.append(Entry(window: window))
     }
 
-    private struct WeakWindow {
-        weak var window: Window?
+    /// Removes `window`, from its `deinit`.
+    static func unregister(_ window: Window) {
+        entries.removeAll { $0.window === window }
+    }
+
+    private struct Entry {
+        unowned(unsafe) let window: Window
     }
 }

@@ -26,9 +26,14 @@ import Foundation
 /// ``eventInterceptor`` had its say.
 @MainActor
 public final class WaylandSurface: Surface {
-    /// Receives resizes, frame callbacks, buffer releases and close requests (held weakly;
-    /// normally the ``Window`` drawing into this surface, which also receives the input).
-    @exclusivity(unchecked) public weak var delegate: (any SurfaceDelegate)?
+    /// Receives resizes, frame callbacks, buffer releases and close requests (not retained,
+    /// see `SurfaceDelegateReference`; normally the ``Window`` drawing into this surface,
+    /// which also receives the input).
+    public var delegate: (any SurfaceDelegate)? {
+        get { delegateReference.delegate }
+        set { delegateReference.delegate = newValue }
+    }
+    @exclusivity(unchecked) private var delegateReference = SurfaceDelegateReference()
     /// Size in logical points.
     @exclusivity(unchecked) public private(set) var size: CGSize
     /// Buffer pixels per logical point.

@@ -100,6 +100,7 @@ extension ViewsTests {
         @Test("Links to a superview, superlayer, owning view or window freed first read nil, not a freed object")
         func linksToFreedObjectsReadNil() {
             let child = View(), sublayer = Layer(), viewLayer: Layer, inWindow = View()
+            let surface: MemorySurface, timer: FrameTimer, link: DisplayLink
             weak var freedWindow: Window?
             do {
                 let parent = View(), parentLayer = Layer(), owner = View(), h = Harness()
@@ -107,11 +108,17 @@ extension ViewsTests {
                 parentLayer.addSublayer(sublayer)
                 viewLayer = owner.layer
                 h.root.addSubview(inWindow)
-                freedWindow = h.window
+                (surface, freedWindow) = (h.surface, h.window)
+                timer = FrameTimer(window: h.window, interval: 500, repeats: true) { _ in }
+                link = DisplayLink(window: h.window) { _ in }
                 #expect(child.superview === parent && sublayer.superlayer === parentLayer)
                 #expect(viewLayer.delegate === owner && inWindow.window === h.window)
+                #expect(surface.delegate === h.window && timer.window === h.window && link.window === h.window)
+                #expect(WindowRegistry.openWindows.contains { $0 === h.window })
             }
             #expect(freedWindow == nil, "the window is freed with its harness")
+            #expect(surface.delegate == nil && timer.window == nil && link.window == nil)
+            #expect(WindowRegistry.openWindows.allSatisfy { $0.surface !== surface }, "unregistered")
             #expect(child.superview == nil && child.next == nil)
             #expect(sublayer.superlayer == nil && viewLayer.delegate == nil)
             #expect(inWindow.window == nil && inWindow.layer.window == nil, "the window cleared its tree's pointers")
