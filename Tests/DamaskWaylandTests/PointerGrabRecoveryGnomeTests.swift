@@ -226,7 +226,7 @@ struct PointerGrabRecoveryGnomeTests {
         for _ in 0..<3 {
             try mutter.click(in: demo)
             try mutter.click(in: demo)
-            if demo.process.waitUntil(timeout: 3, { _ in done() }) { return }
+            if demo.process.waitUntil(timeout: 5, { _ in done() }) { return }
             Thread.sleep(forTimeInterval: 1)
         }
     }
