@@ -15,7 +15,7 @@ public enum Appearance: String, Sendable, Equatable, CaseIterable {
     case dark
 
     /// The appearance every control draws in now; setting a new one redraws them all.
-    @MainActor public static var current: Appearance = .light {
+    @MainActor @exclusivity(unchecked) public static var current: Appearance = .light {
         didSet {
             guard current != oldValue else { return }
             AppearanceRegistry.shared.appearanceDidChange(to: current)

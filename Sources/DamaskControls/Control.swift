@@ -38,7 +38,7 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
         }
     }
 
-    private var registrations: [Registration] = []
+    @exclusivity(unchecked) private var registrations: [Registration] = []
 
     /// Creates a control in `frame`, following ``Appearance/current``.
     public override init(frame: CGRect = .zero) {
@@ -50,7 +50,7 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
     // MARK: States
 
     /// Whether the control takes input; a disabled control draws dimmed and loses focus.
-    open var isEnabled = true {
+    @exclusivity(unchecked) open var isEnabled = true {
         didSet {
             guard isEnabled != oldValue else { return }
             if !isEnabled {
@@ -122,7 +122,7 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
     public var palette: Palette { effectiveAppearance.palette }
 
     /// The appearance this control and its subviews draw in; nil: inherited.
-    open var overrideAppearance: Appearance? {
+    @exclusivity(unchecked) open var overrideAppearance: Appearance? {
         didSet { if overrideAppearance != oldValue { propagateAppearanceChange() } }
     }
 

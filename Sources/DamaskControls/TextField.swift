@@ -48,10 +48,10 @@ open class TextField: Control, TextInput {
     /// ``surroundingText`` for the editor as it is, made on first use after each change: a
     /// text-input protocol reads it twice per key (whether the change is the input method's,
     /// then the state to send), and at the end of a long line it is 4,000 bytes.
-    var cachedSurroundingText: SurroundingText?
+    @exclusivity(unchecked) var cachedSurroundingText: SurroundingText?
     /// The text laid out in chunks: edits lay out only what they change, drawing only
     /// what is in view (a line of any length shows).
-    private var layout: TextLayout
+    @exclusivity(unchecked) private var layout: TextLayout
     /// The text; setting it puts the cursor at its end.
     public var text: String {
         get { editor.text }
@@ -64,13 +64,13 @@ open class TextField: Control, TextInput {
     /// How far the text is scrolled left, in points (0 when it fits).
     @exclusivity(unchecked) public private(set) var scrollOffset: CGFloat = 0
     /// Whether the cursor is drawn now.
-    public private(set) var isCursorVisible = true
+    @exclusivity(unchecked) public private(set) var isCursorVisible = true
     /// How many times the cursor changed visibility by blinking.
     public private(set) var blinkCount = 0
     /// What the input method composing into the field said about its text (language and
     /// direction); back to none and automatic when its activation ends
     /// (``InputMethodTextAttributes``).
-    public internal(set) var inputMethodAttributes = InputMethodTextAttributes()
+    @exclusivity(unchecked) public internal(set) var inputMethodAttributes = InputMethodTextAttributes()
     /// The language the input method last said it types (an RFC 3066 tag), or nil. The
     /// preedit is shaped in it (``preeditRunStyle``): fonts and glyph forms of that language
     /// where it writes the preedit's script (Han in "ja" takes a Japanese font).
@@ -85,7 +85,7 @@ open class TextField: Control, TextInput {
     /// ``ControlEvent/editingDidEnd``).
     public var onEndEditing: @MainActor () -> Void = {}
     /// What the field shows while it is empty, in the secondary text colour.
-    open var placeholder: String = "" {
+    @exclusivity(unchecked) open var placeholder: String = "" {
         didSet { if placeholder != oldValue && editor.count == 0 { setNeedsDisplay(textArea) } }
     }
     /// Whether the text shows as "•" per character (a password); copying is refused.
@@ -101,7 +101,7 @@ open class TextField: Control, TextInput {
     }
     /// What the field holds, told to an input method (``TextContentType``; a secure field
     /// is told `.password` whatever this says).
-    open var contentType = TextContentType.normal {
+    @exclusivity(unchecked) open var contentType = TextContentType.normal {
         didSet { if contentType != oldValue { window?.textInputDidChange() } }
     }
 
@@ -114,8 +114,8 @@ open class TextField: Control, TextInput {
 
     /// The font of the text.
     public let font: Font
-    private var blinkTimer: FrameTimer?
-    private var blinksSinceEdit = 0
+    @exclusivity(unchecked) private var blinkTimer: FrameTimer?
+    @exclusivity(unchecked) private var blinksSinceEdit = 0
     /// What a drag extends by: characters after a single click, words after a double.
     private var dragSelectsWords = false
     /// The word a double click selected (a word drag keeps it selected).

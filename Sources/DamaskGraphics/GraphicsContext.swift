@@ -27,7 +27,7 @@ public final class GraphicsContext {
     /// The region currently installed as the target's pixman clip.
     @exclusivity(unchecked) private var appliedClip: Region?
     /// The current path, in device space (points are mapped by the CTM when added).
-    var currentPath = Path()
+    @exclusivity(unchecked) var currentPath = Path()
     /// How many glyph images this context's text drawing has looked up in the glyph cache
     /// (a per-context statistic: the cache itself is shared by the whole process).
     var glyphLookupCount = 0
@@ -322,7 +322,7 @@ public final class GraphicsContext {
 
     /// The area a drawing call with this context redraws (user space), set by the view
     /// system around the call: the `rect` a view's `draw(_:)` receives. `.null` outside one.
-    package var drawingRect: CGRect = .null
+    @exclusivity(unchecked) package var drawingRect: CGRect = .null
     /// Set when a default drawing implementation (one that draws nothing) ran in a drawing
     /// call with this context.
     package var reachedDefaultDrawing = false

@@ -6,7 +6,7 @@
 /// toolkit's own hooks (subviews added, frames set) cost no more; so an app pays nothing
 /// for accessibility while no assistive technology runs.
 @MainActor public enum AccessibilityCenter {
-    private static var observers: [WeakObserver] = []
+    @exclusivity(unchecked) private static var observers: [WeakObserver] = []
 
     /// Whether any observer is registered.
     public static var isObserved: Bool { !observers.isEmpty }

@@ -16,7 +16,7 @@ import Foundation
     private let allocate: (Int, Int) -> SurfaceBuffer?
     private let destroy: (SurfaceBuffer) -> Void
     /// Every live buffer, oldest first (including stale busy ones).
-    public private(set) var buffers: [SurfaceBuffer] = []
+    @exclusivity(unchecked) public private(set) var buffers: [SurfaceBuffer] = []
     private var width = 0
     private var height = 0
 

@@ -10,7 +10,7 @@ import Foundation
 /// with it. Main-actor isolated; owned by its window.
 @MainActor final class DamageCollector {
     /// The damage gathered since the last commit.
-    private(set) var pending = Region()
+    @exclusivity(unchecked) private(set) var pending = Region()
     /// Whether some layer's compositing state changed since the last collection.
     var compositingChanged = true
     /// Whether the next frame repaints the whole buffer.

@@ -11,7 +11,7 @@ import Dispatch
 /// in the order queued. Main-actor isolated.
 @MainActor public enum EndOfTurn {
     /// Queues a block for the end of the turn.
-    public static var scheduler: (@escaping @MainActor () -> Void) -> Void = { body in
+    @exclusivity(unchecked) public static var scheduler: (@escaping @MainActor () -> Void) -> Void = { body in
         DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
     }
 

@@ -167,7 +167,7 @@ func milliseconds(from earlier: UInt32, to later: UInt32) -> UInt32 {
     static let visibilityProbeInterval: UInt32 = 1000
 
     /// Runs the passes. Not counted: the window owns the scheduler and clears this in its
-    /// `deinit` (the scheduler can outlive it while a queued pass holds it).
+    /// `deinit`.
     @exclusivity(unchecked) unowned(unsafe) var delegate: (any FrameSchedulerDelegate)?
     private let surface: any Surface
     @exclusivity(unchecked) private var clients: [any FrameTickClient] = []

@@ -20,7 +20,8 @@ import Foundation
 /// size change redraws only with ``needsDisplayOnBoundsChange``). Main-actor isolated; the
 /// layer owns its sublayers. Its superlayer, host and view are not counted but cleared when
 /// the link ends or the other end is freed (docs/performance.md, "Back-pointers, not
-/// weak"). Properties read every frame skip exclusivity checks (same, "Exclusivity").
+/// weak"). The properties read on every frame skip the runtime's exclusivity checks
+/// (docs/performance.md, "Exclusivity").
 @MainActor open class Layer {
     /// Creates an empty layer with zero bounds.
     public required init() {}
@@ -358,7 +359,7 @@ import Foundation
     /// (nil otherwise), so that the default implementation can hand the display back to
     /// the layer (``displayDeclinedByDelegate()``), whose result the call returns. Why this
     /// cannot be a return value: see ``DelegateDisplayCall``.
-    var delegateDisplayCall: DelegateDisplayCall?
+    @exclusivity(unchecked) var delegateDisplayCall: DelegateDisplayCall?
     /// Whether the drawing path clears the dirty area before drawing.
     var clearsContextBeforeDrawing = true
 

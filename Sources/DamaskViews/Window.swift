@@ -49,7 +49,7 @@ private let environmentFlashesDamage: Bool = {
     }
 
     /// Called after every commit with what it contained.
-    public var onCommit: ((CommitReport) -> Void)?
+    @exclusivity(unchecked) public var onCommit: ((CommitReport) -> Void)?
     /// Whether commit reports carry the pass's CPU time (``CommitReport/cpuMilliseconds``).
     /// The thread's CPU clock is two system calls a pass, read only when this is true and
     /// ``onCommit`` is set; a listener that shows the figure only sometimes turns it off in
@@ -58,7 +58,7 @@ private let environmentFlashesDamage: Bool = {
     /// Called when the user asks to close the window.
     public var onClose: (() -> Void)?
     /// The report of the last commit.
-    public private(set) var lastCommitReport: CommitReport?
+    @exclusivity(unchecked) public private(set) var lastCommitReport: CommitReport?
     /// How many commits the window made.
     public var frameCount: Int { presenter.frameCount }
     /// How many times layers in this window were drawn (or displayed by a delegate).

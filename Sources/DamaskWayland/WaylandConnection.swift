@@ -70,7 +70,7 @@ public final class WaylandConnection {
     /// Seats by registry name.
     public private(set) var seats: [UInt32: OpaquePointer] = [:]
     /// The input side of each seat (pointer, keyboard, touch), by registry name.
-    public private(set) var inputSeats: [UInt32: WaylandSeat] = [:]
+    @exclusivity(unchecked) public private(set) var inputSeats: [UInt32: WaylandSeat] = [:]
 
     /// Called once when the connection fails for good (lost, protocol error). The default
     /// prints the error and exits with its `exitStatus`.
@@ -185,8 +185,9 @@ public final class WaylandConnection {
     /// The end-of-turn work ``setNeedsFlush()`` queues, made once (not a closure context
     /// and a weak reference per typed key).
     private lazy var scheduledFlush: @MainActor () -> Void = { [weak self] in
-        self?.flushScheduled = false
-        self?.flush()
+        guard let self else { return }  // one load of the captured reference, not two
+        flushScheduled = false
+        flush()
     }
 
     /// Sends buffered requests now and returns how many bytes went out (0 when nothing was

@@ -149,7 +149,7 @@ extension WaylandSurface {
 
     /// Hands an input event to the interceptor, then to the window drawing this surface.
     func deliver(_ event: Event, from seat: WaylandSeat) {
-        lastInputSeat = seat
+        lastInputSeatName = seat.registryName
         inputObserver?(event)
         if let eventInterceptor, eventInterceptor(event) { return }
         delegate?.surface(self, didReceive: event)

@@ -24,11 +24,9 @@ import Foundation
 ///
 /// Input reaches the delegate through ``SurfaceDelegate/surface(_:didReceive:)`` after the
 /// ``eventInterceptor`` had its say.
-@MainActor
-public final class WaylandSurface: Surface {
-    /// Receives resizes, frame callbacks, buffer releases and close requests (not retained,
-    /// see `SurfaceDelegateReference`; normally the ``Window`` drawing into this surface,
-    /// which also receives the input).
+@MainActor public final class WaylandSurface: Surface {
+    /// Receives resizes, frames, releases, close requests and input: normally the ``Window``
+    /// drawing into this surface (not retained: see `SurfaceDelegateReference`).
     public var delegate: (any SurfaceDelegate)? {
         get { delegateReference.delegate }
         set { delegateReference.delegate = newValue }
@@ -77,8 +75,10 @@ public final class WaylandSurface: Surface {
     @exclusivity(unchecked) public var inputObserver: ((Event) -> Void)?
     /// Chooses the cursor at a point (surface points). Default: the arrow everywhere.
     @exclusivity(unchecked) public var cursorProvider: ((CGPoint) -> CursorShape)?
-    /// The seat that delivered the latest input event, if any.
-    @exclusivity(unchecked) public internal(set) weak var lastInputSeat: WaylandSeat?
+    /// The seat that delivered the latest input event, while the connection has it (kept by
+    /// registry name: a weak reference would give the seat a side table).
+    public var lastInputSeat: WaylandSeat? { lastInputSeatName.flatMap { connection.inputSeats[$0] } }
+    @exclusivity(unchecked) var lastInputSeatName: UInt32?
     /// How many interactive move and resize requests were sent (for diagnostics and tests).
     public internal(set) var interactiveRequestCount = 0
     /// Whether new buffers are `XRGB8888`: the whole surface is opaque (``setOpaqueRegion(_:)``).
