@@ -7,7 +7,8 @@ import DamaskGraphics
 /// needs (Swift's stand-in for Objective-C optional methods). The layer notices when a
 /// default ran: when `display(_:)` is not implemented it falls back to drawing, and when
 /// `draw(_:in:)` is not implemented either the layer keeps no backing store. Every
-/// ``View`` is its layer's delegate. Main-actor isolated; layers hold delegates weakly.
+/// ``View`` is its layer's delegate. Main-actor isolated; a layer does not retain its
+/// delegate (its own view uncounted, cleared when the view is freed; another weakly).
 @MainActor public protocol LayerDelegate: AnyObject {
     /// Sets `layer.contents` directly instead of drawing. Default: not implemented.
     func display(_ layer: Layer)

@@ -7,7 +7,8 @@ import DamaskGraphics
 /// drops it when it leaves, so an upcall is one load instead of a walk to the root.
 /// Invariant (asserted when a layer joins): a layer's host is its superlayer's host, and a
 /// root layer's host is the window whose root it is (`nil` for a tree in no window).
-/// Main-actor isolated; layers hold their host weakly (the window owns the tree).
+/// Main-actor isolated; layers point to their host uncounted (the window owns the tree and
+/// clears the pointers when it is freed).
 @MainActor protocol LayerHost: AnyObject {
     /// The counters the tree's work is added to.
     var statistics: WindowStatistics { get }

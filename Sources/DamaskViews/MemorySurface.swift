@@ -9,7 +9,7 @@ import Foundation
 /// shows up as a wrong screen. Buffers come from a ``BufferPool`` and are released
 /// according to ``releasePolicy``; frame callbacks fire by hand (``fireFrame(timestamp:)``)
 /// or from a simulated or real-time clock (``frameClock``). Main-actor isolated; the
-/// surface owns its buffers and keeps its delegate weakly.
+/// surface owns its buffers and does not retain its delegate (``SurfaceDelegateReference``).
 @MainActor public final class MemorySurface: Surface {
     /// When the surface gives a presented buffer back.
     public enum ReleasePolicy: Sendable, Equatable {

@@ -30,7 +30,8 @@ private let environmentFlashesDamage: Bool = {
 /// moves and the release. Keys go to the ``firstResponder``.
 ///
 /// Main-actor isolated. The window owns its surface, root layer, content view and its
-/// parts, and is the surface's delegate (held weakly by the surface).
+/// parts, and is the surface's delegate (not retained by the surface, which it clears when
+/// it is freed).
 @MainActor public final class Window: Responder, SurfaceDelegate, FrameSchedulerDelegate, LayerHost {
     /// The surface the window presents to.
     public let surface: any Surface
