@@ -27,11 +27,7 @@ import Foundation
 
     /// The windows changed while the outermost transaction is open. Not counted: a window
     /// freed meanwhile takes itself out (``windowDidDeinit(_:)``), so none has a side table.
-    private static var heldWindows: [HeldWindow] = []
-
-    private struct HeldWindow {
-        unowned(unsafe) let window: Window
-    }
+    private static var heldWindows: [UncountedWindow] = []
 
     /// Whether an explicit transaction is open (display passes wait for its commit).
     public static var isOpen: Bool { depth > 0 }
@@ -151,7 +147,7 @@ import Foundation
     /// Called by the window when something in it changes while a transaction is open.
     static func hold(_ window: Window) {
         guard isOpen, !isHolding(window) else { return }
-        heldWindows.append(HeldWindow(window: window))
+        heldWindows.append(UncountedWindow(window: window))
     }
 
     /// Forgets `window`, which is being freed.

@@ -2,7 +2,7 @@
 /// counted: a window registers in `init` and unregisters in `deinit` (a weak reference
 /// would give every window a side table). Main-actor isolated.
 @MainActor enum WindowRegistry {
-    private static var entries: [Entry] = []
+    private static var entries: [UncountedWindow] = []
 
     /// The windows alive now, oldest first.
     static var openWindows: [Window] { entries.map(\.window) }
@@ -10,15 +10,11 @@
     /// Adds `window`, from its `init`.
     static func register(_ window: Window) {
         assert(!entries.contains { $0.window === window }, "a window registers once")
-        entries.append(Entry(window: window))
+        entries.append(UncountedWindow(window: window))
     }
 
     /// Removes `window`, from its `deinit`.
     static func unregister(_ window: Window) {
         entries.removeAll { $0.window === window }
-    }
-
-    private struct Entry {
-        unowned(unsafe) let window: Window
     }
 }
