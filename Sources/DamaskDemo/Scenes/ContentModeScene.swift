@@ -29,6 +29,7 @@ final class ContentModeScene: DemoScene {
             environment: environment)
         redrawView.contentMode = .redraw
         scaleView.contentMode = .scaleToFill
+        updateLabels()
         for view in [redrawView, scaleView, redrawLabel, scaleLabel] { addSubview(view) }
         let buttons: [(String, @MainActor (ContentModeScene) -> Void)] = [
             ("Smaller", { $0.resize(by: -0.1) }),
@@ -82,6 +83,9 @@ final class ContentModeScene: DemoScene {
         setNeedsLayout()
     }
 
+    /// Shows the views' draw counts and sizes: from `init` (so that a label is never empty,
+    /// even for an assistive technology reading the scene before its first display), then
+    /// after each display that follows a layout, which is when the counts and sizes change.
     private func updateLabels() {
         redrawLabel.text = "draw(_:) calls: \(redrawView.drawCount)\n"
             + "size \(Int(redrawView.bounds.width)) × \(Int(redrawView.bounds.height))"
