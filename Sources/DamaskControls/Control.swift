@@ -25,6 +25,8 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
         let identifier: ActionIdentifier?
         /// The target of a target-action registration (weak, for ``removeTarget(_:for:)``).
         weak var target: AnyObject?
+        /// Whether this is a target-action registration (`target` nil then means it has gone).
+        let holdsTarget: Bool
         /// Runs the action; false when its target has gone.
         let perform: @MainActor (Control) -> Bool
     }
@@ -133,7 +135,7 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
         identifier: ActionIdentifier? = nil, for events: ControlEvent,
         _ handler: @escaping @MainActor (Control) -> Void
     ) {
-        registrations.append(Registration(events: events, identifier: identifier, target: nil) { control in
+        registrations.append(Registration(events: events, identifier: identifier, target: nil, holdsTarget: false) { control in
             handler(control)
             return true
         })
@@ -144,7 +146,7 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
     public func addTarget<Target: AnyObject>(
         _ target: Target, action: @escaping @MainActor (Target) -> (Control) -> Void, for events: ControlEvent
     ) {
-        registrations.append(Registration(events: events, identifier: nil, target: target) { [weak target] control in
+        registrations.append(Registration(events: events, identifier: nil, target: target, holdsTarget: true) { [weak target] control in
             guard let target else { return false }
             action(target)(control)
             return true
@@ -173,13 +175,20 @@ open class Control: View, AppearanceFollowing, AppearanceOverriding {
 
     /// Runs the actions registered for any of `events`, in the order they were added.
     /// Subclasses with an action of their own (``Button/action``) override it and call super.
+    ///
+    /// The actions run are those registered when the call starts: an action may add or
+    /// remove registrations (its own included) without changing who else is called this
+    /// time. Target-actions whose target has gone are dropped afterwards, found by their
+    /// target rather than by position, since the actions may have moved them.
     open func sendActions(for events: ControlEvent) {
-        let matching = registrations.enumerated().filter { !$0.element.events.isDisjoint(with: events) }
-        var gone: [Int] = []
-        for (index, registration) in matching where !registration.perform(self) {
-            gone.append(index)
+        let matching = registrations.filter { !$0.events.isDisjoint(with: events) }
+        var someTargetHasGone = false
+        for registration in matching where !registration.perform(self) {
+            someTargetHasGone = true
         }
-        for index in gone.reversed() { registrations.remove(at: index) }
+        if someTargetHasGone {
+            registrations.removeAll { $0.holdsTarget && $0.target == nil }
+        }
     }
 
     /// The control's main action happened (a click, Space or Return): sends

@@ -117,4 +117,37 @@ extension ControlsTests.ControlTests {
         #expect(second.count == 2)
         #expect(control.allControlEvents.isEmpty)
     }
+
+    @Test("an action that removes its own target while another target has gone leaves every other action registered")
+    func actionRemovingItselfKeepsTheOthers() {
+        @MainActor final class OneShot {
+            var count = 0
+            func fire(_ control: Control) {
+                count += 1
+                control.removeTarget(self, for: .valueChanged)
+            }
+        }
+        final class Counter {
+            var count = 0
+            func hit(_ control: Control) { count += 1 }
+        }
+        let control = Control(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let oneShot = OneShot()
+        var gone: Counter? = Counter()
+        weak let weakGone = gone
+        var closures = 0
+        control.addTarget(oneShot, action: OneShot.fire, for: .valueChanged)
+        control.addTarget(gone!, action: Counter.hit, for: .valueChanged)
+        control.addAction(for: .valueChanged) { _ in closures += 1 }
+        gone = nil
+        #expect(weakGone == nil)
+        // The one-shot target removes itself before the gone target is found: the gone
+        // one must be dropped, not whatever sits at its old position (the closure).
+        control.sendActions(for: .valueChanged)
+        #expect(oneShot.count == 1 && closures == 1)
+        control.sendActions(for: .valueChanged)
+        #expect(oneShot.count == 1, "removed by its own action")
+        #expect(closures == 2, "the closure is still registered")
+        #expect(control.allControlEvents == .valueChanged)
+    }
 }
