@@ -59,4 +59,17 @@ public enum BlendMode: Sendable, CaseIterable {
         case .difference: PIXMAN_OP_DIFFERENCE
         }
     }
+
+    /// Whether drawing in this mode leaves an opaque pixel opaque, whatever is drawn (the
+    /// result's alpha is αs + αd·(1 − αs) or more, so 1 when αd is 1). Copy, clear, the
+    /// source and destination in/out modes and xor can make it translucent.
+    var keepsOpaquePixelsOpaque: Bool {
+        switch self {
+        case .normal, .sourceAtop, .destinationOver, .plusLighter, .multiply, .screen, .overlay, .darken,
+            .lighten, .difference:
+            true
+        case .copy, .clear, .sourceIn, .sourceOut, .destinationIn, .destinationOut, .xor:
+            false
+        }
+    }
 }

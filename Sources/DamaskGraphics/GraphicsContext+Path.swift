@@ -195,7 +195,7 @@ extension GraphicsContext {
     ) {
         guard let bounds = clipBounds else { return }
         guard state.blendMode == .normal, state.clipMask == nil, state.clipRegion.isRectangle,
-            bitmap.bytesPerRow % 4 == 0
+            destination.bytesPerRow % 4 == 0
         else {
             guard let mask = rasterize(polygons, rule: rule) else { return }
             paintSolid(color, coverage: .mask(mask), mode: state.blendMode)
@@ -203,9 +203,10 @@ extension GraphicsContext {
         }
         let packed = color.packedPremultiplied(alphaScale: state.alpha)
         guard packed != 0, let table = edgeTable(bounds) else { return }
-        let pixelsPerRow = bitmap.bytesPerRow / 4
+        if redraw != nil { willPaint(filling: nil, opaquely: false, mode: .normal) }
+        let pixelsPerRow = destination.bytesPerRow / 4
         var painter = SolidSpanPainter(
-            origin: bitmap.bytes.assumingMemoryBound(to: UInt32.self) + table.y0 * pixelsPerRow + table.x0,
+            origin: destination.bytes.assumingMemoryBound(to: UInt32.self) + table.y0 * pixelsPerRow + table.x0,
             pixelsPerRow: pixelsPerRow, color: packed, sources: solidSources.products(of: packed))
         if let scan {
             scan(table, &painter)

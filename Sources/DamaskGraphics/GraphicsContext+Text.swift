@@ -193,6 +193,7 @@ extension GraphicsContext {
     private func compositeLineMask(_ mask: CoverageMask, at origin: (x: Int, y: Int), solid: OpaquePointer) {
         let x = origin.x + mask.x, y = origin.y + mask.y
         if state.clipMask == nil, !GraphicsContext.isUnbounded(state.blendMode) {
+            if redraw != nil { willPaint(filling: nil, opaquely: false, mode: state.blendMode) }
             applyClipRegion()
             pixman_image_composite32(
                 state.blendMode.pixmanOperator, solid, mask.image, target, 0, 0, 0, 0, Int32(x), Int32(y),

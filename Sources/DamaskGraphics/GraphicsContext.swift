@@ -18,7 +18,18 @@ import Foundation
 /// checks (docs/performance.md, "Exclusivity"): it is never passed `inout` out of the class.
 public final class GraphicsContext {
     /// The bitmap drawn into; kept alive by the context.
-    public let bitmap: Bitmap
+    ///
+    /// Handing it out during a layer's redraw (see ``beginRedraw(of:clearing:)``) makes
+    /// the context assume anything may happen to its pixels: a clear it deferred is done
+    /// first, and their opacity is read back afterwards.
+    public var bitmap: Bitmap {
+        if redraw != nil { redrawLosesTrack() }
+        return destination
+    }
+    /// The bitmap drawn into (``bitmap`` without its effect on a redraw).
+    let destination: Bitmap
+    /// The redraw in progress, if any (``beginRedraw(of:clearing:)``).
+    @exclusivity(unchecked) var redraw: Redraw?
 
     /// The pixman image over the bitmap's memory used as the destination; owned here.
     let target: OpaquePointer
@@ -35,7 +46,7 @@ public final class GraphicsContext {
     /// Creates a context drawing into `bitmap`, with identity transform, the whole
     /// bitmap as clip, black fill and stroke, line width 1 and antialiasing on.
     public init(bitmap: Bitmap) {
-        self.bitmap = bitmap
+        destination = bitmap
         target = pixman_image_create_bits(
             bitmap.format.pixmanFormat, Int32(bitmap.width), Int32(bitmap.height),
             bitmap.bytes.assumingMemoryBound(to: UInt32.self), Int32(bitmap.bytesPerRow))!
@@ -52,6 +63,7 @@ public final class GraphicsContext {
     /// a caller drawing into the same bitmap again and again (a window's buffers, a layer's
     /// backing store) does not create a context each time.
     public func resetState() {
+        assert(redraw == nil, "a redraw ends before its context is reset")
         savedStates.removeAll(keepingCapacity: true)
         state = GraphicsState(clipRegion: wholeBitmap)
         if !currentPath.isEmpty { currentPath = Path() }
@@ -60,7 +72,7 @@ public final class GraphicsContext {
     }
 
     /// The whole bitmap as a region, built once (a reset shares its storage).
-    private lazy var wholeBitmap = Region(bitmap.bounds)
+    private lazy var wholeBitmap = Region(destination.bounds)
 
     /// The solid colour × coverage table the direct span painter reads (see
     /// ``SolidSpanPainter``), kept for the last colour painted; owned by the context.
@@ -417,7 +429,7 @@ public final class GraphicsContext {
         var pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
         guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(solid) }
-        composite(solid, coverage: coverage, alpha: 1, mode: mode)
+        composite(solid, coverage: coverage, alpha: 1, mode: mode, isOpaque: pixmanColor.alpha == 0xffff)
     }
 
     /// Rasterizes device polygons within the clip bounds.
@@ -434,11 +446,19 @@ public final class GraphicsContext {
     /// like every other mode they change nothing outside the drawn shape.
     ///
     /// The source pixel for device `(x, y)` is read at `(x + sourceOffset.x, y + sourceOffset.y)`.
+    /// `isOpaque` says that `source` is a solid opaque colour.
     func composite(
         _ source: OpaquePointer, coverage: Coverage, alpha: CGFloat, mode: BlendMode,
-        sourceOffset: (x: Int32, y: Int32) = (0, 0)
+        sourceOffset: (x: Int32, y: Int32) = (0, 0), isOpaque: Bool = false
     ) {
         guard let bounds = clipBounds else { return }
+        if redraw != nil {
+            if case .box(let box) = coverage, alpha >= 1 {
+                willPaint(filling: box, opaquely: isOpaque, mode: mode)
+            } else {
+                willPaint(filling: nil, opaquely: false, mode: mode)
+            }
+        }
         let clip = pixman_box32_t(x1: Int32(bounds.x0), y1: Int32(bounds.y0), x2: Int32(bounds.x1), y2: Int32(bounds.y1))
         var mask: CoverageMask?
         var box: pixman_box32_t

@@ -156,7 +156,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Whether box `outer` contains box `inner`.
-    private static func contains(_ outer: pixman_box32_t, _ inner: pixman_box32_t) -> Bool {
+    package static func contains(_ outer: pixman_box32_t, _ inner: pixman_box32_t) -> Bool {
         outer.x1 <= inner.x1 && outer.y1 <= inner.y1 && outer.x2 >= inner.x2 && outer.y2 >= inner.y2
     }
 
@@ -348,6 +348,17 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         switch shape {
         case .box(let box): return x >= box.x1 && x < box.x2 && y >= box.y1 && y < box.y2
         case .complex(let storage): return pixman_region32_contains_point(storage.region, x, y, nil) != 0
+        }
+    }
+
+    /// Whether every pixel of `box` (at least one) is in the region.
+    package func contains(_ box: pixman_box32_t) -> Bool {
+        guard Self.hasArea(box) else { return false }
+        switch shape {
+        case .box(let mine): return Region.contains(mine, box)
+        case .complex(let storage):
+            var inner = box
+            return pixman_region32_contains_rectangle(storage.region, &inner) == PIXMAN_REGION_IN
         }
     }
 

@@ -322,10 +322,12 @@ import Foundation
     }
 
     /// The backing store redrew `pixels` of `store`, the contents: opaque contents may
-    /// have lost their opacity there (only those pixels are read).
-    func backingStoreDidRedraw(_ store: Bitmap, pixels: CGRect) {
+    /// have lost their opacity there (only those pixels are read, unless the drawing
+    /// `isKnownOpaque` there).
+    func backingStoreDidRedraw(_ store: Bitmap, pixels: CGRect, isKnownOpaque: Bool) {
         assert(storedContents === store, "a redraw draws into the contents shown")
-        guard contentsOpacity == true, !store.isOpaque(in: pixels) else { return }
+        assert(!isKnownOpaque || store.isOpaque(in: pixels), "pixels a drawing made opaque are opaque")
+        guard contentsOpacity == true, !isKnownOpaque, !store.isOpaque(in: pixels) else { return }
         contentsOpacity = false
         host?.layerOpaqueAreaMayHaveChanged()
     }

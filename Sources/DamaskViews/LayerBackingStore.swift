@@ -142,16 +142,19 @@ import Foundation
         if pieces.count > 1 {
             context.clip(to: pieces)
             if layer.clearsContextBeforeDrawing {
-                for piece in pieces { Self.clear(piece, of: layer, scale: scale, in: store, context: context) }
+                for piece in pieces { context.clearWholePixels(piece) }
             }
         } else {
             pieces.removeAll()
             context.clip(to: rect)
-            if layer.clearsContextBeforeDrawing && !isNewStore {
-                Self.clear(rect, of: layer, scale: scale, in: store, context: context)
-            }
         }
+        // One rect of whole pixels (the usual case): the context clears it only if the
+        // drawing does not begin by covering it opaquely, and tells whether it did.
+        let clears = layer.clearsContextBeforeDrawing && !isNewStore
+        let watched = pieces.isEmpty && context.beginRedraw(of: rect, clearing: clears)
+        if clears && pieces.isEmpty && !watched { context.clearWholePixels(rect) }
         let drew = layer.runDraw(in: context, rect: rect)
+        let isKnownOpaque = context.endRedraw()
         if isNewStore {
             // Only a first drawing that reached a default `draw`, never asked for the current
             // context and left every pixel clear teaches that the kind does not draw (an
@@ -167,42 +170,11 @@ import Foundation
         let toPixels = CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
             .concatenating(CGAffineTransform(scaleX: scale, y: scale))
         if pieces.isEmpty {
-            layer.backingStoreDidRedraw(store, pixels: rect.applying(toPixels))
+            layer.backingStoreDidRedraw(store, pixels: rect.applying(toPixels), isKnownOpaque: isKnownOpaque)
             return .redrew(rect)
         }
-        for piece in pieces { layer.backingStoreDidRedraw(store, pixels: piece.applying(toPixels)) }
+        for piece in pieces { layer.backingStoreDidRedraw(store, pixels: piece.applying(toPixels), isKnownOpaque: false) }
         return .redrewPieces(pieces)
-    }
-
-    /// Makes `rect` (layer coordinates, inside the clip of `context`, which draws into `store`
-    /// at `scale`) transparent, as `context.clear(rect)` does: when its store pixels are whole
-    /// (the usual case: `rect` is aligned to them), by zeroing the rows in place; otherwise
-    /// through the context. pixman has no fast path for a solid CLEAR: it runs its general
-    /// combiner through a 24 KiB scanline buffer on the stack, which a cold frame pays in
-    /// stack pages and misses on pixman's general code (`damask-bench --pages`).
-    private static func clear(
-        _ rect: CGRect, of layer: Layer, scale: CGFloat, in store: Bitmap, context: GraphicsContext
-    ) {
-        let origin = layer.bounds.origin
-        // The context's transform (scale, then translate by -origin), edge by edge.
-        let x0 = Double((rect.minX - origin.x) * scale), x1 = Double((rect.maxX - origin.x) * scale)
-        let y0 = Double((rect.minY - origin.y) * scale), y1 = Double((rect.maxY - origin.y) * scale)
-        guard isWhole(x0), isWhole(y0), isWhole(x1), isWhole(y1) else {
-            context.clear(rect)  // fractional edges: antialiased, as the context clears them
-            return
-        }
-        let left = max(0, Int(x0.rounded())), right = min(store.width, Int(x1.rounded()))
-        let top = max(0, Int(y0.rounded())), bottom = min(store.height, Int(y1.rounded()))
-        guard left < right, top < bottom else { return }
-        assert(store.format.bytesPerPixel == 4, "backing stores hold 4-byte pixels")
-        for row in top..<bottom {
-            memset(store.bytes + row * store.bytesPerRow + left * 4, 0, (right - left) * 4)
-        }
-    }
-
-    /// Whether `edge` is a whole pixel coordinate (within the context's own tolerance).
-    private nonisolated static func isWhole(_ edge: Double) -> Bool {
-        edge.isFinite && abs(edge - edge.rounded()) < 1e-9
     }
 
     /// Calls `layer`'s `draw(in:)` on a 1×1-pixel stand-in context; returns whether the

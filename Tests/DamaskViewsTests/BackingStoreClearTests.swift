@@ -61,6 +61,29 @@ extension ViewsTests {
             }
         }
 
+        @Test("A redraw that fills its rect opaquely keeps the contents known opaque; one that then clears a part does not")
+        func opaqueRedrawKeepsTheContentsOpaque() async throws {
+            let (h, view, store, _) = try await drawnRedView(width: 41, scale: 2)
+            #expect(view.layer.contentsAreOpaque)
+            let dirty = CGRect(x: 10, y: 6, width: 12, height: 10)
+            view.color = .blue
+            view.setNeedsDisplay(dirty)
+            await h.step()
+            #expect(view.layer.contents === store, "redrawn in place")
+            #expect(view.layer.contentsAreOpaque)
+            #expect(Color.blue.matches(store.color(x: (16 - 3) * 2, y: (11 - 2) * 2)))
+            #expect(Color.red.matches(store.color(x: (30 - 3) * 2, y: (11 - 2) * 2)), "outside the dirty rect")
+
+            // A hole cleared after the fill: the compositor must no longer treat the
+            // contents as opaque (it would skip what lies beneath).
+            view.onDraw = { _ in GraphicsContext.current?.clear(CGRect(x: 12, y: 8, width: 2, height: 2)) }
+            view.setNeedsDisplay(dirty)
+            await h.step()
+            #expect(!view.layer.contentsAreOpaque)
+            #expect(store.pixel(x: (13 - 3) * 2, y: (9 - 2) * 2) == 0)
+            #expect(Color.blue.matches(store.color(x: (16 - 3) * 2, y: (11 - 2) * 2)))
+        }
+
         @Test(
             "A redraw of separate dirty rects clears exactly the pixels the context's clear of each would",
             arguments: [1.0, 2.0, 1.5])
