@@ -67,8 +67,8 @@ public final class GraphicsContext {
         savedStates.removeAll(keepingCapacity: true)
         state = GraphicsState(clipRegion: wholeBitmap)
         if !currentPath.isEmpty { currentPath = Path() }
-        drawingRect = .null
-        reachedDefaultDrawing = false
+        currentDrawingRect = .null
+        defaultDrawingReached = false
     }
 
     /// The whole bitmap as a region, built once (a reset shares its storage).
@@ -333,11 +333,35 @@ public final class GraphicsContext {
     }
 
     /// The area a drawing call with this context redraws (user space), set by the view
-    /// system around the call: the `rect` a view's `draw(_:)` receives. `.null` outside one.
-    @exclusivity(unchecked) package var drawingRect: CGRect = .null
-    /// Set when a default drawing implementation (one that draws nothing) ran in a drawing
-    /// call with this context.
-    package var reachedDefaultDrawing = false
+    /// system around the call (``beginDrawingCall(in:)``): the `rect` a view's `draw(_:)`
+    /// receives. `.null` outside one.
+    package var drawingRect: CGRect { currentDrawingRect }
+
+    /// Begins a drawing call for `rect` (see ``drawingRect``).
+    ///
+    /// The drawing-call state is stored behind these methods, not in properties the view
+    /// system sets: a stored property of this module written from another one is checked
+    /// for exclusive access there (`swift_beginAccess`) even when it is marked unchecked
+    /// here, and this runs for every layer that draws.
+    package func beginDrawingCall(in rect: CGRect) {
+        currentDrawingRect = rect
+        defaultDrawingReached = false
+    }
+
+    /// Ends the drawing call; returns whether a default drawing implementation ran in it.
+    package func endDrawingCall() -> Bool {
+        currentDrawingRect = .null
+        return defaultDrawingReached
+    }
+
+    /// Records that a default drawing implementation (one that draws nothing) ran in the
+    /// current drawing call.
+    package func noteDefaultDrawing() {
+        defaultDrawingReached = true
+    }
+
+    @exclusivity(unchecked) private var currentDrawingRect: CGRect = .null
+    @exclusivity(unchecked) private var defaultDrawingReached = false
 
     /// The context on top of this thread's stack, without counting a request (for a
     /// default drawing implementation to mark it).
@@ -587,7 +611,7 @@ private final class ContextStack {
 
     /// The pushed contexts, the current one last, with their counts in the same buffer: a
     /// drawing call's push and pop touch one array (a cold frame pays a miss per buffer).
-    var entries: [Entry] = []
+    @exclusivity(unchecked) var entries: [Entry] = []
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -158,11 +158,9 @@ extension Layer {
     /// Counts the display unless `counting` is `false` (the probe). Shared by the single
     /// backing store and the tiles.
     func runDraw(in context: GraphicsContext, rect: CGRect, counting: Bool = true) -> Bool {
-        context.drawingRect = rect
-        context.reachedDefaultDrawing = false
+        context.beginDrawingCall(in: rect)
         let requestedCurrentContext = GraphicsContext.requestsCurrent(whileCurrent: context) { draw(in: context) }
-        let reachedDefault = context.reachedDefaultDrawing
-        context.drawingRect = .null
+        let reachedDefault = context.endDrawingCall()
         if counting { displayCount += 1 }
         return DrawingClassifier.didDraw(reachedDefault: reachedDefault, requestedCurrentContext: requestedCurrentContext)
     }

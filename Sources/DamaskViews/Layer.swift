@@ -352,7 +352,7 @@ import Foundation
     public var needsDisplay: Bool { !dirtyRect.isNull }
 
     /// How many times this layer's contents were drawn or displayed.
-    public internal(set) var displayCount = 0
+    @exclusivity(unchecked) public internal(set) var displayCount = 0
     /// How many times this layer moved its drawn pixels instead of redrawing them
     /// (``scrollContents(dx:dy:)``).
     public internal(set) var contentsScrollCount = 0
@@ -372,7 +372,7 @@ import Foundation
         if let delegate {
             delegate.draw(self, in: context)
         } else {
-            context.reachedDefaultDrawing = true
+            context.noteDefaultDrawing()
         }
     }
 

@@ -29,7 +29,7 @@ extension LayerDelegate {
 
     /// Not implemented: the layer learns that this kind of delegate does not draw.
     public func draw(_ layer: Layer, in context: GraphicsContext) {
-        context.reachedDefaultDrawing = true
+        context.noteDefaultDrawing()
     }
 
     /// No opinion: the layer searches its ``Layer/actions``, then its default action.

@@ -256,7 +256,7 @@ import Foundation
     /// default does nothing; a view that does not override it gets no backing store.
     /// Overrides need not call `super`; calling it is harmless.
     open func draw(_ rect: CGRect) {
-        GraphicsContext.top?.reachedDefaultDrawing = true
+        GraphicsContext.top?.noteDefaultDrawing()
     }
 
     /// Marks the whole view for redrawing in the next display pass; only records.
@@ -321,7 +321,7 @@ import Foundation
 
     /// Whether the layout walk must visit this view (it or a shown descendant needs
     /// layout).
-    var needsLayoutWalk = true
+    @exclusivity(unchecked) var needsLayoutWalk = true
     /// The subviews the layout walk must visit (may hold stale entries: the walk checks).
     private var subviewsNeedingLayoutWalk: [View] = []
 

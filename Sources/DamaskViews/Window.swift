@@ -39,7 +39,7 @@ private let environmentFlashesDamage: Bool = {
     public let layer: Layer
 
     /// The view that fills the window.
-    public var contentView: View {
+    @exclusivity(unchecked) public var contentView: View {
         didSet {
             guard contentView !== oldValue else { return }
             oldValue.hostWindow = nil
@@ -55,7 +55,7 @@ private let environmentFlashesDamage: Bool = {
     /// The thread's CPU clock is two system calls a pass, read only when this is true and
     /// ``onCommit`` is set; a listener that shows the figure only sometimes turns it off in
     /// between (the demo's statistics overlay, hidden).
-    public var measuresCommitCPUTime = true
+    @exclusivity(unchecked) public var measuresCommitCPUTime = true
     /// Called when the user asks to close the window.
     public var onClose: (() -> Void)?
     /// The report of the last commit.
@@ -63,7 +63,7 @@ private let environmentFlashesDamage: Bool = {
     /// How many commits the window made.
     public var frameCount: Int { presenter.frameCount }
     /// How many times layers in this window were drawn (or displayed by a delegate).
-    public private(set) var drawCount = 0
+    @exclusivity(unchecked) public private(set) var drawCount = 0
     /// The counters of this window's work (visits, paints, backing-store bytes…).
     public let statistics = WindowStatistics()
     /// Which kinds of layer this window's layers showed not to draw.
@@ -124,8 +124,8 @@ private let environmentFlashesDamage: Bool = {
     }
     private var phase = PassPhase.none
     /// The draws the next commit reports (see ``PassDraws``).
-    private var passDraws = PassDraws()
-    private var afterDisplayHandlers: [@MainActor () -> Void] = []
+    @exclusivity(unchecked) private var passDraws = PassDraws()
+    @exclusivity(unchecked) private var afterDisplayHandlers: [@MainActor () -> Void] = []
 
     /// Creates a window on `surface`, becomes its delegate, and queues the first frame.
     public init(surface: any Surface) {
