@@ -14,30 +14,29 @@ extension GraphicsContext {
     /// afterwards. docs/performance.md ("The clear and the opacity check a fill makes
     /// pointless") has the measurements.
     struct Redraw {
-        /// The redrawn device pixels (whole pixels, inside the bitmap).
-        let box: pixman_box32_t
-        /// Whether `box` must still be made transparent before anything paints into it
+        /// The redrawn device pixels: the clip when the redraw began (whole pixels).
+        let region: Region
+        /// The bounding box of `region`.
+        let extents: pixman_box32_t
+        /// Whether `region` must still be made transparent before anything paints into it
         /// other than a fill that covers it opaquely.
         var owesClear: Bool
-        /// Whether every pixel of `box` is certainly opaque now.
+        /// Whether every pixel of `region` is certainly opaque now.
         var isKnownOpaque = false
     }
 
-    /// Begins a redraw of `rect` (user space), which must be inside the clip and land on
-    /// whole device pixels under the current transform; with `clearing`, the pixels are
-    /// made transparent before anything draws over them, as `clear(rect)` would, unless
-    /// the first drawing covers them opaquely. Returns `false`, changing nothing, when
-    /// `rect` is not whole device pixels (the caller clears it itself, if it must).
+    /// Begins a redraw of the clip (a layer's dirty rect, or its separate dirty rects);
+    /// with `clearing`, its pixels are made transparent before anything draws over them, as
+    /// `clear(_:)` of each of its rects would, unless the first drawing covers them all
+    /// opaquely. Returns `false`, changing nothing, when the clip has a mask (it does not
+    /// fall on whole pixels) or is empty: the caller clears, if it must.
     ///
     /// Every redraw begun must be ended (``endRedraw()``) before the context is reset or
     /// another one begins.
-    package func beginRedraw(of rect: CGRect, clearing: Bool) -> Bool {
+    package func beginRedraw(clearing: Bool) -> Bool {
         assert(redraw == nil, "a redraw begins only after the previous one ended")
-        guard let rect = GraphicsContext.validRect(rect), let device = deviceBox(for: rect) else { return false }
-        let box = GraphicsContext.intersect(
-            device, pixman_box32_t(x1: 0, y1: 0, x2: Int32(destination.width), y2: Int32(destination.height)))
-        guard box.x1 < box.x2, box.y1 < box.y2 else { return false }
-        redraw = Redraw(box: box, owesClear: clearing)
+        guard state.clipMask == nil, !state.clipRegion.isEmpty else { return false }
+        redraw = Redraw(region: state.clipRegion, extents: state.clipRegion.extents, owesClear: clearing)
         return true
     }
 
@@ -47,7 +46,7 @@ extension GraphicsContext {
     package func endRedraw() -> Bool {
         guard let ended = redraw else { return false }
         redraw = nil
-        if ended.owesClear { clearPixels(in: ended.box) }
+        if ended.owesClear { clearPixels(in: ended.region) }
         return ended.isKnownOpaque
     }
 
@@ -57,14 +56,18 @@ extension GraphicsContext {
     /// covers the whole redraw opaquely, and keeps ``Redraw/isKnownOpaque`` true.
     func willPaint(filling box: pixman_box32_t?, opaquely opaque: Bool, mode: BlendMode) {
         guard var current = redraw else { return }
+        // The fill paints the box within the clip: all of the redraw when the box holds its
+        // extents and the clip is still all of it (the same region, or one holding its
+        // extents).
         if opaque, let box, mode == .normal || mode == .copy, state.clipMask == nil,
-            Region.contains(box, current.box), state.clipRegion.contains(current.box)
+            Region.contains(box, current.extents),
+            state.clipRegion == current.region || state.clipRegion.contains(current.extents)
         {
             current.owesClear = false  // every pixel of the redraw is written anew
             current.isKnownOpaque = true
         } else {
             if current.owesClear {
-                clearPixels(in: current.box)
+                clearPixels(in: current.region)
                 current.owesClear = false
             }
             if !mode.keepsOpaquePixelsOpaque { current.isKnownOpaque = false }
@@ -88,6 +91,11 @@ extension GraphicsContext {
         else { return clear(rect) }
         if redraw != nil { willPaint(filling: nil, opaquely: false, mode: .clear) }
         clearPixels(in: box)
+    }
+
+    /// Makes every rectangle of `region` (device pixels) transparent (``clearPixels(in:)``).
+    func clearPixels(in region: Region) {
+        for index in 0..<region.rectCount { clearPixels(in: region.box(at: index)) }
     }
 
     /// Makes `box` (device pixels inside the bitmap) transparent by zeroing its rows in

@@ -19,7 +19,7 @@ import Foundation
 public final class GraphicsContext {
     /// The bitmap drawn into; kept alive by the context.
     ///
-    /// Handing it out during a layer's redraw (see ``beginRedraw(of:clearing:)``) makes
+    /// Handing it out during a layer's redraw (see ``beginRedraw(clearing:)``) makes
     /// the context assume anything may happen to its pixels: a clear it deferred is done
     /// first, and their opacity is read back afterwards.
     public var bitmap: Bitmap {
@@ -28,7 +28,7 @@ public final class GraphicsContext {
     }
     /// The bitmap drawn into (``bitmap`` without its effect on a redraw).
     let destination: Bitmap
-    /// The redraw in progress, if any (``beginRedraw(of:clearing:)``).
+    /// The redraw in progress, if any (``beginRedraw(clearing:)``).
     @exclusivity(unchecked) var redraw: Redraw?
 
     /// The pixman image over the bitmap's memory used as the destination; owned here.

@@ -130,16 +130,19 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     /// the indices sends a region's rectangles somewhere without building an array (a
     /// commit's damage, every frame).
     public func rect(at index: Int) -> CGRect {
+        Self.rect(of: box(at: index))
+    }
+
+    /// The rectangle `index` (0..<``rectCount``) as a pixman box, read in place.
+    package func box(at index: Int) -> pixman_box32_t {
         precondition(index >= 0 && index < rectCount, "rectangle \(index) of a region of \(rectCount)")
-        let box: pixman_box32_t
         switch shape {
         case .box(let only):
-            box = only
+            return only
         case .complex(let storage):
             var count: Int32 = 0
-            box = pixman_region32_rectangles(storage.region, &count)![index]
+            return pixman_region32_rectangles(storage.region, &count)![index]
         }
-        return Self.rect(of: box)
     }
 
     /// `box` as a rectangle.
@@ -148,7 +151,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The bounding box as a pixman box (all zero when empty); reads no rectangle list.
-    private var extents: pixman_box32_t {
+    package var extents: pixman_box32_t {
         switch shape {
         case .box(let box): return box
         case .complex(let storage): return pixman_region32_extents(storage.region)!.pointee

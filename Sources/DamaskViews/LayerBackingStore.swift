@@ -141,18 +141,18 @@ import Foundation
         // One rect (the usual case) needs no array: `pieces` is left empty for it.
         if pieces.count > 1 {
             context.clip(to: pieces)
-            if layer.clearsContextBeforeDrawing {
-                for piece in pieces { context.clearWholePixels(piece) }
-            }
         } else {
             pieces.removeAll()
             context.clip(to: rect)
         }
-        // One rect of whole pixels (the usual case): the context clears it only if the
-        // drawing does not begin by covering it opaquely, and tells whether it did.
+        // The clip is the redrawn pixels. Whole pixels (the usual case): the context clears
+        // them only if the drawing does not begin by covering them opaquely, and tells
+        // whether it did. Otherwise each rect is cleared now, with antialiased edges.
         let clears = layer.clearsContextBeforeDrawing && !isNewStore
-        let watched = pieces.isEmpty && context.beginRedraw(of: rect, clearing: clears)
-        if clears && pieces.isEmpty && !watched { context.clearWholePixels(rect) }
+        if !context.beginRedraw(clearing: clears), clears {
+            if pieces.isEmpty { context.clearWholePixels(rect) }
+            for piece in pieces { context.clearWholePixels(piece) }
+        }
         let drew = layer.runDraw(in: context, rect: rect)
         let isKnownOpaque = context.endRedraw()
         if isNewStore {
@@ -173,7 +173,9 @@ import Foundation
             layer.backingStoreDidRedraw(store, pixels: rect.applying(toPixels), isKnownOpaque: isKnownOpaque)
             return .redrew(rect)
         }
-        for piece in pieces { layer.backingStoreDidRedraw(store, pixels: piece.applying(toPixels), isKnownOpaque: false) }
+        for piece in pieces {
+            layer.backingStoreDidRedraw(store, pixels: piece.applying(toPixels), isKnownOpaque: isKnownOpaque)
+        }
         return .redrewPieces(pieces)
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DamaskGraphics
 
-/// A context's redraw (``GraphicsContext/beginRedraw(of:clearing:)``): the clear before the
+/// A context's redraw (``GraphicsContext/beginRedraw(clearing:)``): the clear before the
 /// drawing is deferred and skipped when the first drawing covers the redraw opaquely, and
 /// the context knows when the redrawn pixels are certainly opaque. Whatever is drawn, the
 /// pixels must be exactly those of a clear followed by the same drawing.
@@ -111,7 +111,7 @@ struct GraphicsContextRedrawTests {
     func deferredClearMatchesAClearFirst(drawing: Drawing) throws {
         let redrawn = try oldContents()
         let context = storeContext(redrawn)
-        #expect(context.beginRedraw(of: Self.rect, clearing: true))
+        #expect(context.beginRedraw(clearing: true))
         drawing.draw(context)
         let knownOpaque = context.endRedraw()
 
@@ -135,7 +135,7 @@ struct GraphicsContextRedrawTests {
     @Test("A redraw that starts with a covering opaque fill never clears; any other start clears first")
     func onlyACoveringOpaqueFillSkipsTheClear() throws {
         let covered = storeContext(try oldContents())
-        #expect(covered.beginRedraw(of: Self.rect, clearing: true))
+        #expect(covered.beginRedraw(clearing: true))
         covered.setFillColor(Self.red)
         covered.fill(Self.rect)
         #expect(covered.redraw?.owesClear == false)
@@ -143,7 +143,7 @@ struct GraphicsContextRedrawTests {
 
         let bitmap = try oldContents()
         let translucent = storeContext(bitmap)
-        #expect(translucent.beginRedraw(of: Self.rect, clearing: true))
+        #expect(translucent.beginRedraw(clearing: true))
         #expect(translucent.redraw?.owesClear == true)
         translucent.setFillColor(Self.translucentBlue)
         translucent.fill(CGRect(x: 3, y: 2, width: 1, height: 1))
@@ -157,7 +157,7 @@ struct GraphicsContextRedrawTests {
     func handingOutTheBitmapSettlesTheRedraw() throws {
         let bitmap = try oldContents()
         let context = storeContext(bitmap)
-        #expect(context.beginRedraw(of: Self.rect, clearing: true))
+        #expect(context.beginRedraw(clearing: true))
         let handedOut = context.bitmap
         #expect(handedOut === bitmap)
         #expect(bitmap.pixel(x: 10, y: 5) == 0, "cleared before anyone reads or writes it")
@@ -168,7 +168,7 @@ struct GraphicsContextRedrawTests {
         #expect(context.endRedraw())
 
         let other = storeContext(try oldContents())
-        #expect(other.beginRedraw(of: Self.rect, clearing: false))
+        #expect(other.beginRedraw(clearing: false))
         other.setFillColor(Self.red)
         other.fill(Self.rect)
         _ = other.bitmap  // someone may write anything now
@@ -179,7 +179,7 @@ struct GraphicsContextRedrawTests {
     func aRedrawWithoutClearingBlends() throws {
         let bitmap = try oldContents()
         let context = storeContext(bitmap)
-        #expect(context.beginRedraw(of: Self.rect, clearing: false))
+        #expect(context.beginRedraw(clearing: false))
         context.setFillColor(Self.translucentBlue)
         context.fill(Self.rect)
         #expect(!context.endRedraw())
@@ -187,12 +187,45 @@ struct GraphicsContextRedrawTests {
         #expect(pixel.green > 0.4 && pixel.blue > 0.4 && pixel.alpha > 0.99, "blue blended over the green: \(pixel)")
     }
 
-    @Test("Only a rect of whole device pixels inside the bitmap can be redrawn this way")
-    func fractionalOrOutsideRectsAreRefused() throws {
-        let context = storeContext(try oldContents())
-        #expect(!context.beginRedraw(of: CGRect(x: 3.25, y: 2, width: 10, height: 7), clearing: true))
-        #expect(context.redraw == nil)
-        #expect(!context.beginRedraw(of: CGRect(x: 100, y: 100, width: 5, height: 5), clearing: true))
-        #expect(!context.endRedraw(), "no redraw was begun")
+    @Test("A redraw of separate rects clears each of them and nothing between, unless one fill covers them all")
+    func separateRectsAreClearedOrCoveredTogether() throws {
+        let pieces = [CGRect(x: 3, y: 2, width: 4, height: 3), CGRect(x: 9, y: 6, width: 4, height: 3)]
+        func context(over bitmap: Bitmap) -> GraphicsContext {
+            let context = GraphicsContext(bitmap: bitmap)
+            context.scaleBy(x: 2, y: 2)
+            context.translateBy(x: -1, y: -1)
+            context.clip(to: pieces)
+            return context
+        }
+        let covered = try oldContents()
+        let opaque = context(over: covered)
+        #expect(opaque.beginRedraw(clearing: true))
+        opaque.setFillColor(Self.red)
+        opaque.fill(Self.rect)  // the bounding box of both
+        #expect(opaque.endRedraw())
+        #expect(covered.pixel(x: 6, y: 4) == 0xFFFF_0000 && covered.pixel(x: 20, y: 12) == 0xFFFF_0000)
+        #expect(covered.pixel(x: 14, y: 4) == 0xFF00_FF00, "between the pieces: the old green")
+
+        let partly = try oldContents()
+        let translucent = context(over: partly)
+        #expect(translucent.beginRedraw(clearing: true))
+        translucent.setFillColor(Self.red)
+        translucent.fill(pieces[0])  // opaque, but only one of the two
+        #expect(!translucent.endRedraw())
+        #expect(partly.pixel(x: 6, y: 4) == 0xFFFF_0000)
+        #expect(partly.pixel(x: 20, y: 12) == 0, "the other piece was cleared")
+        #expect(partly.pixel(x: 14, y: 4) == 0xFF00_FF00, "between the pieces: the old green")
+    }
+
+    @Test("A clip that is not whole device pixels, or is empty, is not redrawn this way")
+    func maskedOrEmptyClipsAreRefused() throws {
+        let fractional = GraphicsContext(bitmap: try oldContents())
+        fractional.clip(to: CGRect(x: 3.25, y: 2, width: 10, height: 7))
+        #expect(!fractional.beginRedraw(clearing: true))
+        #expect(fractional.redraw == nil)
+        let empty = GraphicsContext(bitmap: try oldContents())
+        empty.clip(to: CGRect(x: 100, y: 100, width: 5, height: 5))
+        #expect(!empty.beginRedraw(clearing: true))
+        #expect(!empty.endRedraw(), "no redraw was begun")
     }
 }
