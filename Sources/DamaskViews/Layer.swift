@@ -306,10 +306,12 @@ import Foundation
     /// Whether the contents shown are `store` (the backing store's bitmap).
     func showsBackingStore(_ store: Bitmap) -> Bool { storedContents === store }
 
-    /// The backing store drew `store` anew: it becomes the contents.
-    func showBackingStore(_ store: Bitmap) {
+    /// The backing store drew `store` anew: it becomes the contents, known to be opaque
+    /// when the drawing `isKnownOpaque` everywhere (otherwise read when first asked).
+    func showBackingStore(_ store: Bitmap, isKnownOpaque: Bool = false) {
+        assert(!isKnownOpaque || store.isOpaque(), "a store a drawing made opaque is opaque")
         storedContents = store
-        contentsOpacity = nil
+        contentsOpacity = isKnownOpaque ? true : nil
         appearanceDidChange()
     }
 

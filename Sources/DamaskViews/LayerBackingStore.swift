@@ -164,7 +164,7 @@ import Foundation
                 free(of: layer)
                 return .replacedContents
             }
-            layer.showBackingStore(store)
+            layer.showBackingStore(store, isKnownOpaque: isKnownOpaque)  // the clip was all of it
             return .replacedContents
         }
         let toPixels = CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY)
