@@ -3,7 +3,7 @@ import Foundation
 
 extension GraphicsContext {
     /// What a context knows about the pixels of one redraw of a retained store (a layer's
-    /// backing store redrawing its dirty rect): whether they still owe the clear that comes
+    /// backing store redrawing its dirty rects): whether they still owe the clear that comes
     /// before drawing, and whether the drawing has made every one of them opaque.
     ///
     /// A redraw usually starts with a fill that covers all of it in an opaque colour (a
@@ -11,8 +11,8 @@ extension GraphicsContext {
     /// there, so the clear before it is deferred until something else paints, and skipped
     /// when that fill comes first; and since no later drawing in a mode that keeps opaque
     /// pixels opaque can make them translucent, the store's opacity need not be read back
-    /// afterwards. docs/performance.md ("The clear and the opacity check a fill makes
-    /// pointless") has the measurements.
+    /// afterwards. docs/performance.md ("6 December 22:10: the clear and the opacity check a
+    /// fill makes pointless") has the measurements.
     struct Redraw {
         /// The redrawn device pixels: the clip when the redraw began (whole pixels).
         let region: Region
