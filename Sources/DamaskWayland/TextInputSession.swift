@@ -13,11 +13,11 @@ import Foundation
 /// - what the field shows (surrounding text, caret rectangle, content type) is sent when it
 ///   changes: ``Window/textInputDidChange()`` reaches here through the surface, no polling.
 ///   Changes are coalesced: they are sent at most once per frame, right after the focused
-///   surface's next commit (``surfaceDidCommit(_:)``), in the same turn, or one frame
+///   surface's next commit (``surfaceDidCommit(_:)``), in the same write, or one frame
 ///   interval later when no commit comes (``coalescingDelay``). Typing from a script with no
 ///   pauses used to send the whole surrounding text (up to 4,000 bytes) per key and filled
 ///   the socket. After the commit, not before it: the compositor then handles the frame
-///   without first reading (and Weston logging) the surrounding text, which put up to a
+///   before it dispatches (and Weston logs) the surrounding text, which put up to a
 ///   tenth of a millisecond between a key and its frame at the end of a long line. Enable
 ///   and disable (a focus or responder change) are still sent at once;
 /// - an update the input method makes current (v3 `done`, v1 each event) is applied to the

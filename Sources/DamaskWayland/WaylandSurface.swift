@@ -304,8 +304,8 @@ import Foundation
 
     // MARK: - Commits
 
-    /// Commits and sends the commit, with every request made before it, at once rather
-    /// than at the end of the turn: the frame's remaining work (the commit report,
+    /// Commits and sends the commit, with every request made before it and the focused
+    /// field's text-input batch after it, at once rather than at the end of the turn: the frame's remaining work (the commit report,
     /// after-display handlers, the main loop's own bookkeeping) then runs while the
     /// compositor handles the commit.
     ///
@@ -323,10 +323,12 @@ import Foundation
         wl_surface_commit(surface)
         commitCount += 1
         needsCommit = false
-        connection.flush()
-        // Text-input state coalesced since the last frame follows the frame showing it, so
-        // that the compositor reads the commit first (the surrounding text can be 4,000 bytes).
+        // Text-input state coalesced since the last frame goes after the commit in the same
+        // write: the compositor dispatches the commit first, and a second write would wake
+        // it (and preempt this process) a second time per key (docs/performance.md, "One
+        // write per key").
         for seat in connection.inputSeats.values { seat.textInput.surfaceDidCommit(self) }
+        connection.flush()
     }
 
     /// Makes sure a commit is sent by the end of this turn, even when nothing is presented.
