@@ -323,10 +323,8 @@ import Foundation
         wl_surface_commit(surface)
         commitCount += 1
         needsCommit = false
-        // Text-input state coalesced since the last frame goes after the commit in the same
-        // write: the compositor dispatches the commit first, and a second write would wake
-        // it (and preempt this process) a second time per key (docs/performance.md, "One
-        // write per key").
+        // Text-input state coalesced since the last frame follows the commit in its write (a
+        // second write woke Weston twice a key; docs/performance.md, "One write per key").
         for seat in connection.inputSeats.values { seat.textInput.surfaceDidCommit(self) }
         connection.flush()
     }
