@@ -305,9 +305,9 @@ import Foundation
     // MARK: - Commits
 
     /// Commits and sends the commit, with every request made before it and the focused
-    /// field's text-input batch after it, at once rather than at the end of the turn: the frame's remaining work (the commit report,
-    /// after-display handlers, the main loop's own bookkeeping) then runs while the
-    /// compositor handles the commit.
+    /// field's text-input batch after it, at once rather than at the end of the turn: the
+    /// frame's remaining work (the commit report, after-display handlers, the main loop's
+    /// own bookkeeping) then runs while the compositor handles the commit.
     ///
     /// That order decides how often an animating window wakes. Weston's pixman renderer
     /// answers a commit with the release of the previous `wl_shm` buffer, a frame before
