@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "DamaskWaylandTests",
             dependencies: [
-                "DamaskWayland", "DamaskViews", "DamaskGraphics", "DamaskTestClient", "DamaskDemo", "DamaskNotes",
+                "DamaskWayland", "DamaskViews", "DamaskControls", "DamaskGraphics", "DamaskTestClient", "DamaskDemo", "DamaskNotes",
                 "DamaskInspectTool", "DamaskFuzz", "DamaskTestSupport", "DamaskProcess", "DamaskXKB",
             ],
             swiftSettings: strictSettings),

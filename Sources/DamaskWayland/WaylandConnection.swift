@@ -71,6 +71,9 @@ public final class WaylandConnection {
     public private(set) var seats: [UInt32: OpaquePointer] = [:]
     /// The input side of each seat (pointer, keyboard, touch), by registry name.
     @exclusivity(unchecked) public private(set) var inputSeats: [UInt32: WaylandSeat] = [:]
+    /// How many writes went to the socket: ``flush()`` calls that sent bytes.
+    /// Round trips, ``close()`` and libwayland's own flushes of a full buffer are not counted.
+    public private(set) var writeCount = 0
 
     /// Called once when the connection fails for good (lost, protocol error). The default
     /// prints the error and exits with its `exitStatus`.
@@ -196,6 +199,7 @@ public final class WaylandConnection {
     @discardableResult public func flush() -> Int {
         guard let display, !failed else { return 0 }
         let sent = wl_display_flush(display)
+        if sent > 0 { writeCount += 1 }
         if sent >= 0 { return Int(sent) }
         switch errno {
         case EAGAIN:
