@@ -73,7 +73,7 @@ public final class WaylandConnection {
     @exclusivity(unchecked) public private(set) var inputSeats: [UInt32: WaylandSeat] = [:]
     /// How many writes went to the socket: ``flush()`` calls that sent bytes.
     /// Round trips, ``close()`` and libwayland's own flushes of a full buffer are not counted.
-    public private(set) var writeCount = 0
+    @exclusivity(unchecked) public private(set) var writeCount = 0
 
     /// Called once when the connection fails for good (lost, protocol error). The default
     /// prints the error and exits with its `exitStatus`.
