@@ -93,7 +93,7 @@ final class SurfaceFrameClock {
             let clock = owner(data, as: SurfaceFrameClock.self)
             let key = Int(bitPattern: callback)
             wl_callback_destroy(callback)
-            MainActor.assumeIsolated {
+            onMainActor {
                 // One callback is outstanding at a time and destroy() destroys it, so a done
                 // can only be for the one the clock holds.
                 assert(Int(bitPattern: clock.callback) == key, "a frame callback the surface does not hold")

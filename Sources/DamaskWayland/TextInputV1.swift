@@ -80,9 +80,7 @@ final class TextInputV1: TextInputBinding {
         let textChanged = state.surrounding != previous.surrounding
         if textChanged, cause == .other { zwp_text_input_v1_reset(proxy) }
         if textChanged, let surrounding = state.surrounding {
-            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
-                zwp_text_input_v1_set_surrounding_text(proxy, $0, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
-            }
+            Self.setSurroundingText(surrounding, on: proxy)
         }
         if state.contentType != previous.contentType {
             zwp_text_input_v1_set_content_type(proxy, state.contentType.wireHints, state.contentType.v1Purpose)
@@ -107,12 +105,20 @@ final class TextInputV1: TextInputBinding {
         isEnabled = false
     }
 
+    /// Sends `surrounding` from the string's own bytes (passed as a `String`, it is copied).
+    /// Nonisolated, so that the `withCString` closure is too: an isolated closure there gets
+    /// the runtime's main-actor check on every typed key (docs/performance.md, "The wake-ups
+    /// of a key").
+    private nonisolated static func setSurroundingText(_ surrounding: SurroundingText, on proxy: OpaquePointer) {
+        surrounding.text.withCString {
+            zwp_text_input_v1_set_surrounding_text(proxy, $0, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
+        }
+    }
+
     private func sendAll(_ state: TextInputState) {
         guard let proxy else { return }
         if let surrounding = state.surrounding {
-            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
-                zwp_text_input_v1_set_surrounding_text(proxy, $0, UInt32(surrounding.cursor), UInt32(surrounding.anchor))
-            }
+            Self.setSurroundingText(surrounding, on: proxy)
         }
         zwp_text_input_v1_set_content_type(proxy, state.contentType.wireHints, state.contentType.v1Purpose)
         if let r = state.cursorRectangle {

@@ -80,12 +80,20 @@ final class TextInputV3: TextInputBinding {
         session.seat.connection.setNeedsFlush()
     }
 
+    /// Sends `surrounding` from the string's own bytes (passed as a `String`, it is copied).
+    /// Nonisolated, so that the `withCString` closure is too: an isolated closure there gets
+    /// the runtime's main-actor check on every typed key (docs/performance.md, "The wake-ups
+    /// of a key").
+    private nonisolated static func setSurroundingText(_ surrounding: SurroundingText, on proxy: OpaquePointer) {
+        surrounding.text.withCString {
+            zwp_text_input_v3_set_surrounding_text(proxy, $0, Int32(surrounding.cursor), Int32(surrounding.anchor))
+        }
+    }
+
     private func sendAll(_ state: TextInputState, cause: TextChangeCause) {
         guard let proxy else { return }
         if let surrounding = state.surrounding {
-            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
-                zwp_text_input_v3_set_surrounding_text(proxy, $0, Int32(surrounding.cursor), Int32(surrounding.anchor))
-            }
+            Self.setSurroundingText(surrounding, on: proxy)
             zwp_text_input_v3_set_text_change_cause(proxy, Self.wireCause(cause))
         }
         zwp_text_input_v3_set_content_type(proxy, state.contentType.wireHints, state.contentType.v3Purpose)
@@ -97,9 +105,7 @@ final class TextInputV3: TextInputBinding {
     private func sendChanges(_ state: TextInputState, previous: TextInputState, cause: TextChangeCause) {
         guard let proxy else { return }
         if state.surrounding != previous.surrounding, let surrounding = state.surrounding {
-            surrounding.text.withCString {  // the string's own bytes; passed as a String, it is copied
-                zwp_text_input_v3_set_surrounding_text(proxy, $0, Int32(surrounding.cursor), Int32(surrounding.anchor))
-            }
+            Self.setSurroundingText(surrounding, on: proxy)
             zwp_text_input_v3_set_text_change_cause(proxy, Self.wireCause(cause))
         }
         if state.contentType != previous.contentType {

@@ -195,7 +195,8 @@ public final class WaylandKeyboard {
     private func key(_ evdevCode: UInt32, pressed: Bool, time: UInt32) {
         // A code off the end of the keycode range names no key: drop it.
         guard let xkb, let keycode = Self.xkbKeycode(evdev: evdevCode), xkb.knows(keycode) else { return }
-        let translation = pressed ? xkb.press(keycode) : xkb.translate(keycode)
+        // A release types nothing: its keysym, not its text (no UTF-8 and String per release).
+        let translation = pressed ? xkb.press(keycode) : XKBKeyboard.Translation(keysym: xkb.keysym(keycode), text: "")
         let shortcut = xkb.shortcutKeysym(keycode)
         if pressed {
             pressedKeys.insert(keycode)
@@ -209,7 +210,7 @@ public final class WaylandKeyboard {
         lastKeyTime = time
         send(.key(KeyEvent(
             phase: pressed ? .down : .up, keysym: translation.keysym, keycode: keycode,
-            text: pressed ? translation.text : "", modifiers: xkb.modifiers, timestamp: time,
+            text: translation.text, modifiers: xkb.modifiers, timestamp: time,
             shortcutKeysym: shortcut)))
     }
 
@@ -259,7 +260,7 @@ public final class WaylandKeyboard {
             },
             key: { data, _, serial, time, key, state in
                 let keyboard = owner(data, as: WaylandKeyboard.self)
-                MainActor.assumeIsolated {
+                onMainActor {
                     if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { keyboard.seat.latestInputSerial = serial }
                     keyboard.key(key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, time: time)
                 }

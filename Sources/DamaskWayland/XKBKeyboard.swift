@@ -100,6 +100,12 @@ final class XKBKeyboard {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
     }
 
+    /// The keysym of `keycode` (xkb numbering: evdev + 8) with the current state, without its
+    /// text: what a release needs (it types nothing).
+    func keysym(_ keycode: UInt32) -> UInt32 {
+        xkb_state_key_get_one_sym(state, keycode)
+    }
+
     /// The keysym and text of `keycode` (xkb numbering: evdev + 8) with the current state.
     func translate(_ keycode: UInt32) -> Translation {
         let keysym = xkb_state_key_get_one_sym(state, keycode)
