@@ -15,16 +15,25 @@ import Testing
 /// goes in the same write (docs/performance.md, "One write per key").
 @Suite("Commits leave at once", .serialized, .exclusive, .integration, .timeLimit(.minutes(10))) @MainActor
 struct CommitFlushTests {
+    /// A window `width` points wide and 80 high on a new connection to `weston`; the caller
+    /// closes the surface, then the connection.
+    static func openWindow(on weston: PrivateCompositor, title: String, width: CGFloat) throws -> (WaylandConnection, WaylandSurface, Window) {
+        let connection = try WaylandConnection(name: weston.socketPath)
+        do {
+            let surface = try WaylandSurface(
+                connection: connection, title: title, appID: "org.damask.Test", size: CGSize(width: width, height: 80))
+            return (connection, surface, Window(surface: surface))
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
     @Test("Every frame's commit is on the wire before the frame's bookkeeping runs")
     func commitIsSentBeforeTheFramesBookkeeping() async throws {
         let weston = try PrivateCompositor(.weston())
-        let connection = try WaylandConnection(name: weston.socketPath)
-        defer { connection.close() }
-        let surface = try WaylandSurface(
-            connection: connection, title: "Damask Commit Flush", appID: "org.damask.Test",
-            size: CGSize(width: 120, height: 80))
-        defer { surface.close() }
-        let window = Window(surface: surface)
+        let (connection, surface, window) = try Self.openWindow(on: weston, title: "Damask Commit Flush", width: 120)
+        defer { surface.close(); connection.close() }
         let swatch = View(frame: CGRect(x: 10, y: 10, width: 20, height: 20))
         window.contentView.addSubview(swatch)
         // Bytes still waiting to be sent when each commit's report is delivered: the report
@@ -55,13 +64,8 @@ struct CommitFlushTests {
         environment["DAMASK_SEAT_KEYS"] = fifo
         let weston = try PrivateCompositor(.weston(seat: true), environment: environment)
         defer { weston.stop() }
-        let connection = try WaylandConnection(name: weston.socketPath)
-        defer { connection.close() }
-        let surface = try WaylandSurface(
-            connection: connection, title: "Damask One Write", appID: "org.damask.Test",
-            size: CGSize(width: 300, height: 80))
-        defer { surface.close() }
-        let window = Window(surface: surface)
+        let (connection, surface, window) = try Self.openWindow(on: weston, title: "Damask One Write", width: 300)
+        defer { surface.close(); connection.close() }
         let field = TextField(frame: CGRect(x: 10, y: 20, width: 280, height: 40))
         window.contentView.addSubview(field)
         #expect(field.becomeFirstResponder())
