@@ -39,11 +39,11 @@ func owner<Owner: AnyObject>(_ data: UnsafeMutableRawPointer?, as type: Owner.Ty
 /// Every listener here runs on the main thread: libwayland calls them only from
 /// `wl_display_dispatch_pending`, which the connection calls from the main loop (or, before
 /// it runs, from a main-queue source). Debug builds check it with
-/// `MainActor.assumeIsolated`; release builds take it as given. The runtime's check walks
-/// about 25 functions of the Swift runtime spread over some 15 pages, cold at every wake-up
-/// (a typed key is two), which made it a few percent of a key's CPU (docs/performance.md,
-/// "The wake-ups of a key"). For the listeners of every key (keyboard keys, buffer releases,
-/// frame callbacks); the others keep `MainActor.assumeIsolated`.
+/// `MainActor.assumeIsolated`; release builds take it as given. The runtime's check runs
+/// about 25 functions of the Swift runtime spread over some 15 pages, fetched cold at every
+/// wake-up, and a typed key has two (docs/performance.md, "The wake-ups of a key"). For the
+/// listeners of every key (keyboard keys, buffer releases, frame callbacks); the others keep
+/// `MainActor.assumeIsolated`.
 @inline(__always)
 func onMainActor(_ body: @MainActor () -> Void) {
     #if DEBUG
