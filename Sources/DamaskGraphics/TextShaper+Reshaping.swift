@@ -172,7 +172,7 @@ extension TextShaper {
             pen += advance(of: glyph, unit: unit, placeholder: placeholder)
         }
         // The edges of the clusters from the restart on, as finishLine gives them.
-        var edges = [TextLine.ClusterEdges?](repeating: nil, count: clusterStarts.count)
+        var edges = [TextLine.ClusterEdges?](filledWith: nil, count: clusterStarts.count)
         assignEdges(
             isRightToLeft: false, glyphClusters: clusters, pens: pens, itemEnd: item.end, runStart: 0, runWidth: pen,
             clusterStarts: clusterStarts, clusterOfScalar: clusterIndices(clusterStarts: clusterStarts, scalarCount: scalarCount),

@@ -139,7 +139,7 @@ enum TextShaper {
         }
         var runs: [TextLine.Run] = []
         runs.reserveCapacity(shaped.count)
-        var edges = [TextLine.ClusterEdges?](repeating: nil, count: clusterStarts.count)
+        var edges = [TextLine.ClusterEdges?](filledWith: nil, count: clusterStarts.count)
         let clusterOfScalar = clusterIndices(clusterStarts: clusterStarts, scalarCount: scalarCount)
         var pen: CGFloat = 0
         var missing = 0
@@ -197,7 +197,7 @@ enum TextShaper {
         of scalars: [UInt32], direction forced: TextRunStyle.Direction
     ) -> (levels: [Int8], isRTL: Bool) {
         guard forced == .rightToLeft || scalars.contains(where: { $0 >= 0x0590 }) else {
-            return ([Int8](repeating: 0, count: scalars.count), false)
+            return ([Int8](filledWith: 0, count: scalars.count), false)
         }
         let count = Int32(scalars.count)
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: scalars.count)
@@ -219,17 +219,18 @@ enum TextShaper {
         return (levels.map { Int8($0) }, direction == damask_fribidi_par_rtl)
     }
 
-    /// The grapheme cluster index of every scalar, written into the array's storage in one
-    /// pass (a typed key asks for its chunk's).
+    /// The grapheme cluster index of every scalar, in one pass (a typed key asks for its
+    /// chunk's). Reserved and appended, not `init(unsafeUninitializedCapacity:)`: see
+    /// `Array.init(filledWith:count:)`.
     static func clusterIndices(clusterStarts: [Int], scalarCount: Int) -> [Int] {
-        [Int](unsafeUninitializedCapacity: scalarCount) { buffer, initialized in
-            var cluster = 0  // scalars before the first start (a line has none) count as the first cluster's
-            for scalar in 0..<scalarCount {
-                while cluster + 1 < clusterStarts.count, clusterStarts[cluster + 1] <= scalar { cluster += 1 }
-                buffer.initializeElement(at: scalar, to: cluster)
-            }
-            initialized = scalarCount
+        var indices: [Int] = []
+        indices.reserveCapacity(scalarCount)
+        var cluster = 0  // scalars before the first start (a line has none) count as the first cluster's
+        for scalar in 0..<scalarCount {
+            while cluster + 1 < clusterStarts.count, clusterStarts[cluster + 1] <= scalar { cluster += 1 }
+            indices.append(cluster)
         }
+        return indices
     }
 
     /// Splits the line into items of one level, face and script. Faces are chosen per

@@ -91,8 +91,7 @@ final class ShmBuffer {
 
     private static let listener = StaticListener(
         wl_buffer_listener(release: { data, _ in
-            let buffer = owner(data, as: ShmBuffer.self)
-            onMainActor {
+            onMainActor(owner(data, as: ShmBuffer.self), ()) { buffer, _ in
                 assert(buffer.proxy != nil, "a release for a destroyed wl_buffer")
                 buffer.onRelease?()
             }

@@ -34,25 +34,31 @@ func owner<Owner: AnyObject>(_ data: UnsafeMutableRawPointer?, as type: Owner.Ty
     return Unmanaged<Owner>.fromOpaque(data).takeUnretainedValue()
 }
 
-/// Runs `body`, isolated to the main actor, from a listener that libwayland called.
+/// Calls `body` with `owner` and `arguments`, isolated to the main actor, from a listener
+/// that libwayland called.
 ///
 /// Every listener here runs on the main thread: libwayland calls them only from
 /// `wl_display_dispatch_pending`, which the connection calls from the main loop (or, before
-/// it runs, from a main-queue source). Debug builds check it with
-/// `MainActor.assumeIsolated`; release builds take it as given. The runtime's check runs
-/// about 25 functions of the Swift runtime spread over some 15 pages, fetched cold at every
-/// wake-up, and a typed key has two (docs/performance.md, "The wake-ups of a key"). For the
-/// listeners of every key (keyboard keys, buffer releases, frame callbacks); the others keep
-/// `MainActor.assumeIsolated`.
+/// it runs, from a main-queue source). Debug builds check it (`preconditionIsolated`, the
+/// check `MainActor.assumeIsolated` makes); release builds take it as given. The runtime's
+/// check runs about 25 functions of the Swift runtime spread over some 15 pages, fetched
+/// cold at every wake-up, and a typed key has two (docs/performance.md, "The wake-ups of a
+/// key"). For the listeners of every key (keyboard keys, buffer releases, frame callbacks);
+/// the others keep `MainActor.assumeIsolated`.
+///
+/// `body` gets what it works on as parameters and must capture nothing: a closure that
+/// captures nothing is a bare function pointer, and the cast below costs nothing. A closure
+/// that captured would have its context allocated on the heap at every call (as the
+/// `withoutActuallyEscaping` version of this function did: two allocations and an escape
+/// check per key event).
 @inline(__always)
-func onMainActor(_ body: @MainActor () -> Void) {
+func onMainActor<Owner: AnyObject, Arguments>(
+    _ owner: Owner, _ arguments: Arguments, _ body: @escaping @MainActor (Owner, Arguments) -> Void
+) {
     #if DEBUG
-    MainActor.assumeIsolated(body)
-    #else
+    MainActor.shared.preconditionIsolated("a Wayland listener called off the main thread")
+    #endif
     // A synchronous function isolated to a global actor has the calling convention of a
     // nonisolated one; only the compiler's view of where it may run differs.
-    withoutActuallyEscaping(body) { body in
-        unsafeBitCast(body, to: (() -> Void).self)()
-    }
-    #endif
+    unsafeBitCast(body, to: ((Owner, Arguments) -> Void).self)(owner, arguments)
 }

@@ -93,15 +93,15 @@ final class SurfaceFrameClock {
             let clock = owner(data, as: SurfaceFrameClock.self)
             let key = Int(bitPattern: callback)
             wl_callback_destroy(callback)
-            onMainActor {
+            onMainActor(clock, (callback: key, time: time)) { clock, done in
                 // One callback is outstanding at a time and destroy() destroys it, so a done
                 // can only be for the one the clock holds.
-                assert(Int(bitPattern: clock.callback) == key, "a frame callback the surface does not hold")
+                assert(Int(bitPattern: clock.callback) == done.callback, "a frame callback the surface does not hold")
                 clock.callback = nil
                 clock.idleTimer?.cancel()  // this callback answers an idle-frame request too
                 clock.idleTimer = nil
-                clock.offset = time &- monotonicMilliseconds()
-                clock.onFrame?(time)
+                clock.offset = done.time &- monotonicMilliseconds()
+                clock.onFrame?(done.time)
             }
         }))
 }

@@ -50,10 +50,11 @@ public final class WaylandKeyboard {
     }
     private let repeater = KeyRepeater()
     private var focus: Int?
-    private var pressedKeys: Set<UInt32> = []
+    /// The keys held down (the ones held on `enter` included): the ones that repeat.
+    private var pressedKeys = HeldKeys()
     /// The keys whose press went to the focused surface and whose release has not: on
     /// `leave` each gets its release there, so no view believes a key still held.
-    private var deliveredKeys: Set<UInt32> = []
+    private var deliveredKeys = HeldKeys()
     /// The time of the last key event; repeats carry it (the protocol gives them none).
     private var lastKeyTime: UInt32 = 0
 
@@ -169,7 +170,7 @@ public final class WaylandKeyboard {
 
     private func enter(surface key: Int, keys: [UInt32]) {
         focus = key
-        pressedKeys = Set(keys.compactMap(Self.xkbKeycode(evdev:)))
+        pressedKeys = HeldKeys(keys.compactMap(Self.xkbKeycode(evdev:)))
         send(.keyboardFocus(true))
         seat.textInput.keyboardFocusDidChange(to: key)
     }
@@ -179,7 +180,7 @@ public final class WaylandKeyboard {
         xkb?.resetCompose()
         pressedKeys.removeAll()
         if let xkb {
-            for keycode in deliveredKeys.sorted() {
+            for keycode in deliveredKeys.keycodes.sorted() {
                 send(.key(KeyEvent(
                     phase: .up, keysym: xkb.translate(keycode).keysym, keycode: keycode, modifiers: xkb.modifiers,
                     timestamp: lastKeyTime, shortcutKeysym: xkb.shortcutKeysym(keycode))))
@@ -259,10 +260,11 @@ public final class WaylandKeyboard {
                 MainActor.assumeIsolated { keyboard.loseFocus() }
             },
             key: { data, _, serial, time, key, state in
-                let keyboard = owner(data, as: WaylandKeyboard.self)
-                onMainActor {
-                    if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { keyboard.seat.latestInputSerial = serial }
-                    keyboard.key(key, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue, time: time)
+                let event = (serial: serial, time: time, code: key, state: state)
+                onMainActor(owner(data, as: WaylandKeyboard.self), event) { keyboard, event in
+                    let pressed = event.state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue
+                    if pressed { keyboard.seat.latestInputSerial = event.serial }
+                    keyboard.key(event.code, pressed: pressed, time: event.time)
                 }
             },
             modifiers: { data, _, _, depressed, latched, locked, group in

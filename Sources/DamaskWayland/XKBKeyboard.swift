@@ -98,6 +98,11 @@ final class XKBKeyboard {
     /// Applies the compositor's serialized modifier state.
     func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+        var flags = ModifierFlags()
+        for (index, flag) in modifierIndices where xkb_state_mod_index_is_active(state, index, XKB_STATE_MODS_EFFECTIVE) > 0 {
+            flags.insert(flag)
+        }
+        modifiers = flags
     }
 
     /// The keysym of `keycode` (xkb numbering: evdev + 8) with the current state, without its
@@ -174,14 +179,10 @@ final class XKBKeyboard {
         xkb_keymap_key_repeats(keymap, keycode) != 0
     }
 
-    /// The modifiers in effect.
-    var modifiers: ModifierFlags {
-        var flags = ModifierFlags()
-        for (index, flag) in modifierIndices where xkb_state_mod_index_is_active(state, index, XKB_STATE_MODS_EFFECTIVE) > 0 {
-            flags.insert(flag)
-        }
-        return flags
-    }
+    /// The modifiers in effect, as the last ``updateModifiers(depressed:latched:locked:group:)``
+    /// left them (only it changes the state's modifiers): found once per `wl_keyboard.modifiers`,
+    /// not by five xkbcommon calls at every key event.
+    private(set) var modifiers = ModifierFlags()
 
     /// The keymap in xkb text format (what a compositor sends in `wl_keyboard.keymap`).
     var keymapText: String {

@@ -21,8 +21,10 @@ public final class XKBKeymap {
     public let keymap: OpaquePointer
     /// The US QWERTY keymap, compiled on the first non-Latin key; owned.
     private var usKeymap: OpaquePointer?
-    /// Whether each layout of ``keymap`` types Latin letters, as found so far.
-    @exclusivity(unchecked) private var latinLayouts: [xkb_layout_index_t: Bool] = [:]
+    /// Whether each layout of ``keymap`` types Latin letters (by layout index), as found so
+    /// far. An array, not a dictionary: a keymap has at most four layouts, and every key
+    /// event asks (no hashing per key; docs/performance.md, "The wake-ups of a key").
+    @exclusivity(unchecked) private var latinLayouts: [Bool?]
 
     /// Compiles a keymap in xkb text format (what `wl_keyboard.keymap` sends); nil when
     /// xkbcommon rejects it.
@@ -59,6 +61,7 @@ public final class XKBKeymap {
     private init(context: OpaquePointer, keymap: OpaquePointer) {
         self.context = context
         self.keymap = keymap
+        latinLayouts = Array(repeating: nil, count: Int(xkb_keymap_num_layouts(keymap)))
     }
 
     deinit {
@@ -114,10 +117,11 @@ public final class XKBKeymap {
 
     /// Whether `layout` of the keymap types Latin letters (cached per layout).
     public func isLatin(layout: xkb_layout_index_t) -> Bool {
-        if let known = latinLayouts[layout] { return known }
+        let index = Int(layout)
+        if index < latinLayouts.count, let known = latinLayouts[index] { return known }
         let latin = ShortcutKeysym.isLatinLayout(
             letterKeysyms: ShortcutKeysym.letterKeycodes.map { Self.firstLevelKeysym(of: $0, in: keymap, layout: layout) })
-        latinLayouts[layout] = latin
+        if index < latinLayouts.count { latinLayouts[index] = latin }  // no layout of the keymap: not kept
         return latin
     }
 
