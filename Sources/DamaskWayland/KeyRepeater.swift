@@ -80,20 +80,21 @@ final class KeyRepeater {
     private func start(_ keycode: UInt32) {
         activeKey = keycode
         repeatCount = 0
-        arm(after: .milliseconds(Int(delay)))  // a waiting repeat of another key moves
+        arm(afterNanoseconds: UInt64(max(delay, 0)) * 1_000_000)  // a waiting repeat of another key moves
     }
 
-    private func arm(after delay: Duration) {
+    /// Nanoseconds, not a `Duration`: this runs at every key press (``MainLoop/arm(_:afterNanoseconds:)``).
+    private func arm(afterNanoseconds delay: UInt64) {
         let timer = self.timer ?? MainLoop.shared.makeTimer { [weak self] in self?.fire() }
         self.timer = timer
-        MainLoop.shared.arm(timer, after: delay)
+        MainLoop.shared.arm(timer, afterNanoseconds: delay)
     }
 
     private func fire() {
         guard let keycode = activeKey, rate > 0 else { return }
         repeatCount += 1
         // Armed before the callback, so that a stop() inside it cancels the next repeat.
-        arm(after: .microseconds(1_000_000 / Int64(rate)))
+        arm(afterNanoseconds: 1_000_000_000 / UInt64(rate))
         onRepeat(keycode)
     }
 }

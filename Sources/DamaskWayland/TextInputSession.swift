@@ -59,6 +59,8 @@ final class TextInputSession {
     /// How long a change waits for the focused surface's commit before it is sent anyway
     /// (a change that redraws nothing, or a window waiting for a frame callback that is late).
     static let coalescingDelay: Duration = .milliseconds(20)
+    /// ``coalescingDelay`` in nanoseconds, converted once (the timer is armed at every key).
+    private static let coalescingNanoseconds = MainLoop.nanoseconds(of: coalescingDelay)
 
     init(seat: WaylandSeat) {
         self.seat = seat
@@ -160,7 +162,7 @@ final class TextInputSession {
             if pendingTimer?.isDone ?? true {
                 let timer = pendingTimer ?? MainLoop.shared.makeTimer { [weak self] in self?.sendPending() }
                 pendingTimer = timer
-                MainLoop.shared.arm(timer, after: Self.coalescingDelay)
+                MainLoop.shared.arm(timer, afterNanoseconds: Self.coalescingNanoseconds)
             }
             return
         }

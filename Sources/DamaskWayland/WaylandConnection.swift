@@ -98,6 +98,12 @@ public final class WaylandConnection {
     private struct WeakSurface {
         weak var surface: WaylandSurface?
     }
+    /// The key ``surface(forKey:)`` found last (0: none) and its surface: input comes in runs
+    /// for one surface (a typed key looks its surface up six times), and a hit spares the
+    /// table's hashing and the copy of its weak entry, so a key release hashes nothing.
+    /// Forgotten when any surface registers or unregisters.
+    @exclusivity(unchecked) private var lastLookupKey = 0
+    @exclusivity(unchecked) private weak var lastLookupSurface: WaylandSurface?
     /// The main loop's watch of the socket (owned; cancelled on close and failure).
     private var readWatch: MainLoop.Watch?
     private var writeSource: (any DispatchSourceWrite)?
@@ -252,12 +258,14 @@ public final class WaylandConnection {
     /// Records an open surface so that input for its `wl_surface` reaches it.
     func register(_ surface: WaylandSurface, proxy: OpaquePointer) {
         surfaces[Int(bitPattern: proxy)] = WeakSurface(surface: surface)
+        lastLookupKey = 0
     }
 
     /// Forgets a closing surface and drops any input state that points at it.
     func unregister(proxy: OpaquePointer) {
         let key = Int(bitPattern: proxy)
         surfaces[key] = nil
+        lastLookupKey = 0
         for seat in inputSeats.values {
             seat.pointer?.forget(surfaceKey: key)
             seat.keyboard?.forget(surfaceKey: key)
@@ -276,7 +284,11 @@ public final class WaylandConnection {
 
     /// The open surface whose `wl_surface` has address `key`.
     func surface(forKey key: Int) -> WaylandSurface? {
-        surfaces[key]?.surface
+        if key == lastLookupKey, key != 0, let surface = lastLookupSurface { return surface }
+        let surface = surfaces[key]?.surface
+        lastLookupKey = surface == nil ? 0 : key
+        lastLookupSurface = surface
+        return surface
     }
 
     /// The cursor theme for buffer `scale` (loaded once per scale); nil without wl_shm.

@@ -45,6 +45,23 @@ struct MainLoopTimerTests {
         #expect(fired == 3)
     }
 
+    @Test("A delay in nanoseconds arms as its Duration does; negative durations convert to zero")
+    func nanosecondDelaysMatchDurations() async {
+        #expect(MainLoop.nanoseconds(of: .milliseconds(20)) == 20_000_000)
+        #expect(MainLoop.nanoseconds(of: .seconds(1.5)) == 1_500_000_000)
+        #expect(MainLoop.nanoseconds(of: .nanoseconds(7)) == 7)
+        #expect(MainLoop.nanoseconds(of: .milliseconds(-5)) == 0)
+        var firedAt: UInt64?
+        let timer = MainLoop.shared.makeTimer { firedAt = DispatchTime.now().uptimeNanoseconds }
+        let start = DispatchTime.now().uptimeNanoseconds
+        MainLoop.shared.arm(timer, afterNanoseconds: 60_000_000)
+        #expect(!timer.isDone)
+        for _ in 0..<300 where firedAt == nil { await wait(10) }
+        let after = Double((firedAt ?? start) - start) / 1e6
+        #expect(firedAt != nil && after >= 60 - 2, "fired after \(after) ms, before its 60 ms")
+        #expect(timer.isDone)
+    }
+
     @Test("Arming a waiting timer moves its deadline: it fires once, at the later time")
     func rearmingAWaitingTimerMovesIt() async {
         var firedAt: [UInt64] = []
