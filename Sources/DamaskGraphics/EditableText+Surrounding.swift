@@ -11,6 +11,16 @@ extension EditableText {
     /// is reported as a caret at the ``caret`` (the protocols cannot carry it).
     public func surroundingText(limit: Int = SurroundingText.defaultLimit) -> SurroundingText {
         let limit = max(limit, 0)
+        // The whole text fits and no preedit is cut out: the text itself (its storage
+        // shared, nothing built), the caret and anchor as byte offsets, which a native
+        // string gives in constant time. A typed key in a field of up to `limit` bytes
+        // takes this way (docs/performance.md, "Listeners without libffi").
+        if markedRange == nil, text.utf8.count <= limit {
+            let cursor = text.utf8.distance(from: text.startIndex, to: caretIndex)
+            let anchorByte =
+                anchor == caret ? cursor : text.utf8.distance(from: text.startIndex, to: stringIndex(ofCharacter: anchor))
+            return SurroundingText(text: text, cursor: cursor, anchor: anchorByte)
+        }
         // With a preedit, the caret stands where it begins (both ends of the selection).
         let lowPosition = markedRange?.lowerBound ?? min(anchor, caret)
         let highPosition = markedRange?.lowerBound ?? max(anchor, caret)

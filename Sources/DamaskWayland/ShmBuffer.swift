@@ -54,7 +54,9 @@ final class ShmBuffer {
         wl_shm_pool_destroy(pool)
         // wl_shm.create_pool was marshalled with a duplicate of the descriptor.
         Glibc.close(fileDescriptor)
-        wl_buffer_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
+        // Called without libffi: every typed key's commit hears back from it (CDamaskShims.h).
+        let added = damask_wl_buffer_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
+        precondition(added == 0, "a wl_buffer with a listener already")
     }
 
     /// A surface buffer whose bitmap wraps this buffer's memory and which owns this buffer

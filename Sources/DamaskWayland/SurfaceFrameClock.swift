@@ -1,3 +1,4 @@
+import CDamaskShims
 import CWaylandClient
 import DamaskViews
 import Foundation
@@ -58,7 +59,8 @@ final class SurfaceFrameClock {
         guard callback == nil else { return false }
         callback = wl_surface_frame(surface)
         callbackRequestTime = monotonicMilliseconds()
-        wl_callback_add_listener(callback, Self.listener.pointer, listenerData(for: self))
+        let added = damask_wl_callback_add_listener(callback, Self.listener.pointer, listenerData(for: self))  // no libffi
+        precondition(added == 0, "a new frame callback with a listener already")
         return true
     }
 

@@ -1,3 +1,4 @@
+import CDamaskShims
 import CWaylandClient
 import DamaskGraphics
 import DamaskViews
@@ -62,7 +63,9 @@ public final class WaylandKeyboard {
         self.seat = seat
         self.proxy = proxy
         repeater.onRepeat = { [unowned self] keycode in self.repeatKey(keycode) }
-        wl_keyboard_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
+        // Called without libffi: every typed key comes through it (CDamaskShims.h).
+        let added = damask_wl_keyboard_add_listener(proxy, Self.listener.pointer, listenerData(for: self))
+        precondition(added == 0, "a wl_keyboard with a listener already")
     }
 
     /// Releases the keyboard, stops repeating and takes focus away. Idempotent.

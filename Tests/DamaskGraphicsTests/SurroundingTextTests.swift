@@ -62,4 +62,25 @@ struct SurroundingTextTests {
         #expect(surrounding.text == String(repeating: "a", count: 20))
         #expect(surrounding.cursor == 10)
     }
+
+    @Test("a text within the limit is reported whole, from either side of a selection, at its exact size too")
+    func wholeTextWithinTheLimit() {
+        let text = "é한 e\u{301}x🇫🇷"  // clusters of 2, 3, 1, 3, 1 and 8 bytes
+        let bytes = text.utf8.count
+        let clusterBytes = text.map { $0.utf8.count }
+        func offset(_ character: Int) -> Int { clusterBytes.prefix(character).reduce(0, +) }
+        for caret in 0...text.count {
+            for anchor in 0...text.count {
+                var field = EditableText(text, caret: anchor)
+                field.moveCaret(to: caret, extending: true)
+                let expected = SurroundingText(text: text, cursor: offset(caret), anchor: offset(anchor))
+                #expect(field.surroundingText() == expected, "caret \(caret), anchor \(anchor)")
+                #expect(field.surroundingText(limit: bytes) == expected, "the limit exactly the text's size")
+            }
+        }
+        // One byte less and the text is cut at a cluster boundary: "é" goes, the caret
+        // before the flag stays 8 bytes from the new start.
+        let cut = EditableText(text, caret: text.count - 1).surroundingText(limit: bytes - 1)
+        #expect(cut == SurroundingText(text: String(text.dropFirst()), cursor: bytes - 10, anchor: bytes - 10))
+    }
 }

@@ -70,3 +70,21 @@ void damask_main_queue_drain(void);
 /// temporaries from the heap, whose high-water mark stays resident). Returns 1 when glibc
 /// accepted the value. Call early, on the main thread, before other threads allocate.
 int damask_set_malloc_mmap_threshold(int bytes);
+
+// MARK: - Listeners called without libffi
+//
+// `wl_*_add_listener` has libwayland call a listener through libffi: for every event it
+// prepares a call interface (`ffi_prep_cif`) and makes the call (`ffi_call`), some 45 lines
+// of libffi's code a wake-up fetches cold. These set the same listener table, which stays
+// the caller's and must outlive the proxy, through `wl_proxy_add_dispatcher` instead: a
+// dispatcher of this file calls the table's member for the event's opcode with its
+// arguments, as libffi would, and `data` becomes the proxy's user data as with
+// `wl_*_add_listener`. For the proxies every typed key hears from (docs/performance.md,
+// "Listeners without libffi"). Return 0, or -1 when the proxy has a listener already.
+// Call on the thread that dispatches the proxy's queue.
+
+int damask_wl_keyboard_add_listener(
+    struct wl_keyboard *keyboard, const struct wl_keyboard_listener *listener, void *data);
+int damask_wl_buffer_add_listener(struct wl_buffer *buffer, const struct wl_buffer_listener *listener, void *data);
+int damask_wl_callback_add_listener(
+    struct wl_callback *callback, const struct wl_callback_listener *listener, void *data);
