@@ -15,6 +15,8 @@ final class FontFace: @unchecked Sendable {
     /// The HarfBuzz font over `face`, scaled to font units (positions come out in design
     /// units, unhinted); owned by this face.
     let shapingFont: OpaquePointer
+    /// The HarfBuzz shapers `shapingFont` shapes with (``HarfBuzzShapers/forFace(_:)``).
+    let shapers: HarfBuzzShapers
     /// Font design units per em.
     let unitsPerEm: CGFloat
     /// Ascender, descender (negative below the baseline) and line height in font units.
@@ -57,6 +59,7 @@ final class FontFace: @unchecked Sendable {
         guard let hbFace = hb_ft_face_create_referenced(face) else { return nil }
         defer { hb_face_destroy(hbFace) }
         guard let hbFont = hb_font_create(hbFace) else { return nil }
+        shapers = HarfBuzzShapers.forFace(hbFace)
         familyName = record.family_name.map { String(cString: $0) } ?? "unknown"
         if scalable {
             unitsPerEm = CGFloat(record.units_per_EM)

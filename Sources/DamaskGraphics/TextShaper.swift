@@ -508,7 +508,8 @@ enum TextShaper {
             buffer,
             hb_buffer_flags_t(
                 rawValue: HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES.rawValue | HB_BUFFER_FLAG_PRODUCE_UNSAFE_TO_CONCAT.rawValue))
-        hb_shape(face.shapingFont, buffer, nil, 0)
+        // The face's shapers named: no Graphite look-up per call for a face without its tables.
+        hb_shape_full(face.shapingFont, buffer, nil, 0, face.shapers.list)
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
             let positions = hb_buffer_get_glyph_positions(buffer, &count)
