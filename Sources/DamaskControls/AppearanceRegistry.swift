@@ -64,7 +64,7 @@ extension View {
     var hasOverrideAbove: Bool {
         var view: View? = self
         while let current = view {
-            if let overriding = current as? any AppearanceOverriding, overriding.overrideAppearance != nil { return true }
+            if current.ownOverrideAppearance != nil { return true }
             view = current.superview
         }
         return false
