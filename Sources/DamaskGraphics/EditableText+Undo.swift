@@ -64,9 +64,10 @@ extension EditableText {
     mutating func replace(_ range: Range<Int>, with string: String, kind: EditKind) {
         let lower = min(max(range.lowerBound, 0), count), upper = min(max(range.upperBound, lower), count)
         let start = stringIndex(ofCharacter: lower)
-        let end = text.index(start, offsetBy: upper - lower)
+        // Typing replaces nothing: no index walked, no empty string made from a slice.
+        let end = upper == lower ? start : text.index(start, offsetBy: upper - lower)
         let offset = text.utf8.distance(from: text.startIndex, to: start)
-        let removed = String(text[start..<end])
+        let removed = upper == lower ? "" : String(text[start..<end])
         let step = Edit(
             offset: offset, removed: removed, inserted: string, kind: kind, caretBefore: caret, anchorBefore: anchor,
             caretAfter: 0)

@@ -68,6 +68,10 @@ public struct EditableText: Equatable, Sendable {
     /// from the nearest of the start, the caret and the end.
     func stringIndex(ofCharacter position: Int) -> String.Index {
         let position = min(max(position, 0), count)
+        if position == caret {  // typing asks for the caret's own
+            assert(String.Index(caretIndex, within: text) != nil, "the caret's index is not at a cluster boundary")
+            return caretIndex
+        }
         let fromCaret = abs(position - caret), fromEnd = count - position
         if fromCaret <= position, fromCaret <= fromEnd { return text.index(caretIndex, offsetBy: position - caret) }
         if position <= fromEnd { return text.index(text.startIndex, offsetBy: position) }
