@@ -80,7 +80,7 @@ final class KeyRepeater {
     private func start(_ keycode: UInt32) {
         activeKey = keycode
         repeatCount = 0
-        arm(afterNanoseconds: UInt64(max(delay, 0)) * 1_000_000)  // a waiting repeat of another key moves
+        arm(afterNanoseconds: UInt64(delay) * 1_000_000)  // a waiting repeat of another key moves; delay ≥ 0 (clampedDelay)
     }
 
     /// Nanoseconds, not a `Duration`: this runs at every key press (``MainLoop/arm(_:afterNanoseconds:)``).

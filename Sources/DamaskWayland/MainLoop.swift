@@ -143,6 +143,13 @@ import Synchronization
         if !isRunning { attachSource(to: timer) }
     }
 
+    /// `duration` in whole nanoseconds, 0 for a negative one: a delay for
+    /// ``arm(_:afterNanoseconds:)``, converted once.
+    public nonisolated static func nanoseconds(of duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+
     /// Runs `body` at the end of this turn of the loop: after the handlers of what woke it
     /// (descriptors, timers) and the main queue's work, before it sleeps again; in order,
     /// and work added meanwhile runs in the same turn. Before ``run()`` (tests, programs
@@ -210,12 +217,6 @@ import Synchronization
     }
 
     // MARK: - Internals
-
-    /// `duration` in whole nanoseconds, 0 for a negative one.
-    public nonisolated static func nanoseconds(of duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-    }
 
     /// `CLOCK_MONOTONIC` in nanoseconds.
     static func now() -> UInt64 {

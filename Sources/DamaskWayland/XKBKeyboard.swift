@@ -98,11 +98,16 @@ final class XKBKeyboard {
     /// Applies the compositor's serialized modifier state.
     func updateModifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
         xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+        storedModifiers = modifiersInEffect()
+    }
+
+    /// The modifiers the xkb state has in effect, asked of xkbcommon (five calls).
+    private func modifiersInEffect() -> ModifierFlags {
         var flags = ModifierFlags()
         for (index, flag) in modifierIndices where xkb_state_mod_index_is_active(state, index, XKB_STATE_MODS_EFFECTIVE) > 0 {
             flags.insert(flag)
         }
-        modifiers = flags
+        return flags
     }
 
     /// The keysym of `keycode` (xkb numbering: evdev + 8) with the current state, without its
@@ -121,8 +126,10 @@ final class XKBKeyboard {
             let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: min(length, buffer.count - 1))
             return String(decoding: bytes, as: UTF8.self)
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+        // A loop, not `contains(where:)`: every key (CONTRIBUTING.md, closures on hot paths).
+        for scalar in text.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7f {
             text.unicodeScalars.removeAll { $0.value < 0x20 || $0.value == 0x7f }
+            break
         }
         return Translation(keysym: keysym, text: text)
     }
@@ -181,8 +188,13 @@ final class XKBKeyboard {
 
     /// The modifiers in effect, as the last ``updateModifiers(depressed:latched:locked:group:)``
     /// left them (only it changes the state's modifiers): found once per `wl_keyboard.modifiers`,
-    /// not by five xkbcommon calls at every key event.
-    private(set) var modifiers = ModifierFlags()
+    /// not by five xkbcommon calls at every key event. Debug builds check that the state
+    /// agrees.
+    var modifiers: ModifierFlags {
+        assert(storedModifiers == modifiersInEffect(), "the xkb state's modifiers changed outside updateModifiers")
+        return storedModifiers
+    }
+    private var storedModifiers = ModifierFlags()
 
     /// The keymap in xkb text format (what a compositor sends in `wl_keyboard.keymap`).
     var keymapText: String {
