@@ -451,6 +451,7 @@ public final class GraphicsContext {
     /// Paints a solid colour (times the global alpha) through `coverage`.
     func paintSolid(_ color: Color, coverage: Coverage, mode: BlendMode) {
         var pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
+        if case .box(let box) = coverage, fillOpaqueBox(box, color: pixmanColor, mode: mode) { return }
         guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(solid) }
         composite(solid, coverage: coverage, alpha: 1, mode: mode, isOpaque: pixmanColor.alpha == 0xffff)
