@@ -115,8 +115,13 @@ public struct Color: Hashable, Sendable {
     /// from ``pixmanColor(premultiplied:alphaScale:)`` for a solid fill (the top 8 bits of
     /// each 16-bit channel).
     func packedPremultiplied(alphaScale: CGFloat = 1) -> UInt32 {
-        let c = pixmanColor(premultiplied: true, alphaScale: alphaScale)
-        return UInt32(c.alpha >> 8) << 24 | UInt32(c.red >> 8) << 16 | UInt32(c.green >> 8) << 8 | UInt32(c.blue >> 8)
+        Self.packed(pixmanColor(premultiplied: true, alphaScale: alphaScale))
+    }
+
+    /// The `0xAARRGGBB` pixel pixman makes of `color` for a solid fill: each 16-bit
+    /// channel's high byte.
+    static func packed(_ color: pixman_color_t) -> UInt32 {
+        UInt32(color.alpha >> 8) << 24 | UInt32(color.red >> 8) << 16 | UInt32(color.green >> 8) << 8 | UInt32(color.blue >> 8)
     }
 
     func pixmanColor(premultiplied: Bool, alphaScale: CGFloat = 1) -> pixman_color_t {

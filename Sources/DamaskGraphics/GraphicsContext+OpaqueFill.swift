@@ -11,7 +11,7 @@ extension GraphicsContext {
     /// opaque source's OVER into SRC and fills with the colour's 8-bit pixel, below); the
     /// solid image, pixman's compositing set-up and the clip installed on the target
     /// image are skipped: a field's background and its caret are filled this way on every
-    /// typed key (docs/performance.md, "Opaque fills without a pixman image").
+    /// typed key (docs/performance.md, "A key's time phase by phase").
     func fillOpaqueBox(_ area: pixman_box32_t, color: pixman_color_t, mode: BlendMode) -> Bool {
         guard color.alpha == 0xFFFF, mode == .normal || mode == .copy, state.clipMask == nil else { return false }
         guard clipBounds != nil else { return true }  // nothing is painted, as composite() paints nothing
@@ -20,7 +20,7 @@ extension GraphicsContext {
         let box = GraphicsContext.intersect(
             area, pixman_box32_t(x1: 0, y1: 0, x2: Int32(bitmap.width), y2: Int32(bitmap.height)))
         guard box.x1 < box.x2, box.y1 < box.y2 else { return true }
-        let pixel = Self.pixel(of: color)
+        let pixel = Color.packed(color)  // both of PixelFormat's formats are 32-bit ARGB
         let words = bitmap.bytes.assumingMemoryBound(to: UInt32.self)
         let stride = Int32(bitmap.bytesPerRow / 4)
         assert(bitmap.bytesPerRow % 4 == 0, "a 32-bit bitmap's rows are whole pixels")
@@ -35,11 +35,5 @@ extension GraphicsContext {
         guard box.x1 < box.x2, box.y1 < box.y2 else { return }
         let filled = pixman_fill(words, stride, 32, box.x1, box.y1, box.x2 - box.x1, box.y2 - box.y1, pixel)
         assert(filled != 0, "pixman fills 32-bit pixels")
-    }
-
-    /// The 32-bit pixel (premultiplied ARGB, both of ``PixelFormat``'s formats) pixman makes
-    /// of `color` for a solid fill: each 16-bit channel's high byte.
-    static func pixel(of color: pixman_color_t) -> UInt32 {
-        UInt32(color.alpha >> 8) << 24 | UInt32(color.red >> 8) << 16 | UInt32(color.green >> 8) << 8 | UInt32(color.blue >> 8)
     }
 }

@@ -92,6 +92,6 @@ struct OpaqueFillTests {
     @Test("The pixel of an opaque colour is its channels' high bytes, as pixman's solid fill makes it")
     func pixelIsTheHighBytes() {
         let color = pixman_color_t(red: 0x12FF, green: 0x8000, blue: 0x00FF, alpha: 0xFFFF)
-        #expect(GraphicsContext.pixel(of: color) == 0xFF12_8000)
+        #expect(Color.packed(color) == 0xFF12_8000)
     }
 }
