@@ -88,14 +88,20 @@ final class LineMaskCache: @unchecked Sendable {
         guard minX < maxX, minY < maxY,
             let mask = CoverageMask(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
         else { return nil }
-        var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
-        guard let opaque = pixman_image_create_solid_fill(&white) else { return nil }
-        defer { pixman_image_unref(opaque) }
+        // The opaque white source, made for the first glyph `layerOver` leaves to pixman
+        // (often none: a typed key's mask is made without it); owned here, unref'd on return.
+        var opaque: OpaquePointer?
+        defer { if let opaque { pixman_image_unref(opaque) } }
         for placed in glyphs {
             guard let image = placed.glyph.image else { continue }
             let column = Int(placed.x) + placed.glyph.left - minX, row = Int(placed.y) - placed.glyph.top - minY
             guard !mask.layerOver(image, column: column, row: row, width: placed.glyph.width, height: placed.glyph.height)
             else { continue }
+            if opaque == nil {
+                var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+                opaque = pixman_image_create_solid_fill(&white)
+                guard opaque != nil else { return nil }
+            }
             pixman_image_composite32(
                 PIXMAN_OP_OVER, opaque, image, mask.image, 0, 0, 0, 0, Int32(column), Int32(row),
                 Int32(placed.glyph.width), Int32(placed.glyph.height))

@@ -166,4 +166,44 @@ struct LineMaskCacheTests {
         defer { pixman_image_unref(color) }
         #expect(!mask.layerOver(color, column: 0, row: 0, width: 2, height: 2))
     }
+
+    @Test("a line's mask is pixman's OVER composite of its glyphs, whether each is layered by hand (a8) or left to pixman (a1), in any order")
+    func renderedMaskMatchesPixmansComposite() throws {
+        var generator = SystemRandomNumberGenerator()
+        var white = pixman_color_t(red: 0xFFFF, green: 0xFFFF, blue: 0xFFFF, alpha: 0xFFFF)
+        let opaque = try #require(pixman_image_create_solid_fill(&white))
+        defer { pixman_image_unref(opaque) }
+        /// A glyph of random pixels in `format` (a8 or a1), owned by the returned image.
+        func glyph(_ format: pixman_format_code_t, left: Int) throws -> GlyphImage {
+            let width = Int.random(in: 1...12, using: &generator), height = Int.random(in: 1...10, using: &generator)
+            let image = try #require(pixman_image_create_bits(format, Int32(width), Int32(height), nil, 0))
+            let data = try #require(pixman_image_get_data(image)), stride = Int(pixman_image_get_stride(image))
+            let bytes = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self)
+            for index in 0..<(stride * height) { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+            return GlyphImage(image: image, left: left, top: height, width: width, height: height)
+        }
+        // Only a8 glyphs (no pixman source needed), a1 glyphs among them, and only a1 glyphs.
+        for formats in [[PIXMAN_a8, PIXMAN_a8, PIXMAN_a8], [PIXMAN_a8, PIXMAN_a1, PIXMAN_a8, PIXMAN_a1], [PIXMAN_a1, PIXMAN_a1]] {
+            var placed: [GlyphCache.PlacedGlyph] = []
+            for (index, format) in formats.enumerated() {  // overlapping neighbours
+                placed.append(GlyphCache.PlacedGlyph(x: Int32(3 + 5 * index), y: 12, glyph: try glyph(format, left: index % 2)))
+            }
+            let mask = try #require(LineMaskCache.render(placed))
+            let reference = try #require(CoverageMask(x: mask.x, y: mask.y, width: mask.width, height: mask.height))
+            for glyph in placed {
+                let column = Int(glyph.x) + glyph.glyph.left - mask.x, row = Int(glyph.y) - glyph.glyph.top - mask.y
+                pixman_image_composite32(
+                    PIXMAN_OP_OVER, opaque, glyph.glyph.image, reference.image, 0, 0, 0, 0, Int32(column), Int32(row),
+                    Int32(glyph.glyph.width), Int32(glyph.glyph.height))
+            }
+            var differing = 0
+            for row in 0..<mask.height {
+                for column in 0..<mask.width
+                where mask.coverage(x: mask.x + column, y: mask.y + row) != reference.coverage(x: mask.x + column, y: mask.y + row) {
+                    differing += 1
+                }
+            }
+            #expect(differing == 0, "\(formats.count) glyphs: \(differing) of \(mask.width * mask.height) mask pixels differ from pixman's")
+        }
+    }
 }
