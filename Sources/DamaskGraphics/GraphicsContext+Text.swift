@@ -77,9 +77,8 @@ extension GraphicsContext {
         guard abs(origin.x) < limit, abs(origin.y) < limit else { return }
         let pixelSize = font.size * scale
         guard pixelSize.isFinite, pixelSize > 0 else { return }
-        var pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
-        guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
-        defer { pixman_image_unref(solid) }
+        let pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
+        guard let solid = solidFills.image(of: pixmanColor) else { return }
         let size64 = Int((pixelSize * 64).rounded())
         let wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)
         let fraction = CGPoint(x: origin.x - wholeX, y: origin.y - wholeY)

@@ -78,6 +78,10 @@ public final class GraphicsContext {
     /// ``SolidSpanPainter``), kept for the last colour painted; owned by the context.
     lazy var solidSources = SolidSourceTable()
 
+    /// The solid-fill image of the last colour composited, kept for the next draw in it;
+    /// owned by the context.
+    lazy var solidFills = SolidFillImageCache()
+
     // MARK: - Graphics state
 
     /// Pushes a copy of the graphics state (transform, clip, colours, line settings,
@@ -450,10 +454,9 @@ public final class GraphicsContext {
 
     /// Paints a solid colour (times the global alpha) through `coverage`.
     func paintSolid(_ color: Color, coverage: Coverage, mode: BlendMode) {
-        var pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
+        let pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
         if case .box(let box) = coverage, fillOpaqueBox(box, color: pixmanColor, mode: mode) { return }
-        guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
-        defer { pixman_image_unref(solid) }
+        guard let solid = solidFills.image(of: pixmanColor) else { return }
         composite(solid, coverage: coverage, alpha: 1, mode: mode, isOpaque: pixmanColor.alpha == 0xffff)
     }
 
