@@ -77,8 +77,6 @@ extension GraphicsContext {
         guard abs(origin.x) < limit, abs(origin.y) < limit else { return }
         let pixelSize = font.size * scale
         guard pixelSize.isFinite, pixelSize > 0 else { return }
-        let pixmanColor = color.pixmanColor(premultiplied: true, alphaScale: state.alpha)
-        guard let solid = solidFills.image(of: pixmanColor) else { return }
         let size64 = Int((pixelSize * 64).rounded())
         let wholeX = origin.x.rounded(.down), wholeY = origin.y.rounded(.down)
         let fraction = CGPoint(x: origin.x - wholeX, y: origin.y - wholeY)
@@ -129,7 +127,7 @@ extension GraphicsContext {
                 mask = rendered
             }
             guard let mask else { return }
-            compositeLineMask(mask, at: (Int(wholeX), Int(wholeY)), solid: solid)
+            compositeLineMask(mask, at: (Int(wholeX), Int(wholeY)), color: color)
         }
     }
 
@@ -186,11 +184,18 @@ extension GraphicsContext {
     }
 
     /// Composites a line's mask (offsets relative to `origin`, whole device pixels) in
-    /// `solid`: one direct pixman call when there is no clip mask and the blend mode is
-    /// bounded, otherwise through a copy of the mask and the general compositing path
-    /// (which intersects it with the clip mask; the cached mask stays untouched).
-    private func compositeLineMask(_ mask: CoverageMask, at origin: (x: Int, y: Int), solid: OpaquePointer) {
+    /// `color` (times the global alpha): in the normal blend mode with no clip mask,
+    /// straight into the bitmap (``paintCoverage(_:atX:y:color:)``); in another bounded
+    /// mode, one pixman call; otherwise through a copy of the mask and the general
+    /// compositing path (which intersects it with the clip mask; the cached mask stays
+    /// untouched).
+    private func compositeLineMask(_ mask: CoverageMask, at origin: (x: Int, y: Int), color: Color) {
         let x = origin.x + mask.x, y = origin.y + mask.y
+        if state.clipMask == nil, state.blendMode == .normal {
+            paintCoverage(mask, atX: x, y: y, color: color.packedPremultiplied(alphaScale: state.alpha))
+            return
+        }
+        guard let solid = solidFills.image(of: color.pixmanColor(premultiplied: true, alphaScale: state.alpha)) else { return }
         if state.clipMask == nil, !GraphicsContext.isUnbounded(state.blendMode) {
             if redraw != nil { willPaint(filling: nil, opaquely: false, mode: state.blendMode) }
             applyClipRegion()
@@ -203,6 +208,37 @@ extension GraphicsContext {
         pixman_image_composite32(
             PIXMAN_OP_SRC, mask.image, nil, copy.image, 0, 0, 0, 0, 0, 0, Int32(mask.width), Int32(mask.height))
         composite(solid, coverage: .mask(copy), alpha: 1, mode: state.blendMode)
+    }
+
+    /// Composites the premultiplied `color` (`0xAARRGGBB`) through `mask`, placed with its
+    /// top left at device pixel (`x`, `y`), with OVER straight into the bitmap within the
+    /// clip region (``SolidSpanPainter``, row by row): the pixels pixman's OVER of a solid
+    /// image through an `a8` mask gives, without pixman's compositing set-up or the clip
+    /// installed on its image. A field's changed text is drawn this way on every typed key.
+    /// Only for the normal blend mode with no clip mask (the caller checks).
+    func paintCoverage(_ mask: CoverageMask, atX x: Int, y: Int, color: UInt32) {
+        assert(state.blendMode == .normal && state.clipMask == nil, "OVER through the clip region only")
+        guard color != 0, clipBounds != nil else { return }  // a transparent colour paints nothing
+        if redraw != nil { willPaint(filling: nil, opaquely: false, mode: .normal) }
+        let bitmap = destination
+        assert(bitmap.bytesPerRow % 4 == 0, "a 32-bit bitmap's rows are whole pixels")
+        let box = GraphicsContext.intersect(
+            pixman_box32_t(x1: Int32(x), y1: Int32(y), x2: Int32(x + mask.width), y2: Int32(y + mask.height)),
+            pixman_box32_t(x1: 0, y1: 0, x2: Int32(bitmap.width), y2: Int32(bitmap.height)))
+        guard box.x1 < box.x2, box.y1 < box.y2 else { return }
+        var painter = SolidSpanPainter(
+            origin: bitmap.bytes.assumingMemoryBound(to: UInt32.self), pixelsPerRow: bitmap.bytesPerRow / 4,
+            color: color, sources: solidSources.products(of: color))
+        let coverage = mask.bytes, coverageRow = mask.bytesPerRow
+        state.clipRegion.forEachBox { clip in
+            let part = GraphicsContext.intersect(box, clip)
+            guard part.x1 < part.x2, part.y1 < part.y2 else { return }
+            let column = Int(part.x1), count = Int(part.x2 - part.x1)
+            for row in Int(part.y1)..<Int(part.y2) {
+                let values = coverage + (row - y) * coverageRow + (column - x)
+                painter.coverage(row: row, x: column, values: values, count: count)
+            }
+        }
     }
 
     private func drawGlyphOutlines(_ line: TextLine, at point: CGPoint, font: Font, color: Color) {
