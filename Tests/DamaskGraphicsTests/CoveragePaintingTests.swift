@@ -9,33 +9,13 @@ import Testing
 /// the pixels of pixman's OVER of a solid image through the mask.
 @Suite("Coverage painting", .timeLimit(.minutes(1)))
 struct CoveragePaintingTests {
-    /// `bitmap`'s pixels, row by row (its padding left out), the unused byte of `xrgb32`
-    /// dropped.
-    private func pixels(of bitmap: Bitmap) -> [UInt32] {
-        var result: [UInt32] = []
-        let used: UInt32 = bitmap.format == .xrgb32 ? 0x00FF_FFFF : 0xFFFF_FFFF
-        for row in 0..<bitmap.height {
-            let words = (bitmap.bytes + row * bitmap.bytesPerRow).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<bitmap.width { result.append(words[column] & used) }
-        }
-        return result
-    }
-
     @Test(
         "A mask painted in a colour gives pixman's OVER composite in every rectangle of a clip and leaves the rest, for opaque and translucent colours, masks past the edges, in both formats",
         arguments: [PixelFormat.argb32Premultiplied, .xrgb32])
     func paintingMatchesPixmansComposite(format: PixelFormat) throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<60 {
-            let (width, height) = (41, 27)
-            let ours = try Bitmap(width: width, height: height, format: format)
-            let pixmans = try Bitmap(width: width, height: height, format: format)
-            for index in 0..<(width * height) {  // what was there: noise, the same in both
-                let value = UInt32.random(in: 0...UInt32.max, using: &generator) | (format == .xrgb32 ? 0 : 0xFF00_0000)
-                let row = index / width, column = index % width
-                (ours.bytes + row * ours.bytesPerRow).assumingMemoryBound(to: UInt32.self)[column] = value
-                (pixmans.bytes + row * pixmans.bytesPerRow).assumingMemoryBound(to: UInt32.self)[column] = value
-            }
+            let comparison = try PixmanComparison(width: 41, height: 27, format: format, using: &generator)
             // A mask of blank, full and partial coverage, somewhere around the bitmap.
             let (maskWidth, maskHeight) = (Int.random(in: 1...30, using: &generator), Int.random(in: 1...20, using: &generator))
             let (x, y) = (Int.random(in: -10...35, using: &generator), Int.random(in: -10...22, using: &generator))
@@ -56,28 +36,20 @@ struct CoveragePaintingTests {
                 red: .random(in: 0...1, using: &generator), green: .random(in: 0...1, using: &generator),
                 blue: .random(in: 0...1, using: &generator), alpha: [1, 0.5, .random(in: 0...1, using: &generator)][round % 3])
 
-            let context = GraphicsContext(bitmap: ours)
+            let context = GraphicsContext(bitmap: comparison.ours)
             context.clip(to: clipRects)
             context.paintCoverage(mask, atX: x, y: y, color: color.packedPremultiplied())
 
-            let image = try #require(pixman_image_create_bits(
-                format.pixmanFormat, Int32(width), Int32(height), pixmans.bytes.assumingMemoryBound(to: UInt32.self),
-                Int32(pixmans.bytesPerRow)))
+            let image = try comparison.pixmanImage(clippedTo: clipRects)
             defer { pixman_image_unref(image) }
-            Region(rects: clipRects).intersection(CGRect(x: 0, y: 0, width: width, height: height)).withPixmanRegion {
-                _ = pixman_image_set_clip_region32(image, $0)
-            }
             var pixmanColor = color.pixmanColor(premultiplied: true)
             let solid = try #require(pixman_image_create_solid_fill(&pixmanColor))
             defer { pixman_image_unref(solid) }
             pixman_image_composite32(
                 PIXMAN_OP_OVER, solid, mask.image, image, 0, 0, 0, 0, Int32(x), Int32(y), Int32(maskWidth), Int32(maskHeight))
 
-            let (mine, theirs) = (pixels(of: ours), pixels(of: pixmans))
-            let differing = mine.indices.filter { mine[$0] != theirs[$0] }
-            #expect(
-                differing.isEmpty,
-                "round \(round) (clip \(clipRects), mask \(maskWidth)×\(maskHeight) at \(x),\(y)): \(differing.count) pixels differ, first \(differing.first.map { "\($0 % width),\($0 / width): \(String(mine[$0], radix: 16)) vs \(String(theirs[$0], radix: 16))" } ?? "")")
+            let differences = comparison.differences()
+            #expect(differences == nil, "round \(round) (clip \(clipRects), mask \(maskWidth)×\(maskHeight) at \(x),\(y)): \(differences ?? "")")
         }
     }
 
@@ -94,7 +66,7 @@ struct CoveragePaintingTests {
                 context.setBlendMode(mode)
                 context.draw("Typing, clipped", at: CGPoint(x: 3, y: 21), font: font, color: color)
             }
-            let (mine, theirs) = (pixels(of: direct), pixels(of: pixman))
+            let (mine, theirs) = (PixmanComparison.pixels(of: direct), PixmanComparison.pixels(of: pixman))
             #expect(mine.contains { $0 != 0 }, "the text should show")
             #expect(mine == theirs, "\(zip(mine, theirs).filter { $0 != $1 }.count) pixels differ")
         }

@@ -8,16 +8,6 @@ import Testing
 /// (`GraphicsContext.fillOpaqueBox`), with the pixels pixman's compositing would give.
 @Suite("Opaque fills", .timeLimit(.minutes(1)))
 struct OpaqueFillTests {
-    /// `bitmap`'s bytes, row by row (its padding left out).
-    private func pixels(of bitmap: Bitmap) -> [UInt32] {
-        var result: [UInt32] = []
-        for row in 0..<bitmap.height {
-            let words = (bitmap.bytes + row * bitmap.bytesPerRow).assumingMemoryBound(to: UInt32.self)
-            result += UnsafeBufferPointer(start: words, count: bitmap.width)
-        }
-        return result
-    }
-
     @Test(
         "An opaque fill writes what compositing a solid image writes, in every rectangle of a clip and nowhere else, in both formats and in normal and copy modes",
         arguments: [PixelFormat.argb32Premultiplied, .xrgb32])
@@ -25,14 +15,7 @@ struct OpaqueFillTests {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<40 {
             let (width, height) = (37, 23)
-            let ours = try Bitmap(width: width, height: height, format: format)
-            let pixmans = try Bitmap(width: width, height: height, format: format)
-            for index in 0..<(width * height) {  // what was there: noise, the same in both
-                let value = UInt32.random(in: 0...UInt32.max, using: &generator) | (format == .xrgb32 ? 0 : 0xFF00_0000)
-                let row = index / width, column = index % width
-                (ours.bytes + row * ours.bytesPerRow).assumingMemoryBound(to: UInt32.self)[column] = value
-                (pixmans.bytes + row * pixmans.bytesPerRow).assumingMemoryBound(to: UInt32.self)[column] = value
-            }
+            let comparison = try PixmanComparison(width: width, height: height, format: format, using: &generator)
             // A clip of one to four rectangles (overlapping, some past the edges).
             let clipRects = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
                 CGRect(
@@ -48,19 +31,14 @@ struct OpaqueFillTests {
                 blue: [0, 1, .random(in: 0...1, using: &generator)][round % 3], alpha: 1)
             let mode: BlendMode = round.isMultiple(of: 2) ? .normal : .copy
 
-            let context = GraphicsContext(bitmap: ours)
+            let context = GraphicsContext(bitmap: comparison.ours)
             context.clip(to: clipRects)
             context.setBlendMode(mode)
             context.setFillColor(color)
             context.fill(box)
 
-            let image = try #require(pixman_image_create_bits(
-                format.pixmanFormat, Int32(width), Int32(height), pixmans.bytes.assumingMemoryBound(to: UInt32.self),
-                Int32(pixmans.bytesPerRow)))
+            let image = try comparison.pixmanImage(clippedTo: clipRects)
             defer { pixman_image_unref(image) }
-            Region(rects: clipRects).intersection(CGRect(x: 0, y: 0, width: width, height: height)).withPixmanRegion {
-                _ = pixman_image_set_clip_region32(image, $0)
-            }
             var pixmanColor = color.pixmanColor(premultiplied: true)
             let solid = try #require(pixman_image_create_solid_fill(&pixmanColor))
             defer { pixman_image_unref(solid) }
@@ -68,11 +46,8 @@ struct OpaqueFillTests {
                 mode == .normal ? PIXMAN_OP_OVER : PIXMAN_OP_SRC, solid, nil, image, 0, 0, 0, 0, Int32(box.minX),
                 Int32(box.minY), Int32(box.width), Int32(box.height))
 
-            let (mine, theirs) = (pixels(of: ours), pixels(of: pixmans))
-            let differing = mine.indices.filter { mine[$0] != theirs[$0] }
-            #expect(
-                differing.isEmpty,
-                "round \(round) (\(mode), clip \(clipRects), box \(box)): \(differing.count) pixels differ, first \(differing.first.map { "\($0 % width),\($0 / width): \(String(mine[$0], radix: 16)) vs \(String(theirs[$0], radix: 16))" } ?? "")")
+            let differences = comparison.differences()
+            #expect(differences == nil, "round \(round) (\(mode), clip \(clipRects), box \(box)): \(differences ?? "")")
         }
     }
 
