@@ -1,8 +1,9 @@
 import CPixman
 
-/// The pixman solid-fill image of the last colour a ``GraphicsContext`` painted with,
-/// kept for the next draw in that colour: a field's text, drawn in one colour key after
-/// key into the same reused context, makes no pixman image.
+/// The pixman solid-fill image of the last colour a ``GraphicsContext`` composited with,
+/// kept for the next draw in that colour: translucent fills, and text in a blend mode
+/// other than normal, drawn in one colour again and again into the same reused context
+/// (a layer's backing store), make one pixman image, not one per draw.
 ///
 /// Owns one reference to its image (released when another colour replaces it, and in
 /// `deinit`); pixman's compositing does not keep its source, so a caller uses the image
