@@ -59,13 +59,24 @@ extension Layer {
             dirtyRect = dirtyRect.union(clipped)
             if let single {
                 pieces.removeAll(keepingCapacity: true)
-                pieces.append(single)
-                pieces.append(clipped)
+                if !clipped.contains(single) {  // else the new rect is the whole dirty area
+                    pieces.append(single)
+                    pieces.append(clipped)
+                }
             } else if !pieces.isEmpty, pieces.count < Layer.dirtyPieceLimit {
-                pieces.append(clipped)
+                // Pieces the new rect covers go (a typed key marks its carets, then the strip
+                // around them): one piece left is the whole dirty area, kept as no pieces.
+                var kept = 0
+                for index in pieces.indices where !clipped.contains(pieces[index]) {
+                    pieces[kept] = pieces[index]
+                    kept += 1
+                }
+                pieces.removeLast(pieces.count - kept)
+                if kept > 0 { pieces.append(clipped) }
             } else {
                 pieces.removeAll(keepingCapacity: true)
             }
+            assert(pieces.count != 1, "a single piece is the dirty rect itself")
             dirtyPieces = pieces
         }
         assert(dirtyPieces.isEmpty || (dirtyPieces.count >= 2 && dirtyPieces.count <= Layer.dirtyPieceLimit))

@@ -112,7 +112,10 @@ import Foundation
             }
             layer.dirtyRect = .null
             guard !requested.isNull, !requested.isEmpty else { return .nothing }
-            rect = layer.alignedToPixels(requested, scale: scale)
+            if pieces.count > 1 { DirtyPieces.coalesce(&pieces) }
+            // One piece left is all that is dirty in the bounds (maybe less than the
+            // marked bounding box, whose other pieces fell outside).
+            rect = pieces.count == 1 ? pieces[0] : layer.alignedToPixels(requested, scale: scale)
             isNewStore = false
         } else {
             guard let store = try? Bitmap(width: pixelWidth, height: pixelHeight) else {

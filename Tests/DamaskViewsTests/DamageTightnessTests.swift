@@ -282,5 +282,34 @@ extension ViewsTests {
             await h.step()
             #expect(h.lastDamage == Region(CGRect(x: 0, y: 10, width: 200, height: 10)))
         }
+
+        @Test("A rect that covers pieces marked before it replaces them (a caret, then the strip around it): covering all leaves one dirty rect, covering some leaves the others with it; the damage is the exact union")
+        func coveringRectReplacesPieces() async {
+            let h = Harness(width: 200, height: 50)
+            let strip = CellStrip(frame: CGRect(x: 0, y: 10, width: 200, height: 10), count: 20)
+            h.root.addSubview(strip)
+            await h.settle()
+            strip.set(2, to: .blue)
+            strip.set(4, to: .blue)
+            #expect(strip.layer.dirtyPieces.count == 2)
+            strip.setNeedsDisplay(CGRect(x: 15, y: 0, width: 40, height: 10))  // cells 2 and 4, and more
+            #expect(strip.layer.dirtyPieces.isEmpty)
+            #expect(strip.layer.dirtyRect == CGRect(x: 15, y: 0, width: 40, height: 10))
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 15, y: 10, width: 40, height: 10)))
+            strip.set(2, to: .green)
+            strip.setNeedsDisplay(CGRect(x: 10, y: 0, width: 30, height: 10))  // a single rect covered
+            #expect(strip.layer.dirtyPieces.isEmpty)
+            #expect(strip.layer.dirtyRect == CGRect(x: 10, y: 0, width: 30, height: 10))
+            await h.step()
+            strip.set(2, to: .blue)
+            strip.set(9, to: .green)
+            strip.set(15, to: .green)
+            #expect(strip.layer.dirtyPieces.count == 3)
+            strip.setNeedsDisplay(CGRect(x: 85, y: 0, width: 80, height: 10))  // covers cells 9 and 15
+            #expect(strip.layer.dirtyPieces.count == 2)
+            await h.step()
+            #expect(h.lastDamage == Region(CGRect(x: 20, y: 10, width: 10, height: 10)).union(CGRect(x: 85, y: 10, width: 80, height: 10)))
+        }
     }
 }
